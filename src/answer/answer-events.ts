@@ -1,0 +1,48 @@
+/**
+ * The contract between the core and every adapter (console, Slack, Teams, CLI): `answerQuestion`
+ * yields these events. Adapters render them; they never call retrieval or the LLM themselves.
+ */
+import type { SpaceId } from "../domain/types.js";
+
+export type ConversationTurn = {
+  role: "user" | "assistant";
+  text: string;
+};
+
+export type AnswerContext = {
+  /** Every space the asker may search; the search filters by these inside the vector query. */
+  spaceIds: SpaceId[];
+  /** Earlier turns of the thread, oldest first; empty for a fresh question. */
+  history: ConversationTurn[];
+  requestId: string;
+  signal?: AbortSignal;
+};
+
+export type Citation = {
+  n: number;
+  documentId: string;
+  title: string;
+  file: string;
+  pageStart: number | null;
+  pageEnd: number | null;
+  quote: string;
+  /** Signed link to the source viewer, with `#page=N` for PDFs. */
+  url: string;
+};
+
+export type Answer = {
+  requestId: string;
+  answer: string;
+  noContext: boolean;
+  citations: Citation[];
+  timingsMs: Record<string, number>;
+};
+
+export type AnswerStatus = "rewriting" | "searching" | "reading" | "writing";
+
+export type AnswerEvent =
+  | { type: "status"; status: AnswerStatus; message: string }
+  | { type: "delta"; text: string }
+  | { type: "citations"; citations: Citation[] }
+  | { type: "done"; answer: Answer }
+  | { type: "error"; code: string; message: string; requestId: string };

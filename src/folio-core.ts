@@ -1,0 +1,25 @@
+/**
+ * What adapters (console, Slack, Teams) and the CLI are given: the few calls they may make into the
+ * core. Built by the composition root (src/composition-root.ts).
+ */
+import type { AnswerContext, AnswerEvent } from "./answer/answer-events.js";
+import type { DocumentRecord, FeedbackRating, SpaceId } from "./domain/types.js";
+import type { IngestInput, IngestResult } from "./ingest/ingest-result.js";
+
+export type SignedLinkRequest = {
+  documentId: string;
+  page?: number | null;
+};
+
+export interface FolioCore {
+  answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent>;
+  ingestFile(input: IngestInput): Promise<IngestResult>;
+  listDocuments(spaceId: SpaceId): Promise<DocumentRecord[]>;
+  deleteDocument(documentId: string): Promise<boolean>;
+  getDocument(documentId: string): Promise<DocumentRecord | null>;
+  /** True the first time an event id is seen, across processes. */
+  markEventProcessed(eventId: string): Promise<boolean>;
+  recordFeedback(input: { answerId: string; spaceId: SpaceId; user: string; rating: FeedbackRating }): Promise<void>;
+  /** An absolute, signed, expiring URL of the source viewer for a document (and page). */
+  signedDocumentUrl(request: SignedLinkRequest): string;
+}

@@ -1,0 +1,27 @@
+/**
+ * What ingesting one file produced; the CLI prints it as one JSON line, adapters turn it into a
+ * message in the thread.
+ */
+import type { SpaceId } from "../domain/types.js";
+
+export type IngestStatus = "ingested" | "unchanged" | "rejected";
+
+export type IngestResult = {
+  file: string;
+  documentId: string | null;
+  status: IngestStatus;
+  pages: number | null;
+  chunks: number;
+  error?: { code: string; message: string };
+};
+
+export type IngestStage = "received" | "parsing" | "chunking" | "indexing" | "done";
+
+export type IngestInput = {
+  bytes: Uint8Array;
+  fileName: string;
+  spaceId: SpaceId;
+  uploader: string | null;
+  onProgress?: (stage: IngestStage) => void;
+  signal?: AbortSignal;
+};

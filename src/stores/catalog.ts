@@ -1,0 +1,90 @@
+/**
+ * The catalog port: everything Folio remembers except vectors. Implemented once in SQL
+ * (src/stores/sql-catalog.ts) and run on PGlite (embedded) and PostgreSQL (`pg`).
+ */
+import type {
+  ChunkDraft,
+  ChunkRecord,
+  DocumentRecord,
+  Feedback,
+  FeedbackRating,
+  IngestionJob,
+  IngestionJobStatus,
+  NewDocument,
+  PageText,
+  Space,
+  SpaceId,
+} from "../domain/types.js";
+
+/**
+ * Raw term counts of a chunk under the BM25 analyzer (term ids from `termId`, see
+ * src/retrieval/text-analyzer.ts). Kept so BM25 vectors can be rebuilt when corpus statistics drift.
+ */
+export type TermCounts = {
+  termIds: number[];
+  counts: number[];
+  /** Total number of analyzed tokens in the chunk (BM25 document length). */
+  length: number;
+};
+
+export type ChunkToStore = ChunkDraft & { terms: TermCounts };
+
+/** Corpus statistics over a set of spaces, for BM25's IDF and length normalisation. */
+export type TermStatistics = {
+  chunkCount: number;
+  totalLength: number;
+  /** term id -> number of chunks in the spaces that contain it; absent terms are 0. */
+  documentFrequencies: Map<number, number>;
+};
+
+export type JobUpdate = {
+  status: IngestionJobStatus;
+  documentId?: string | null;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+};
+
+export interface Catalog {
+  ensureSpace(id: SpaceId, title?: string): Promise<Space>;
+  getSpace(id: SpaceId): Promise<Space | null>;
+
+  findDocumentBySha256(spaceId: SpaceId, sha256: string): Promise<DocumentRecord | null>;
+  /** Adds a document, its pages and chunks (and their term statistics) in one transaction. */
+  addDocument(input: {
+    document: NewDocument;
+    pages: PageText[];
+    chunks: ChunkToStore[];
+  }): Promise<{ document: DocumentRecord; chunks: ChunkRecord[] }>;
+  getDocument(id: string): Promise<DocumentRecord | null>;
+  getDocumentBytes(id: string): Promise<Uint8Array | null>;
+  listDocuments(spaceId: SpaceId): Promise<DocumentRecord[]>;
+  /** Removes a document with its pages, chunks and term statistics. Returns false when it did not exist. */
+  deleteDocument(id: string): Promise<boolean>;
+
+  getPages(documentId: string): Promise<PageText[]>;
+  listChunks(documentId: string): Promise<ChunkRecord[]>;
+  /** Chunks by id, in the order asked; unknown ids are skipped. */
+  getChunks(ids: string[]): Promise<ChunkRecord[]>;
+  /** Term counts of every chunk in a space, for rebuilding BM25 vectors. */
+  listChunkTerms(spaceId: SpaceId): Promise<Array<{ chunkId: string; documentId: string; terms: TermCounts }>>;
+  getTermStatistics(spaceIds: SpaceId[], termIds: number[]): Promise<TermStatistics>;
+
+  createJob(input: { spaceId: SpaceId; fileName: string }): Promise<IngestionJob>;
+  /** Moves a job along queued -> running -> succeeded|failed; any other move throws `invalid_job_transition`. */
+  updateJob(id: string, update: JobUpdate): Promise<IngestionJob>;
+  getJob(id: string): Promise<IngestionJob | null>;
+
+  /** Records a chat platform event id; true the first time it is seen, false for every repeat (across processes). */
+  markEventProcessed(eventId: string): Promise<boolean>;
+
+  addFeedback(input: {
+    answerId: string;
+    spaceId: SpaceId;
+    user: string;
+    rating: FeedbackRating;
+    comment?: string | null;
+  }): Promise<Feedback>;
+  listFeedback(answerId: string): Promise<Feedback[]>;
+
+  close(): Promise<void>;
+}
