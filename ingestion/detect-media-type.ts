@@ -1,0 +1,192 @@
+/**
+ * Decides what a file is from its bytes, not its name: PDF signature, OOXML packages (looked
+ * into), OLE2 containers (legacy Office and encrypted OOXML, both refused with their own code)
+ * and text, where the content picks between CSV, TSV, Markdown, HTML and plain text and the file
+ * name only breaks ties. Anything else is refused as `unsupported_type`.
+ */
+import type { MediaType } from "../src/domain/types.js";
+import { ParseError } from "../src/errors.js";
+import { decodeText, type DecodedText } from "./decode-text.js";
+import { readZipEntries } from "./zip-guard.js";
+
+export const docxMediaType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+export const xlsxMediaType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+export type DetectedMediaType = {
+  mediaType: MediaType;
+  /** The decoded text, for text formats. */
+  decoded?: DecodedText;
+  /** The field separator, for CSV and TSV. */
+  delimiter?: string;
+};
+
+/** PDF readers accept the header anywhere in the first 1024 bytes. */
+const pdfHeaderWindow = 1024;
+const supportedFormatsSentence = "upload a PDF, Word (.docx), Excel (.xlsx), CSV, TSV, Markdown, HTML or plain-text file";
+const oleSignature = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
+  return signature.every((value, index) => bytes[offset + index] === value);
+}
+
+function containsAscii(bytes: Uint8Array, text: string): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(text, 0, "latin1");
+}
+
+function containsUtf16(bytes: Uint8Array, text: string): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(Buffer.from(text, "utf16le"));
+}
+
+function extensionOf(fileName: string): string {
+  const match = /\.([a-z0-9]+)$/i.exec(fileName);
+  return match?.[1]?.toLowerCase() ?? "";
+}
+
+function unsupported(fileName: string, what: string): ParseError {
+  return new ParseError("unsupported_type", `Folio cannot read ${what} — ${supportedFormatsSentence}.`, { file: fileName });
+}
+
+function looksLikePdf(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, pdfHeaderWindow)).toString("latin1");
+  if (head.includes("%PDF-")) return true;
+  // Some writers drop the header but start straight with a binary comment and objects; pdf.js opens those.
+  return head.startsWith("%") && /(^|\s)\d+\s+\d+\s+obj\b/.test(head);
+}
+
+function detectOleContainer(bytes: Uint8Array, fileName: string): never {
+  const extension = extensionOf(fileName);
+  if (containsUtf16(bytes, "EncryptedPackage")) {
+    const what = extension.startsWith("xls") ? "spreadsheet" : extension.startsWith("doc") ? "document" : "Office file";
+    throw new ParseError("office_encrypted", `This ${what} is encrypted — remove the password and upload it again.`, {
+      file: fileName,
+    });
+  }
+  if (containsUtf16(bytes, "WordDocument")) {
+    throw new ParseError(
+      "legacy_word_format",
+      "This is an old Word 97–2003 (.doc) file, which Folio cannot read — open it in Word, save it as .docx and upload that.",
+      { file: fileName },
+    );
+  }
+  if (containsUtf16(bytes, "Workbook") || containsUtf16(bytes, "Book")) {
+    throw new ParseError(
+      "legacy_excel_format",
+      "This is an old Excel 97–2003 (.xls) file, which Folio cannot read — open it in Excel, save it as .xlsx and upload that.",
+      { file: fileName },
+    );
+  }
+  throw unsupported(fileName, "this old Microsoft Office file (PowerPoint or another binary format)");
+}
+
+function detectZipPackage(bytes: Uint8Array, fileName: string): DetectedMediaType {
+  const names = new Set(readZipEntries(bytes, fileName).map((entry) => entry.name));
+  if (names.has("word/document.xml")) return { mediaType: docxMediaType };
+  if (names.has("xl/workbook.xml")) return { mediaType: xlsxMediaType };
+  if (names.has("[Content_Types].xml")) {
+    // A package whose main part lives elsewhere (renamed by a non-Office writer): look for the part name.
+    for (const name of names) {
+      if (/^[^/]*\/?document\d*\.xml$/.test(name) && name.includes("word")) return { mediaType: docxMediaType };
+      if (/workbook\d*\.xml$/.test(name)) return { mediaType: xlsxMediaType };
+    }
+    throw unsupported(fileName, "this Office package (it is neither a Word nor an Excel file)");
+  }
+  throw unsupported(fileName, "a ZIP archive");
+}
+
+/** Counts `delimiter` in a line, ignoring any inside double quotes. */
+function countDelimiter(line: string, delimiter: string): number {
+  let count = 0;
+  let quoted = false;
+  for (const character of line) {
+    if (character === '"') quoted = !quoted;
+    else if (character === delimiter && !quoted) count++;
+  }
+  return count;
+}
+
+/**
+ * The delimiter that splits the first lines into the same number of fields, or null.
+ * `strict` asks for more evidence (used when the name says the file is prose).
+ */
+export function detectDelimiter(text: string, strict = false): string | null {
+  const lines = text
+    .split(/\r\n|\n|\r/)
+    .filter((line) => line.trim().length > 0)
+    .slice(0, 100);
+  if (lines.length < (strict ? 5 : 2)) return null;
+  let best: { delimiter: string; score: number } | null = null;
+  for (const delimiter of ["\t", ",", ";", "|"]) {
+    const counts = lines.map((line) => countDelimiter(line, delimiter));
+    const frequency = new Map<number, number>();
+    for (const count of counts) frequency.set(count, (frequency.get(count) ?? 0) + 1);
+    let modeCount = 0;
+    let modeLines = 0;
+    for (const [count, linesWithCount] of frequency) {
+      if (count > 0 && linesWithCount > modeLines) {
+        modeCount = count;
+        modeLines = linesWithCount;
+      }
+    }
+    const consistency = modeLines / lines.length;
+    if (modeCount < (strict ? 2 : 1) || consistency < (strict ? 0.95 : 0.8)) continue;
+    const score = consistency * 10 + Math.min(modeCount, 10);
+    if (best === null || score > best.score) best = { delimiter, score };
+  }
+  return best?.delimiter ?? null;
+}
+
+function looksLikeHtml(text: string): boolean {
+  const head = text.slice(0, 2048).trimStart().toLowerCase();
+  if (head.startsWith("<!doctype html") || head.startsWith("<html")) return true;
+  if (head.startsWith("<?xml") && head.includes("<html")) return true;
+  return /<(html|body|head)[\s>]/i.test(text.slice(0, 8192));
+}
+
+function looksLikeMarkdown(text: string): boolean {
+  const sample = text.slice(0, 65_536);
+  if (/^#{1,6}\s+\S/m.test(sample)) return true;
+  if (/^```/m.test(sample)) return true;
+  if (/^\|?\s*:?-{3,}:?\s*\|/m.test(sample)) return true;
+  return /^\S.*\n(=+|-+)\s*$/m.test(sample) && /\[[^\]]+\]\([^)]+\)|\*\*[^*]+\*\*/.test(sample);
+}
+
+function detectTextFormat(decoded: DecodedText, fileName: string): DetectedMediaType {
+  const extension = extensionOf(fileName);
+  const { text } = decoded;
+  if (looksLikeHtml(text) || (["html", "htm", "xhtml"].includes(extension) && /<[a-z][^>]*>/i.test(text))) {
+    return { mediaType: "text/html", decoded };
+  }
+  const isDelimitedName = ["csv", "tsv", "tab"].includes(extension);
+  const isProseName = ["txt", "md", "markdown", "text"].includes(extension);
+  const markdown = looksLikeMarkdown(text);
+  const delimiter = detectDelimiter(text, isProseName || markdown);
+  if (delimiter !== null && !(markdown && delimiter === "|")) {
+    return { mediaType: delimiter === "\t" ? "text/tab-separated-values" : "text/csv", decoded, delimiter };
+  }
+  if (isDelimitedName) {
+    // A single-column CSV has no delimiter to find; the name is the tie-breaker.
+    const isTab = extension !== "csv";
+    return { mediaType: isTab ? "text/tab-separated-values" : "text/csv", decoded, delimiter: isTab ? "\t" : "," };
+  }
+  if (markdown || extension === "md" || extension === "markdown") return { mediaType: "text/markdown", decoded };
+  return { mediaType: "text/plain", decoded };
+}
+
+/** Detects the media type of an upload from its bytes; throws a ParseError for files Folio refuses. */
+export function detectMediaType(bytes: Uint8Array, fileName: string): DetectedMediaType {
+  if (bytes.byteLength === 0) {
+    throw new ParseError("empty_file", "This file is empty (0 bytes) — check the file and upload it again.", { file: fileName });
+  }
+  if (looksLikePdf(bytes)) return { mediaType: "application/pdf" };
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) {
+    return detectZipPackage(bytes, fileName);
+  }
+  if (startsWith(bytes, oleSignature)) detectOleContainer(bytes, fileName);
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47]) || startsWith(bytes, [0xff, 0xd8, 0xff]) || startsWith(bytes, [0x47, 0x49, 0x46, 0x38])) {
+    throw unsupported(fileName, "images (there is no text to index)");
+  }
+  if (containsAscii(bytes.subarray(0, 8), "{\\rtf")) throw unsupported(fileName, "RTF files");
+  const decoded = decodeText(bytes);
+  if (decoded === null) throw unsupported(fileName, "this binary file");
+  return detectTextFormat(decoded, fileName);
+}

@@ -1,0 +1,36 @@
+/**
+ * `folio ask "<question>"`: streams the answer to the terminal (or prints the answer object as JSON)
+ * followed by its numbered sources.
+ */
+import { randomUUID } from "node:crypto";
+import type { Answer } from "../../answer/answer-events.js";
+import type { Folio } from "../../composition-root.js";
+import { FolioError } from "../../errors.js";
+import { EXIT_CODES, UsageError } from "../cli-error.js";
+import type { CliOptions } from "../main.js";
+
+export async function runAskCommand(folio: Folio, words: string[], options: CliOptions): Promise<number> {
+  const question = words.join(" ").trim();
+  if (!question) throw new UsageError('ask needs a question: folio ask "how many vacation days do I get?"');
+  const context = { spaceIds: [options.space], history: [], requestId: randomUUID() };
+  let answer: Answer | null = null;
+  for await (const event of folio.core.answerQuestion(question, context)) {
+    if (event.type === "delta" && !options.json) process.stdout.write(event.text);
+    if (event.type === "done") answer = event.answer;
+    if (event.type === "error") throw new FolioError(event.code, `${event.message} (reference ${event.requestId})`);
+  }
+  if (!answer) throw new FolioError("answer_incomplete", "The answer stream ended without an answer — try again.");
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
+    return EXIT_CODES.ok;
+  }
+  process.stdout.write(`\n\n${answer.noContext ? "Closest sources" : "Sources"}:\n`);
+  for (const citation of answer.citations) {
+    const pages =
+      citation.pageStart === null
+        ? ""
+        : ` — p. ${citation.pageStart}${citation.pageEnd !== null && citation.pageEnd !== citation.pageStart ? `–${citation.pageEnd}` : ""}`;
+    process.stdout.write(`[${citation.n}] ${citation.title}${pages}\n    "${citation.quote}"\n    ${citation.url}\n`);
+  }
+  return EXIT_CODES.ok;
+}

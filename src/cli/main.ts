@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+/**
+ * The `folio` command line: parses arguments, loads configuration, runs one command, and turns
+ * every failure into a one-line message on stderr and a documented exit code.
+ */
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfig } from "../config/config.js";
+import { isFolioError } from "../errors.js";
+import { EXIT_CODES, UsageError } from "./cli-error.js";
+import { runCommand } from "./run-command.js";
+import { USAGE } from "./usage.js";
+
+export type CliOptions = {
+  space: string;
+  json: boolean;
+  k: number;
+  mode: string;
+  dataset: string | undefined;
+  docs: string | undefined;
+  split: string;
+};
+
+function parseCommandLine(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      space: { type: "string" },
+      json: { type: "boolean", default: false },
+      k: { type: "string" },
+      mode: { type: "string" },
+      dataset: { type: "string" },
+      docs: { type: "string" },
+      split: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  const k = values.k === undefined ? 10 : Number(values.k);
+  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError(`--k must be a whole number from 1 to 1000, got "${values.k}"`);
+  const options: CliOptions = {
+    space: values.space ?? "console:default",
+    json: values.json ?? false,
+    k,
+    mode: values.mode ?? "sparse",
+    dataset: values.dataset,
+    docs: values.docs,
+    split: values.split ?? "test",
+  };
+  return { help: values.help ?? false, positionals, options };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`folio: ${message} (see folio --help)\n`);
+    return EXIT_CODES.usage;
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.help || command === undefined || command === "help") {
+    process.stdout.write(USAGE);
+    return command === undefined && !parsed.help ? EXIT_CODES.usage : EXIT_CODES.ok;
+  }
+  try {
+    const config = loadConfig(process.env);
+    return await runCommand(command, rest, parsed.options, config);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`folio: ${error.message}\n`);
+      return EXIT_CODES.configuration;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`folio: ${error.message} (see folio --help)\n`);
+      return EXIT_CODES.usage;
+    }
+    const code = isFolioError(error) ? error.code : "internal_error";
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`folio: ${message} [${code}]\n`);
+    if (process.env.FOLIO_LOG_LEVEL === "debug" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    return EXIT_CODES.failure;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (exitCode) => {
+    process.exitCode = exitCode;
+  },
+  (error: unknown) => {
+    process.stderr.write(`folio: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = EXIT_CODES.failure;
+  },
+);

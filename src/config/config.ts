@@ -1,0 +1,255 @@
+/**
+ * Reads Folio's configuration from the environment, validates every variable at once, and resolves
+ * the storage mode. Only the composition root and the CLI call this; everything else takes options.
+ */
+import path from "node:path";
+import { FolioError } from "../errors.js";
+import type { LogLevel } from "../logger.js";
+
+export type StorageMode =
+  /** PGlite + pgvector under dataDir: nothing to install or run. */
+  | { kind: "embedded"; dataDir: string }
+  /** PostgreSQL catalog; vectors in pgvector when the server has it, else in Qdrant. */
+  | { kind: "postgres"; databaseUrl: string };
+
+export type LlmConfig =
+  | { kind: "none" }
+  | { kind: "local"; modelPath: string }
+  | { kind: "openai-compatible"; baseUrl: string; model: string; apiKey: string | null };
+
+export type SlackConfig = {
+  botToken: string;
+  signingSecret: string | null;
+  appToken: string | null;
+  apiUrl: string | null;
+  adminUserIds: string[];
+};
+
+export type TeamsConfig = {
+  appId: string;
+  appPassword: string;
+  tenantId: string | null;
+};
+
+export type FolioConfig = {
+  dataDir: string;
+  modelsDir: string;
+  embedModel: string;
+  rerankModel: string;
+  storage: StorageMode;
+  qdrant: { url: string; apiKey: string | null } | null;
+  llm: LlmConfig;
+  slack: SlackConfig | null;
+  teams: TeamsConfig | null;
+  port: number;
+  publicUrl: string;
+  linkSecret: string | null;
+  linkTtlSeconds: number;
+  librarySpaceId: string | null;
+  logLevel: LogLevel;
+  chunking: { maxTokens: number; overlapTokens: number };
+  bm25: { k1: number; b: number };
+};
+
+export type Environment = Record<string, string | undefined>;
+
+/** One problem with one variable, phrased so the reader knows how to fix it. */
+export type ConfigProblem = { variable: string; problem: string };
+
+export class ConfigError extends FolioError {
+  readonly problems: ConfigProblem[];
+
+  constructor(problems: ConfigProblem[]) {
+    const summary = problems.map((entry) => `${entry.variable}: ${entry.problem}`).join("; ");
+    super("invalid_configuration", `Invalid configuration — ${summary}`, { details: { problems } });
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
+
+/** Collects problems instead of throwing at the first, so one run reports every bad variable. */
+class EnvironmentReader {
+  readonly problems: ConfigProblem[] = [];
+
+  constructor(private readonly environment: Environment) {}
+
+  text(name: string): string | null {
+    const value = this.environment[name]?.trim();
+    return value ? value : null;
+  }
+
+  url(name: string, protocols: string[]): string | null {
+    const value = this.text(name);
+    if (value === null) return null;
+    try {
+      const parsed = new URL(value);
+      if (!protocols.includes(parsed.protocol)) {
+        this.problems.push({
+          variable: name,
+          problem: `"${value}" must start with ${protocols.map((protocol) => `${protocol}//`).join(" or ")}`,
+        });
+        return null;
+      }
+      return value.replace(/\/+$/, "");
+    } catch {
+      this.problems.push({ variable: name, problem: `"${value}" is not a valid URL (example: ${protocols[0]}//host:port)` });
+      return null;
+    }
+  }
+
+  integer(name: string, fallback: number, range: { min: number; max: number }): number {
+    const value = this.text(name);
+    if (value === null) return fallback;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < range.min || parsed > range.max) {
+      this.problems.push({
+        variable: name,
+        problem: `"${value}" must be a whole number from ${range.min} to ${range.max}`,
+      });
+      return fallback;
+    }
+    return parsed;
+  }
+
+  decimal(name: string, fallback: number, range: { min: number; max: number }): number {
+    const value = this.text(name);
+    if (value === null) return fallback;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed < range.min || parsed > range.max) {
+      this.problems.push({ variable: name, problem: `"${value}" must be a number from ${range.min} to ${range.max}` });
+      return fallback;
+    }
+    return parsed;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.text(name);
+    if (value === null) return fallback;
+    if (!(allowed as readonly string[]).includes(value)) {
+      this.problems.push({ variable: name, problem: `"${value}" must be one of ${allowed.join(", ")}` });
+      return fallback;
+    }
+    return value as T;
+  }
+
+  requireTogether(names: string[], purpose: string): void {
+    const present = names.filter((name) => this.text(name) !== null);
+    if (present.length > 0 && present.length < names.length) {
+      const missing = names.filter((name) => !present.includes(name));
+      this.problems.push({
+        variable: missing.join(", "),
+        problem: `must be set together with ${present.join(", ")} for ${purpose}`,
+      });
+    }
+  }
+}
+
+/** Validates the environment; throws ConfigError listing every bad variable. */
+export function loadConfig(environment: Environment, workingDirectory = process.cwd()): FolioConfig {
+  const reader = new EnvironmentReader(environment);
+  const resolvePath = (value: string) => path.resolve(workingDirectory, value);
+
+  const dataDir = resolvePath(reader.text("FOLIO_DATA_DIR") ?? ".folio");
+  const modelsDir = resolvePath(reader.text("FOLIO_MODELS_DIR") ?? "models");
+  const databaseUrl = reader.url("DATABASE_URL", ["postgres:", "postgresql:"]);
+  const qdrantUrl = reader.url("QDRANT_URL", ["http:", "https:"]);
+  const port = reader.integer("PORT", 3000, { min: 0, max: 65_535 });
+  const publicUrl = reader.url("FOLIO_PUBLIC_URL", ["http:", "https:"]) ?? `http://localhost:${port}`;
+
+  const linkSecret = reader.text("FOLIO_LINK_SECRET");
+  if (linkSecret !== null && linkSecret.length < 32) {
+    reader.problems.push({
+      variable: "FOLIO_LINK_SECRET",
+      problem: "must be at least 32 characters (generate one with `openssl rand -hex 32`), or unset it to let Folio generate one",
+    });
+  }
+
+  reader.requireTogether(["LLM_BASE_URL", "LLM_MODEL"], "an OpenAI-compatible LLM server");
+  const llmBaseUrl = reader.url("LLM_BASE_URL", ["http:", "https:"]);
+  const llmModel = reader.text("LLM_MODEL");
+  const localModel = reader.text("FOLIO_LLM_MODEL");
+  let llm: LlmConfig = { kind: "none" };
+  if (llmBaseUrl && llmModel) {
+    llm = { kind: "openai-compatible", baseUrl: llmBaseUrl, model: llmModel, apiKey: reader.text("LLM_API_KEY") };
+  } else if (localModel) {
+    llm = { kind: "local", modelPath: resolvePath(localModel) };
+  }
+
+  const slackBotToken = reader.text("SLACK_BOT_TOKEN");
+  const slackSigningSecret = reader.text("SLACK_SIGNING_SECRET");
+  const slackAppToken = reader.text("SLACK_APP_TOKEN");
+  const slackApiUrl = reader.url("SLACK_API_URL", ["http:", "https:"]);
+  let slack: SlackConfig | null = null;
+  if (slackBotToken) {
+    if (!slackSigningSecret && !slackAppToken) {
+      reader.problems.push({
+        variable: "SLACK_SIGNING_SECRET",
+        problem: "set it (HTTP mode) or SLACK_APP_TOKEN (Socket Mode) together with SLACK_BOT_TOKEN",
+      });
+    }
+    if (!slackBotToken.startsWith("xoxb-")) {
+      reader.problems.push({ variable: "SLACK_BOT_TOKEN", problem: "must be a bot token starting with xoxb-" });
+    }
+    if (slackAppToken && !slackAppToken.startsWith("xapp-")) {
+      reader.problems.push({ variable: "SLACK_APP_TOKEN", problem: "must be an app-level token starting with xapp-" });
+    }
+    slack = {
+      botToken: slackBotToken,
+      signingSecret: slackSigningSecret,
+      appToken: slackAppToken,
+      apiUrl: slackApiUrl,
+      adminUserIds: (reader.text("FOLIO_SLACK_ADMINS") ?? "").split(",").map((id) => id.trim()).filter(Boolean),
+    };
+  } else if (slackSigningSecret || slackAppToken) {
+    reader.problems.push({ variable: "SLACK_BOT_TOKEN", problem: "is required when SLACK_SIGNING_SECRET or SLACK_APP_TOKEN is set" });
+  }
+
+  reader.requireTogether(["MICROSOFT_APP_ID", "MICROSOFT_APP_PASSWORD"], "Microsoft Teams");
+  const teamsAppId = reader.text("MICROSOFT_APP_ID");
+  const teamsPassword = reader.text("MICROSOFT_APP_PASSWORD");
+  const teams =
+    teamsAppId && teamsPassword
+      ? { appId: teamsAppId, appPassword: teamsPassword, tenantId: reader.text("MICROSOFT_APP_TENANT_ID") }
+      : null;
+
+  const config: FolioConfig = {
+    dataDir,
+    modelsDir,
+    embedModel: reader.text("FOLIO_EMBED_MODEL") ?? "bge-small-en-v1.5",
+    rerankModel: reader.text("FOLIO_RERANK_MODEL") ?? "bge-reranker-base",
+    storage: databaseUrl ? { kind: "postgres", databaseUrl } : { kind: "embedded", dataDir },
+    qdrant: qdrantUrl ? { url: qdrantUrl, apiKey: reader.text("QDRANT_API_KEY") } : null,
+    llm,
+    slack,
+    teams,
+    port,
+    publicUrl,
+    linkSecret,
+    linkTtlSeconds: reader.integer("FOLIO_LINK_TTL_SECONDS", 7 * 24 * 3600, { min: 60, max: 366 * 24 * 3600 }),
+    librarySpaceId: reader.text("FOLIO_LIBRARY_SPACE"),
+    logLevel: reader.oneOf("FOLIO_LOG_LEVEL", LOG_LEVELS, "info"),
+    chunking: {
+      maxTokens: reader.integer("FOLIO_CHUNK_TOKENS", 512, { min: 32, max: 8192 }),
+      overlapTokens: reader.integer("FOLIO_CHUNK_OVERLAP", 20, { min: 0, max: 1024 }),
+    },
+    bm25: {
+      k1: reader.decimal("FOLIO_BM25_K1", 0.9, { min: 0, max: 10 }),
+      b: reader.decimal("FOLIO_BM25_B", 0.4, { min: 0, max: 1 }),
+    },
+  };
+  if (config.chunking.overlapTokens >= config.chunking.maxTokens) {
+    reader.problems.push({ variable: "FOLIO_CHUNK_OVERLAP", problem: "must be smaller than FOLIO_CHUNK_TOKENS" });
+  }
+
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  return config;
+}
+
+/** Where the index lives, in words, for the start-up log and `/readyz`. */
+export function describeStorage(config: FolioConfig): string {
+  if (config.storage.kind === "embedded") return `embedded PGlite + pgvector at ${config.storage.dataDir}`;
+  const vectors = config.qdrant ? `Qdrant at ${config.qdrant.url}` : "pgvector in the same PostgreSQL";
+  return `PostgreSQL catalog, vectors in ${vectors}`;
+}
