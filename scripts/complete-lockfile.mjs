@@ -5,14 +5,29 @@
 // entry carries the os/cpu/libc read from the package name, so npm skips it on other platforms.
 import { readFileSync, writeFileSync } from "node:fs";
 
-const OPERATING_SYSTEMS = ["android", "darwin", "freebsd", "linux", "win32", "openbsd", "netbsd", "sunos", "aix", "openharmony"];
+const OPERATING_SYSTEMS = [
+  "android",
+  "darwin",
+  "freebsd",
+  "linux",
+  "win32",
+  "openbsd",
+  "netbsd",
+  "sunos",
+  "aix",
+  "openharmony",
+];
 const CPUS = ["arm64", "x64", "arm", "ia32", "ppc64", "s390x", "riscv64", "loong64", "mips64el", "wasm32"];
 
 function platformOf(name) {
   const parts = name.split("/").pop().split("-");
   const os = OPERATING_SYSTEMS.find((candidate) => parts.includes(candidate));
   const cpu = CPUS.find((candidate) => parts.includes(candidate));
-  const libc = parts.includes("musl") ? "musl" : parts.includes("gnu") || parts.includes("gnueabihf") ? "glibc" : undefined;
+  const libc = parts.includes("musl")
+    ? "musl"
+    : parts.includes("gnu") || parts.includes("gnueabihf")
+      ? "glibc"
+      : undefined;
   return { os, cpu, libc };
 }
 
@@ -37,7 +52,9 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     added += 1;
   }
 }
-const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+const sorted = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 lock.packages = sorted;
 writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} platform-specific optional entries to ${lockPath}`);

@@ -3,6 +3,8 @@
  * links, wired into the FolioCore that adapters and the CLI use. Nothing else constructs these.
  */
 import path from "node:path";
+import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
+import { processFileInWorker } from "../ingestion/run-in-worker.js";
 import { createAnswerService } from "./answer/answer-question.js";
 import { createExtractiveGenerator } from "./answer/extractive-generator.js";
 import { describeStorage, type FolioConfig } from "./config/config.js";
@@ -10,16 +12,14 @@ import { FolioError } from "./errors.js";
 import type { FolioCore } from "./folio-core.js";
 import { createIngestionService, type IngestionService } from "./ingest/ingest-file.js";
 import { createSparseVectorMaintainer, type SparseVectorMaintainer } from "./ingest/sparse-vector-maintainer.js";
-import { createLinkSigner } from "./links/signed-links.js";
 import { resolveLinkSecret } from "./links/link-secret.js";
+import { createLinkSigner } from "./links/signed-links.js";
 import type { Logger } from "./logger.js";
 import type { Retriever } from "./retrieval/retriever.js";
 import { createSparseRetriever } from "./retrieval/sparse-retriever.js";
 import type { Catalog } from "./stores/catalog.js";
 import { openStores } from "./stores/open-stores.js";
 import type { VectorIndex } from "./stores/vector-index.js";
-import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
-import { processFileInWorker } from "../ingestion/run-in-worker.js";
 
 export type Folio = {
   core: FolioCore;
@@ -75,7 +75,11 @@ export async function createFolio(config: FolioConfig, logger: Logger): Promise<
   });
   const retriever = createSparseRetriever({ catalog, vectorIndex });
   const linkSecret = await resolveLinkSecret({ configured: config.linkSecret ?? undefined, dataDir: config.dataDir });
-  const linkSigner = createLinkSigner({ secret: linkSecret, publicUrl: config.publicUrl, ttlSeconds: config.linkTtlSeconds });
+  const linkSigner = createLinkSigner({
+    secret: linkSecret,
+    publicUrl: config.publicUrl,
+    ttlSeconds: config.linkTtlSeconds,
+  });
   const answers = createAnswerService({
     retriever,
     generator: createExtractiveGenerator(),

@@ -16,7 +16,11 @@ export interface Logger {
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
-export function createLogger(options: { level: LogLevel; pretty?: boolean; destination?: NodeJS.WritableStream }): Logger {
+export function createLogger(options: {
+  level: LogLevel;
+  pretty?: boolean;
+  destination?: NodeJS.WritableStream;
+}): Logger {
   const destination = options.destination ?? process.stderr;
   return pino({ level: options.level, base: undefined }, destination as pino.DestinationStream);
 }

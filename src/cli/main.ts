@@ -37,7 +37,8 @@ function parseCommandLine(argv: string[]) {
     },
   });
   const k = values.k === undefined ? 10 : Number(values.k);
-  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError(`--k must be a whole number from 1 to 1000, got "${values.k}"`);
+  if (!Number.isInteger(k) || k < 1 || k > 1000)
+    throw new UsageError(`--k must be a whole number from 1 to 1000, got "${values.k}"`);
   const options: CliOptions = {
     space: values.space ?? "console:default",
     json: values.json ?? false,

@@ -1,8 +1,9 @@
 /**
  * Builds Folio for one CLI command, runs it, and always closes what it opened.
  */
-import type { FolioConfig } from "../config/config.js";
+
 import { createFolio } from "../composition-root.js";
+import type { FolioConfig } from "../config/config.js";
 import { createLogger } from "../logger.js";
 import { EXIT_CODES, UsageError } from "./cli-error.js";
 import { runAskCommand } from "./commands/ask-command.js";
@@ -14,7 +15,12 @@ import type { CliOptions } from "./main.js";
 
 const COMMANDS = ["ingest", "ask", "search", "eval", "serve"] as const;
 
-export async function runCommand(command: string, rest: string[], options: CliOptions, config: FolioConfig): Promise<number> {
+export async function runCommand(
+  command: string,
+  rest: string[],
+  options: CliOptions,
+  config: FolioConfig,
+): Promise<number> {
   if (!(COMMANDS as readonly string[]).includes(command)) {
     throw new UsageError(`unknown command "${command}"; commands are ${COMMANDS.join(", ")}`);
   }

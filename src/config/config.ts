@@ -94,7 +94,10 @@ class EnvironmentReader {
       }
       return value.replace(/\/+$/, "");
     } catch {
-      this.problems.push({ variable: name, problem: `"${value}" is not a valid URL (example: ${protocols[0]}//host:port)` });
+      this.problems.push({
+        variable: name,
+        problem: `"${value}" is not a valid URL (example: ${protocols[0]}//host:port)`,
+      });
       return null;
     }
   }
@@ -162,7 +165,8 @@ export function loadConfig(environment: Environment, workingDirectory = process.
   if (linkSecret !== null && linkSecret.length < 32) {
     reader.problems.push({
       variable: "FOLIO_LINK_SECRET",
-      problem: "must be at least 32 characters (generate one with `openssl rand -hex 32`), or unset it to let Folio generate one",
+      problem:
+        "must be at least 32 characters (generate one with `openssl rand -hex 32`), or unset it to let Folio generate one",
     });
   }
 
@@ -200,10 +204,16 @@ export function loadConfig(environment: Environment, workingDirectory = process.
       signingSecret: slackSigningSecret,
       appToken: slackAppToken,
       apiUrl: slackApiUrl,
-      adminUserIds: (reader.text("FOLIO_SLACK_ADMINS") ?? "").split(",").map((id) => id.trim()).filter(Boolean),
+      adminUserIds: (reader.text("FOLIO_SLACK_ADMINS") ?? "")
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean),
     };
   } else if (slackSigningSecret || slackAppToken) {
-    reader.problems.push({ variable: "SLACK_BOT_TOKEN", problem: "is required when SLACK_SIGNING_SECRET or SLACK_APP_TOKEN is set" });
+    reader.problems.push({
+      variable: "SLACK_BOT_TOKEN",
+      problem: "is required when SLACK_SIGNING_SECRET or SLACK_APP_TOKEN is set",
+    });
   }
 
   reader.requireTogether(["MICROSOFT_APP_ID", "MICROSOFT_APP_PASSWORD"], "Microsoft Teams");

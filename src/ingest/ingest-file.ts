@@ -4,10 +4,10 @@
  * file leaves nothing behind but a failed job row with its reason.
  */
 import { createHash } from "node:crypto";
+import type { ParsedDocument } from "../../ingestion/parsed-document.js";
 import type { ChunkDraft, MediaType } from "../domain/types.js";
 import { FolioError, ParseError, toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { ParsedDocument } from "../../ingestion/parsed-document.js";
 import { type Bm25Parameters, documentVector } from "../retrieval/bm25.js";
 import { countTerms } from "../retrieval/text-analyzer.js";
 import type { Catalog } from "../stores/catalog.js";
@@ -49,7 +49,13 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
       const chunkCount = (await catalog.listChunks(existing.id)).length;
       input.onProgress?.("done");
       fileLogger.info({ documentId: existing.id }, "file unchanged; already ingested");
-      return { file: input.fileName, documentId: existing.id, status: "unchanged", pages: existing.pageCount, chunks: chunkCount };
+      return {
+        file: input.fileName,
+        documentId: existing.id,
+        status: "unchanged",
+        pages: existing.pageCount,
+        chunks: chunkCount,
+      };
     }
 
     const job = await catalog.createJob({ spaceId: input.spaceId, fileName: input.fileName });
@@ -58,9 +64,13 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
       input.onProgress?.("parsing");
       const processed = await processFile({ bytes: input.bytes, fileName: input.fileName, signal: input.signal });
       if (processed.chunks.length === 0) {
-        throw new ParseError("no_text", "This file contains no text Folio can search — check that it is not empty or an image.", {
-          file: input.fileName,
-        });
+        throw new ParseError(
+          "no_text",
+          "This file contains no text Folio can search — check that it is not empty or an image.",
+          {
+            file: input.fileName,
+          },
+        );
       }
       input.onProgress?.("indexing");
       const chunksToStore = processed.chunks.map((chunk) => ({ ...chunk, terms: countTerms(chunk.text) }));
@@ -88,7 +98,11 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
             chunkId: chunk.id,
             documentId: stored.document.id,
             spaceId: input.spaceId,
-            sparse: documentVector(termsByPosition.get(chunk.position) ?? countTerms(chunk.text), averageLength, options.bm25),
+            sparse: documentVector(
+              termsByPosition.get(chunk.position) ?? countTerms(chunk.text),
+              averageLength,
+              options.bm25,
+            ),
           })),
         );
       } catch (error) {
@@ -117,11 +131,21 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
       input.onProgress?.("done");
       if (error instanceof ParseError) {
         fileLogger.info({ code: failure.code, latencyMs: Date.now() - startedAt }, "file rejected");
-        return { file: input.fileName, documentId: null, status: "rejected", pages: null, chunks: 0, error: { code: failure.code, message: failure.message } };
+        return {
+          file: input.fileName,
+          documentId: null,
+          status: "rejected",
+          pages: null,
+          chunks: 0,
+          error: { code: failure.code, message: failure.message },
+        };
       }
       fileLogger.error({ code: failure.code, err: error }, "ingestion failed");
-      if (failure instanceof FolioError && failure.code !== "internal_error" && failure.code !== "ingestion_failed") throw failure;
-      throw new FolioError("ingestion_failed", `Could not ingest ${input.fileName}: ${failure.message}`, { cause: error });
+      if (failure instanceof FolioError && failure.code !== "internal_error" && failure.code !== "ingestion_failed")
+        throw failure;
+      throw new FolioError("ingestion_failed", `Could not ingest ${input.fileName}: ${failure.message}`, {
+        cause: error,
+      });
     }
   }
 

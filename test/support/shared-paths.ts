@@ -8,8 +8,12 @@ import { fileURLToPath } from "node:url";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-export const sharedDataDir = path.resolve(process.env.FOLIO_SHARED_DATA_DIR ?? path.join(repositoryRoot, "..", "shared", "data"));
-export const sharedModelsDir = path.resolve(process.env.FOLIO_MODELS_DIR ?? path.join(repositoryRoot, "..", "shared", "models"));
+export const sharedDataDir = path.resolve(
+  process.env.FOLIO_SHARED_DATA_DIR ?? path.join(repositoryRoot, "..", "shared", "data"),
+);
+export const sharedModelsDir = path.resolve(
+  process.env.FOLIO_MODELS_DIR ?? path.join(repositoryRoot, "..", "shared", "models"),
+);
 
 export function sharedData(...parts: string[]): string {
   return path.join(sharedDataDir, ...parts);

@@ -30,7 +30,12 @@ describe("loadConfig", () => {
   it("reports every bad variable at once, each with how to fix it", () => {
     let caught: unknown;
     try {
-      loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", FOLIO_LINK_SECRET: "short", LLM_BASE_URL: "http://llm:8000" });
+      loadConfig({
+        PORT: "eighty",
+        DATABASE_URL: "mysql://x",
+        FOLIO_LINK_SECRET: "short",
+        LLM_BASE_URL: "http://llm:8000",
+      });
     } catch (error) {
       caught = error;
     }
@@ -44,13 +49,27 @@ describe("loadConfig", () => {
   it("requires a signing secret or app token with a Slack bot token", () => {
     expect(() => loadConfig({ SLACK_BOT_TOKEN: "xoxb-1" })).toThrow(/SLACK_SIGNING_SECRET/);
     const http = loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_SIGNING_SECRET: "s3cret" });
-    expect(http.slack).toEqual({ botToken: "xoxb-1", signingSecret: "s3cret", appToken: null, apiUrl: null, adminUserIds: [] });
+    expect(http.slack).toEqual({
+      botToken: "xoxb-1",
+      signingSecret: "s3cret",
+      appToken: null,
+      apiUrl: null,
+      adminUserIds: [],
+    });
     expect(() => loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "bad" })).toThrow(/xapp-/);
   });
 
   it("chooses the OpenAI-compatible LLM over a local GGUF when both are configured", () => {
-    const config = loadConfig({ LLM_BASE_URL: "http://vllm:8000/v1", LLM_MODEL: "qwen", FOLIO_LLM_MODEL: "m.gguf" }, "/x");
-    expect(config.llm).toEqual({ kind: "openai-compatible", baseUrl: "http://vllm:8000/v1", model: "qwen", apiKey: null });
+    const config = loadConfig(
+      { LLM_BASE_URL: "http://vllm:8000/v1", LLM_MODEL: "qwen", FOLIO_LLM_MODEL: "m.gguf" },
+      "/x",
+    );
+    expect(config.llm).toEqual({
+      kind: "openai-compatible",
+      baseUrl: "http://vllm:8000/v1",
+      model: "qwen",
+      apiKey: null,
+    });
     expect(loadConfig({ FOLIO_LLM_MODEL: "m.gguf" }, "/x").llm).toEqual({ kind: "local", modelPath: "/x/m.gguf" });
   });
 

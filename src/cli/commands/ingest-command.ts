@@ -51,7 +51,10 @@ async function ingestOne(folio: Folio, file: string, spaceId: string): Promise<I
       status: "rejected",
       pages: null,
       chunks: 0,
-      error: { code: "file_too_large", message: `This file is larger than ${limitMb} MB — split it or upload a smaller copy.` },
+      error: {
+        code: "file_too_large",
+        message: `This file is larger than ${limitMb} MB — split it or upload a smaller copy.`,
+      },
     };
   }
   const bytes = new Uint8Array(await readFile(file));

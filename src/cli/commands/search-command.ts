@@ -37,7 +37,10 @@ export async function runSearchCommand(folio: Folio, words: string[], options: C
   }
   if (results.length === 0) process.stdout.write(`No results in space ${options.space}.\n`);
   results.forEach((result, index) => {
-    const pages = result.pageStart === null ? "" : ` p. ${result.pageStart}${result.pageEnd !== result.pageStart ? `–${result.pageEnd}` : ""}`;
+    const pages =
+      result.pageStart === null
+        ? ""
+        : ` p. ${result.pageStart}${result.pageEnd !== result.pageStart ? `–${result.pageEnd}` : ""}`;
     const preview = result.text.replace(/\s+/g, " ").slice(0, 160);
     process.stdout.write(`${index + 1}. [${result.score.toFixed(3)}] ${result.file}${pages}\n   ${preview}\n`);
   });
