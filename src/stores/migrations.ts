@@ -1,0 +1,198 @@
+/**
+ * Schema migrations, applied in order and recorded in `schema_migrations`. A transaction-scoped
+ * advisory lock makes concurrent start-ups (several Folio replicas) apply each migration once.
+ * Vector tables are a separate migration that runs only where the pgvector extension exists.
+ */
+import type { Logger } from "../logger.js";
+import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
+import type { SqlClient, SqlExecutor } from "./sql-client.js";
+
+/** A named, ordered list of statements; once recorded in `schema_migrations` it never runs again. */
+export type Migration = { name: string; statements: string[] };
+
+/** Arbitrary constant identifying Folio's migration lock among other advisory locks. */
+const MIGRATION_LOCK_ID = 4_711_2026;
+
+export const CATALOG_MIGRATIONS: Migration[] = [
+  {
+    name: "0001_catalog",
+    statements: [
+      `CREATE TABLE spaces (
+        id text PRIMARY KEY,
+        title text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        chunk_count integer NOT NULL DEFAULT 0,
+        total_length bigint NOT NULL DEFAULT 0
+      )`,
+      `CREATE TABLE documents (
+        id uuid PRIMARY KEY,
+        space_id text NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,
+        title text NOT NULL,
+        file_name text NOT NULL,
+        media_type text NOT NULL,
+        sha256 text NOT NULL,
+        byte_size integer NOT NULL,
+        page_count integer,
+        uploader text,
+        status text NOT NULL DEFAULT 'ready',
+        bytes bytea NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        UNIQUE (space_id, sha256)
+      )`,
+      "CREATE INDEX documents_space_file ON documents (space_id, file_name)",
+      `CREATE TABLE pages (
+        document_id uuid NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        page_number integer NOT NULL,
+        text text NOT NULL,
+        PRIMARY KEY (document_id, page_number)
+      )`,
+      `CREATE TABLE chunks (
+        id uuid PRIMARY KEY,
+        document_id uuid NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        space_id text NOT NULL,
+        kind text NOT NULL,
+        text text NOT NULL,
+        token_count integer NOT NULL,
+        position integer NOT NULL,
+        provenance jsonb NOT NULL
+      )`,
+      "CREATE INDEX chunks_document ON chunks (document_id, position)",
+      "CREATE INDEX chunks_space ON chunks (space_id)",
+      // Raw BM25 term counts per chunk, kept so sparse vectors can be rebuilt when corpus statistics drift.
+      `CREATE TABLE chunk_terms (
+        chunk_id uuid PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+        document_id uuid NOT NULL,
+        space_id text NOT NULL,
+        term_ids integer[] NOT NULL,
+        counts integer[] NOT NULL,
+        length integer NOT NULL
+      )`,
+      "CREATE INDEX chunk_terms_document ON chunk_terms (document_id)",
+      "CREATE INDEX chunk_terms_space ON chunk_terms (space_id)",
+      // Document frequency per (space, term), maintained with the chunks, so IDF needs one indexed lookup.
+      `CREATE TABLE term_document_frequencies (
+        space_id text NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,
+        term_id integer NOT NULL,
+        document_frequency integer NOT NULL,
+        PRIMARY KEY (space_id, term_id)
+      )`,
+      `CREATE TABLE ingestion_jobs (
+        id uuid PRIMARY KEY,
+        space_id text NOT NULL,
+        file_name text NOT NULL,
+        status text NOT NULL,
+        document_id uuid,
+        error_code text,
+        error_message text,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`,
+      `CREATE TABLE processed_events (
+        event_id text PRIMARY KEY,
+        processed_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE TABLE feedback (
+        id uuid PRIMARY KEY,
+        answer_id text NOT NULL,
+        space_id text NOT NULL,
+        user_id text NOT NULL,
+        rating text NOT NULL,
+        comment text,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`,
+      "CREATE INDEX feedback_answer ON feedback (answer_id)",
+    ],
+  },
+];
+
+/**
+ * Vector tables, only where pgvector exists. The dense dimension is fixed when the table is created;
+ * open-stores.ts checks it against the configured embedder on every start.
+ */
+export function vectorMigrations(denseDimensions: number): Migration[] {
+  return [
+    {
+      name: "0100_chunk_vectors",
+      statements: [
+        // No foreign key to chunks: the index is a separate store (Qdrant implements the same port).
+        `CREATE TABLE chunk_vectors (
+          chunk_id uuid PRIMARY KEY,
+          document_id uuid NOT NULL,
+          space_id text NOT NULL,
+          dense vector(${denseDimensions}),
+          sparse sparsevec(${SPARSE_DIMENSIONS})
+        )`,
+        "CREATE INDEX chunk_vectors_space ON chunk_vectors (space_id)",
+        "CREATE INDEX chunk_vectors_document ON chunk_vectors (document_id)",
+      ],
+    },
+  ];
+}
+
+export type MigrationOutcome = {
+  /** Names of the migrations this call applied (empty when the schema was already current). */
+  applied: string[];
+  /** Whether the pgvector extension is installed in this database (and the vector tables exist). */
+  hasVectorExtension: boolean;
+};
+
+/**
+ * Brings the schema up to date: the catalog always, the vector tables when pgvector can be enabled.
+ * Everything runs in one transaction holding an advisory lock, so a second process starting at the
+ * same moment waits, then finds the migrations recorded and applies nothing.
+ */
+export async function migrateDatabase(
+  client: SqlClient,
+  options: { denseDimensions: number; logger: Logger },
+): Promise<MigrationOutcome> {
+  return client.transaction(async (transaction) => {
+    await transaction.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_ID]);
+    await transaction.query(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
+    const hasVectorExtension = await enableVectorExtension(transaction, options.logger);
+    const applied = new Set(
+      (await transaction.query<{ name: string }>("SELECT name FROM schema_migrations")).rows.map((row) => row.name),
+    );
+    const migrations = [
+      ...CATALOG_MIGRATIONS,
+      ...(hasVectorExtension ? vectorMigrations(options.denseDimensions) : []),
+    ];
+    const appliedNow: string[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.name)) continue;
+      for (const statement of migration.statements) await transaction.query(statement);
+      await transaction.query("INSERT INTO schema_migrations (name) VALUES ($1)", [migration.name]);
+      appliedNow.push(migration.name);
+    }
+    if (appliedNow.length > 0) options.logger.info({ migrations: appliedNow }, "database schema migrated");
+    return { applied: appliedNow, hasVectorExtension };
+  });
+}
+
+/**
+ * Tries `CREATE EXTENSION vector` inside a savepoint: a server without pgvector (or a role not allowed
+ * to create it) leaves the transaction usable and Folio runs with the catalog only.
+ */
+async function enableVectorExtension(transaction: SqlExecutor, logger: Logger): Promise<boolean> {
+  const installed = await transaction.query("SELECT 1 FROM pg_extension WHERE extname = 'vector'");
+  if (installed.rows.length > 0) return true;
+  const available = await transaction.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+  if (available.rows.length === 0) {
+    logger.warn({}, "the database server has no pgvector extension; vectors cannot be stored in it");
+    return false;
+  }
+  await transaction.query("SAVEPOINT folio_vector_extension");
+  try {
+    await transaction.query("CREATE EXTENSION IF NOT EXISTS vector");
+    await transaction.query("RELEASE SAVEPOINT folio_vector_extension");
+    return true;
+  } catch (error) {
+    await transaction.query("ROLLBACK TO SAVEPOINT folio_vector_extension");
+    logger.warn(
+      { error: error instanceof Error ? error.message : String(error) },
+      "could not enable the pgvector extension; vectors cannot be stored in this database",
+    );
+    return false;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Opens the database for the configured mode, applies migrations, and builds the catalog and the
+ * vector index on it. Embedded: PGlite + pgvector under the data dir. PostgreSQL: the catalog always;
+ * the vector index only when the server has pgvector (otherwise `vectorIndex` is null and the caller
+ * must keep vectors elsewhere, e.g. Qdrant). The returned client is the one owner of the connection:
+ * `catalog.close()` and `vectorIndex.close()` leave it open, `client.close()` ends it.
+ */
+import { FolioError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { Catalog } from "./catalog.js";
+import { migrateDatabase } from "./migrations.js";
+import { openPgliteClient } from "./pglite-client.js";
+import { createPgvectorIndex } from "./pgvector-index.js";
+import { openPostgresClient } from "./postgres-client.js";
+import { createSqlCatalog } from "./sql-catalog.js";
+import type { SqlClient } from "./sql-client.js";
+import type { VectorIndex } from "./vector-index.js";
+
+/** Embedded keeps the database under `dataDir` ("memory://" for an in-memory one); postgres uses a server. */
+export type StoresLocation = { mode: "embedded"; dataDir: string } | { mode: "postgres"; databaseUrl: string };
+
+export type Stores = {
+  client: SqlClient;
+  catalog: Catalog;
+  vectorIndex: VectorIndex | null;
+  vectorBackend: "pgvector" | "none";
+};
+
+export async function openStores(
+  location: StoresLocation,
+  options: { denseDimensions: number; logger: Logger },
+): Promise<Stores> {
+  const client =
+    location.mode === "embedded"
+      ? await openPgliteClient(location.dataDir)
+      : await openPostgresClient(location.databaseUrl, { logger: options.logger });
+  try {
+    const { hasVectorExtension } = await migrateDatabase(client, options);
+    if (hasVectorExtension) await checkDenseDimensions(client, options.denseDimensions);
+    options.logger.debug(
+      { engine: client.kind, vectorBackend: hasVectorExtension ? "pgvector" : "none" },
+      "stores opened",
+    );
+    return {
+      client,
+      catalog: createSqlCatalog(client),
+      vectorIndex: hasVectorExtension
+        ? createPgvectorIndex(client, { denseDimensions: options.denseDimensions })
+        : null,
+      vectorBackend: hasVectorExtension ? "pgvector" : "none",
+    };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/**
+ * The dense column's size is fixed when the table is created; an embedder with another size would fail
+ * on the first upsert, so say so at start-up with the way out.
+ */
+async function checkDenseDimensions(client: SqlClient, denseDimensions: number): Promise<void> {
+  // For pgvector's `vector(n)` the type modifier is n itself.
+  const { rows } = await client.query<{ dimensions: number }>(
+    `SELECT atttypmod AS dimensions FROM pg_attribute
+     WHERE attrelid = 'chunk_vectors'::regclass AND attname = 'dense'`,
+  );
+  const stored = rows[0]?.dimensions;
+  if (stored !== undefined && stored !== denseDimensions) {
+    throw new FolioError(
+      "dense_dimension_mismatch",
+      `The vector index holds ${stored}-dimensional embeddings but the configured embedding model makes ${denseDimensions}; use the model the index was built with, or start from an empty data directory / database and ingest again.`,
+      { details: { stored, configured: denseDimensions } },
+    );
+  }
+}

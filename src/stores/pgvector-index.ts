@@ -1,0 +1,127 @@
+/**
+ * The vector index on pgvector (PGlite embedded, or a PostgreSQL server with the extension): dense
+ * vectors as `vector(N)` compared by cosine, BM25 vectors as `sparsevec` scored by inner product.
+ * Queries scan exactly (no ANN index): a team's corpus is at most a few hundred thousand chunks, an
+ * exact scan filtered by space is fast enough there, and results stay exact — Qdrant takes over past that.
+ */
+import type { SparseVector } from "../domain/types.js";
+import { FolioError } from "../errors.js";
+import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
+import type { SqlClient } from "./sql-client.js";
+import type { IndexedChunk, ScoredChunkId, VectorIndex, VectorQuery } from "./vector-index.js";
+
+/** Rows per INSERT/UPDATE statement; keeps statements well under parameter and memory limits. */
+const WRITE_BATCH_SIZE = 500;
+
+/**
+ * pgvector's text form of a sparse vector: `{index:value,...}/dimensions`, indices 1-based (term id + 1),
+ * zeros left out. pgvector rejects repeated indices, so a repeated term id is summed rather than sent twice.
+ */
+export function toSparsevecLiteral(vector: SparseVector): string {
+  const weights = new Map<number, number>();
+  for (let position = 0; position < vector.indices.length; position += 1) {
+    const termId = vector.indices[position] ?? -1;
+    if (!Number.isInteger(termId) || termId < 0 || termId >= SPARSE_DIMENSIONS) {
+      throw new FolioError(
+        "sparse_index_out_of_range",
+        `Sparse vector index ${termId} is outside 0..${SPARSE_DIMENSIONS - 1}; term ids must come from the text analyzer.`,
+      );
+    }
+    weights.set(termId, (weights.get(termId) ?? 0) + (vector.values[position] ?? 0));
+  }
+  const entries: string[] = [];
+  for (const [termId, value] of weights) if (value !== 0) entries.push(`${termId + 1}:${value}`);
+  return `{${entries.join(",")}}/${SPARSE_DIMENSIONS}`;
+}
+
+function toVectorLiteral(values: number[]): string {
+  return `[${values.join(",")}]`;
+}
+
+type ScoredRow = { chunk_id: string; document_id: string; space_id: string; score: number };
+
+function toScored(row: ScoredRow): ScoredChunkId {
+  return { chunkId: row.chunk_id, documentId: row.document_id, spaceId: row.space_id, score: row.score };
+}
+
+export function createPgvectorIndex(client: SqlClient, options: { denseDimensions: number }): VectorIndex {
+  const { denseDimensions } = options;
+
+  function checkDense(vector: number[]): void {
+    if (vector.length !== denseDimensions) {
+      throw new FolioError(
+        "dense_dimension_mismatch",
+        `A dense vector has ${vector.length} dimensions but the index holds ${denseDimensions}; re-index with the configured embedding model.`,
+      );
+    }
+  }
+
+  return {
+    denseDimensions,
+
+    async upsert(chunks: IndexedChunk[]) {
+      for (let start = 0; start < chunks.length; start += WRITE_BATCH_SIZE) {
+        const batch = chunks.slice(start, start + WRITE_BATCH_SIZE);
+        for (const chunk of batch) if (chunk.dense) checkDense(chunk.dense);
+        await client.query(
+          `INSERT INTO chunk_vectors (chunk_id, document_id, space_id, dense, sparse)
+           SELECT chunk_id, document_id, space_id, dense::vector, sparse::sparsevec
+           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[])
+             AS v(chunk_id, document_id, space_id, dense, sparse)
+           ON CONFLICT (chunk_id) DO UPDATE SET document_id = excluded.document_id, space_id = excluded.space_id,
+             dense = excluded.dense, sparse = excluded.sparse`,
+          [
+            batch.map((chunk) => chunk.chunkId),
+            batch.map((chunk) => chunk.documentId),
+            batch.map((chunk) => chunk.spaceId),
+            batch.map((chunk) => (chunk.dense ? toVectorLiteral(chunk.dense) : null)),
+            batch.map((chunk) => (chunk.sparse ? toSparsevecLiteral(chunk.sparse) : null)),
+          ],
+        );
+      }
+    },
+
+    async updateSparse(chunks) {
+      for (let start = 0; start < chunks.length; start += WRITE_BATCH_SIZE) {
+        const batch = chunks.slice(start, start + WRITE_BATCH_SIZE);
+        await client.query(
+          `UPDATE chunk_vectors AS v SET sparse = u.sparse::sparsevec
+           FROM unnest($1::uuid[], $2::text[]) AS u(chunk_id, sparse) WHERE v.chunk_id = u.chunk_id`,
+          [batch.map((chunk) => chunk.chunkId), batch.map((chunk) => toSparsevecLiteral(chunk.sparse))],
+        );
+      }
+    },
+
+    async deleteByDocument(documentId) {
+      await client.query("DELETE FROM chunk_vectors WHERE document_id = $1", [documentId]);
+    },
+
+    async queryDense(vector: number[], query: VectorQuery) {
+      checkDense(vector);
+      if (query.spaceIds.length === 0 || query.limit <= 0) return [];
+      const { rows } = await client.query<ScoredRow>(
+        `SELECT chunk_id, document_id, space_id, (1 - (dense <=> $1::vector))::float8 AS score
+         FROM chunk_vectors WHERE space_id = ANY($2::text[]) AND dense IS NOT NULL
+         ORDER BY dense <=> $1::vector, chunk_id LIMIT $3`,
+        [toVectorLiteral(vector), query.spaceIds, query.limit],
+      );
+      return rows.map(toScored);
+    },
+
+    async querySparse(vector: SparseVector, query: VectorQuery) {
+      if (query.spaceIds.length === 0 || query.limit <= 0 || vector.indices.length === 0) return [];
+      const { rows } = await client.query<ScoredRow>(
+        `SELECT chunk_id, document_id, space_id, (-(sparse <#> $1::sparsevec))::float8 AS score
+         FROM chunk_vectors WHERE space_id = ANY($2::text[]) AND sparse IS NOT NULL
+         ORDER BY sparse <#> $1::sparsevec, chunk_id LIMIT $3`,
+        [toSparsevecLiteral(vector), query.spaceIds, query.limit],
+      );
+      // Chunks sharing no term with the query score 0; they are not matches.
+      return rows.filter((row) => row.score > 0).map(toScored);
+    },
+
+    async close() {
+      // The shared SQL client belongs to open-stores.ts, which closes it.
+    },
+  };
+}

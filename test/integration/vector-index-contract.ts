@@ -1,0 +1,169 @@
+/**
+ * The vector-index contract: one suite every VectorIndex implementation must pass (pgvector on PGlite
+ * and PostgreSQL today, Qdrant later). Results are checked against a brute-force ranking computed here.
+ */
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SparseVector } from "../../src/domain/types.js";
+import type { IndexedChunk, ScoredChunkId, VectorIndex } from "../../src/stores/vector-index.js";
+import { createSeededRandom } from "../support/seeded-random.js";
+
+export type VectorIndexFactory = () => Promise<{ vectorIndex: VectorIndex; close(): Promise<void> }>;
+
+const DIMENSIONS = 384;
+const CHUNK_COUNT = 2000;
+const VOCABULARY = 300;
+
+function randomUnitVector(random: () => number): number[] {
+  const values = Array.from({ length: DIMENSIONS }, () => random() * 2 - 1);
+  const norm = Math.hypot(...values);
+  return values.map((value) => value / norm);
+}
+
+function randomSparseVector(random: () => number, size: number): SparseVector {
+  const indices = new Set<number>();
+  // Term ids spread over the whole 29-bit range, like hashed terms.
+  while (indices.size < size) indices.add(Math.floor(random() * VOCABULARY) * 1_000_003);
+  const sorted = [...indices].sort((left, right) => left - right);
+  return { indices: sorted, values: sorted.map(() => Math.round((0.1 + random() * 2) * 1000) / 1000) };
+}
+
+function dot(left: number[], right: number[]): number {
+  let sum = 0;
+  for (let index = 0; index < left.length; index += 1) sum += (left[index] ?? 0) * (right[index] ?? 0);
+  return sum;
+}
+
+function sparseDot(left: SparseVector, right: SparseVector): number {
+  const weights = new Map(left.indices.map((index, position) => [index, left.values[position] ?? 0]));
+  return right.indices.reduce(
+    (sum, index, position) => sum + (weights.get(index) ?? 0) * (right.values[position] ?? 0),
+    0,
+  );
+}
+
+function bruteForceTop(
+  chunks: IndexedChunk[],
+  spaceId: string,
+  score: (chunk: IndexedChunk) => number,
+  limit: number,
+): Array<{ chunkId: string; score: number }> {
+  return chunks
+    .filter((chunk) => chunk.spaceId === spaceId)
+    .map((chunk) => ({ chunkId: chunk.chunkId, score: score(chunk) }))
+    .filter((entry) => entry.score > 0)
+    .sort((left, right) => right.score - left.score)
+    .slice(0, limit);
+}
+
+function expectSameRanking(actual: ScoredChunkId[], expected: Array<{ chunkId: string; score: number }>): void {
+  expect(actual.map((hit) => hit.chunkId)).toEqual(expected.map((hit) => hit.chunkId));
+  for (const [position, hit] of actual.entries()) {
+    expect(hit.score).toBeCloseTo(expected[position]?.score ?? Number.NaN, 4);
+  }
+}
+
+export function runVectorIndexContract(name: string, openVectorIndex: VectorIndexFactory): void {
+  describe(`vector-index contract: ${name}`, () => {
+    const random = createSeededRandom(20261122);
+    const spaces = [`test:${randomUUID()}`, `test:${randomUUID()}`] as const;
+    const documents = Array.from({ length: 40 }, () => randomUUID());
+    const chunks: IndexedChunk[] = Array.from({ length: CHUNK_COUNT }, (_, position) => ({
+      chunkId: randomUUID(),
+      documentId: documents[position % documents.length] ?? "",
+      spaceId: spaces[position % 2 === 0 ? 0 : 1],
+      dense: randomUnitVector(random),
+      sparse: randomSparseVector(random, 5 + Math.floor(random() * 20)),
+    }));
+    let opened: Awaited<ReturnType<VectorIndexFactory>>;
+
+    beforeAll(async () => {
+      opened = await openVectorIndex();
+      await opened.vectorIndex.upsert(chunks);
+      return () => opened.close();
+    });
+
+    it("returns the exact dense top-10 of the asked space only", async () => {
+      const query = randomUnitVector(random);
+      for (const spaceId of spaces) {
+        const hits = await opened.vectorIndex.queryDense(query, { spaceIds: [spaceId], limit: 10 });
+        expect(hits.every((hit) => hit.spaceId === spaceId)).toBe(true);
+        expectSameRanking(
+          hits,
+          bruteForceTop(chunks, spaceId, (chunk) => dot(chunk.dense ?? [], query), 10),
+        );
+      }
+    });
+
+    it("returns the exact sparse top-10 of the asked space only", async () => {
+      const query = randomSparseVector(random, 8);
+      for (const spaceId of spaces) {
+        const hits = await opened.vectorIndex.querySparse(query, { spaceIds: [spaceId], limit: 10 });
+        expect(hits.every((hit) => hit.spaceId === spaceId)).toBe(true);
+        expectSameRanking(
+          hits,
+          bruteForceTop(chunks, spaceId, (chunk) => sparseDot(chunk.sparse ?? { indices: [], values: [] }, query), 10),
+        );
+      }
+    });
+
+    it("answers a sparse query of thousands of terms exactly", async () => {
+      // BM25 query vectors of long questions and pseudo-relevance feedback carry many terms.
+      const vocabulary = [...new Set(chunks.flatMap((chunk) => chunk.sparse?.indices ?? []))];
+      const extra = Array.from({ length: 5000 }, (_, position) => 7 + position * 97_001);
+      const indices = [...new Set([...vocabulary, ...extra])].sort((left, right) => left - right);
+      const query = { indices, values: indices.map(() => Math.round(random() * 1000) / 1000) };
+      const hits = await opened.vectorIndex.querySparse(query, { spaceIds: [spaces[1]], limit: 10 });
+      expectSameRanking(
+        hits,
+        bruteForceTop(chunks, spaces[1], (chunk) => sparseDot(chunk.sparse ?? { indices: [], values: [] }, query), 10),
+      );
+    });
+
+    it("returns nothing for a space it does not hold", async () => {
+      expect(
+        await opened.vectorIndex.queryDense(randomUnitVector(random), {
+          spaceIds: [`test:${randomUUID()}`],
+          limit: 10,
+        }),
+      ).toEqual([]);
+      expect(await opened.vectorIndex.querySparse(randomSparseVector(random, 5), { spaceIds: [], limit: 10 })).toEqual(
+        [],
+      );
+    });
+
+    it("replaces sparse vectors and deletes by document", async () => {
+      const spaceId = `test:${randomUUID()}`;
+      const documentId = randomUUID();
+      const keptDocumentId = randomUUID();
+      const own: IndexedChunk[] = [
+        { chunkId: randomUUID(), documentId, spaceId, sparse: { indices: [5, 9], values: [1, 1] } },
+        { chunkId: randomUUID(), documentId: keptDocumentId, spaceId, sparse: { indices: [9], values: [0.5] } },
+      ];
+      await opened.vectorIndex.upsert(own);
+      const query = { indices: [5, 9], values: [1, 1] };
+      expect(
+        (await opened.vectorIndex.querySparse(query, { spaceIds: [spaceId], limit: 5 })).map((hit) => hit.score),
+      ).toEqual([2, 0.5]);
+      await opened.vectorIndex.updateSparse([
+        { chunkId: own[1]?.chunkId ?? "", sparse: { indices: [5, 9], values: [3, 1] } },
+      ]);
+      const updated = await opened.vectorIndex.querySparse(query, { spaceIds: [spaceId], limit: 5 });
+      expect(updated.map((hit) => [hit.chunkId, hit.score])).toEqual([
+        [own[1]?.chunkId, 4],
+        [own[0]?.chunkId, 2],
+      ]);
+      await opened.vectorIndex.deleteByDocument(documentId);
+      const afterDelete = await opened.vectorIndex.querySparse(query, { spaceIds: [spaceId], limit: 5 });
+      expect(afterDelete.map((hit) => hit.documentId)).toEqual([keptDocumentId]);
+    });
+
+    it("rejects a dense vector of the wrong size", async () => {
+      await expect(opened.vectorIndex.queryDense([1, 0, 0], { spaceIds: [spaces[0]], limit: 1 })).rejects.toMatchObject(
+        {
+          code: "dense_dimension_mismatch",
+        },
+      );
+    });
+  });
+}
