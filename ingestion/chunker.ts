@@ -1,13 +1,13 @@
 /**
  * Splits a parsed document into chunks that fit the embedding model's token budget and know exactly
  * where they came from. Structure first: sections (a heading starts a new chunk), then paragraphs,
- * sentences, words and, for monstrous tokens, characters. Text chunks are exact slices of the source,
- * located by offsets carried from the parser (never by searching for the text afterwards). Tables
- * become their own chunks, split by rows with the header repeated in every piece.
+ * sentences, lines, words and, for monstrous words, characters. Text chunks are exact slices of the
+ * source, located by offsets carried from the parser (never by searching for the text afterwards).
+ * Tables become their own chunks, split by rows with the header repeated in every piece.
  *
- * Pure: the length function is injected. Token counts of whitespace-separated pieces add up under
- * WordPiece-style tokenizers (they split on whitespace first), so packing sums piece counts and each
- * finished chunk is measured once more to be sure.
+ * Pure: the length function is injected (langchain-splitter style). Token counts of
+ * whitespace-separated pieces add up under WordPiece-style tokenizers (they split on whitespace
+ * first), so packing sums piece counts, and each finished chunk is measured once more to be sure.
  */
 import type { ChunkDraft, PageText, Provenance } from "../src/domain/types.js";
 import { FolioError } from "../src/errors.js";
@@ -23,42 +23,53 @@ export type ChunkingOptions = {
   tokenCounter: TokenCounter;
 };
 
-/** A piece of a flow's source text, [start, end) offsets, with its token count without special tokens. */
-type Piece = { start: number; end: number; tokens: number };
+/** Rendering of table chunks: the optional sheet line, then the header and rows, cells joined by this. */
+export const TABLE_CELL_SEPARATOR = " | ";
+/** Appended to a table cell shortened to fit the budget, so a reader knows text is missing. */
+export const TRUNCATION_NOTE = " …[truncated]";
 
+type Range = { start: number; end: number };
+/** A range of a flow's source with its token count without special tokens. */
+type Piece = Range & { tokens: number };
 /** A run of text chunked as one: a PDF's whole text, or one section of another format. */
-type Flow = { source: string; pieces: Array<{ start: number; end: number }>; headingPath: string[] };
+type Flow = { source: string; ranges: Range[]; headingPath: string[] };
+type Draft = Omit<ChunkDraft, "position">;
 
-type Measure = { count(text: string): number; specialTokens: number; budget: number };
+/** The counter seen from inside the chunker: counts without special tokens, and the budget for them. */
+type Measure = { tokens(text: string): number; budget: number; specialTokens: number };
 
 const PARAGRAPH_BREAK = /\n[ \t]*\n/g;
+const LINE_BREAK = /\n/g;
 const WORD = /\S+/g;
-const TABLE_CELL_SEPARATOR = " | ";
-const TRUNCATION_MARK = " …[truncated]";
+/** Levels tried in turn when a range is over budget; characters are the last resort. */
+const LEVELS = ["paragraphs", "sentences", "lines", "words"] as const;
 
-function validateOptions(options: ChunkingOptions): void {
+function validateOptions(options: ChunkingOptions, specialTokens: number): void {
   const { maxTokens, overlapTokens } = options;
-  if (!Number.isInteger(maxTokens) || maxTokens < 8) {
-    throw new FolioError("invalid_chunking", `maxTokens must be an integer of at least 8 (got ${maxTokens}).`);
+  if (!Number.isInteger(maxTokens) || maxTokens - specialTokens < 4) {
+    throw new FolioError(
+      "invalid_chunking",
+      `maxTokens must be an integer leaving at least 4 tokens beside the ${specialTokens} special tokens (got ${maxTokens}).`,
+    );
   }
   if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens >= maxTokens) {
     throw new FolioError(
       "invalid_chunking",
-      `overlapTokens must be 0 or more and below maxTokens (got ${overlapTokens}).`,
+      `overlapTokens must be an integer from 0 to below maxTokens (got ${overlapTokens} with maxTokens ${maxTokens}).`,
     );
   }
 }
 
-/** Offsets of non-blank runs of `text` between matches of `separator`, shifted by `offset`. */
-function splitRanges(text: string, offset: number, separator: RegExp): Array<{ start: number; end: number }> {
-  const ranges: Array<{ start: number; end: number }> = [];
+/** Offsets of the non-blank runs of `text` between matches of `separator`, trimmed, shifted by `offset`. */
+function splitRanges(text: string, offset: number, separator: RegExp): Range[] {
+  const ranges: Range[] = [];
   let cursor = 0;
   const pushTrimmed = (from: number, to: number) => {
     const slice = text.slice(from, to);
-    const leading = slice.length - slice.trimStart().length;
     const trimmed = slice.trim();
-    if (trimmed.length > 0)
-      ranges.push({ start: offset + from + leading, end: offset + from + leading + trimmed.length });
+    if (trimmed.length === 0) return;
+    const start = offset + from + (slice.length - slice.trimStart().length);
+    ranges.push({ start, end: start + trimmed.length });
   };
   for (const match of text.matchAll(separator)) {
     pushTrimmed(cursor, match.index);
@@ -68,73 +79,90 @@ function splitRanges(text: string, offset: number, separator: RegExp): Array<{ s
   return ranges;
 }
 
-/** Breaks a range into pieces that each fit the budget: paragraphs, then sentences, words, characters. */
-function toPieces(source: string, range: { start: number; end: number }, measure: Measure, level = 0): Piece[] {
-  const text = source.slice(range.start, range.end);
-  const tokens = measure.count(text) - measure.specialTokens;
-  if (tokens <= measure.budget) return [{ ...range, tokens }];
-  let parts: Array<{ start: number; end: number }>;
-  if (level === 0) parts = splitRanges(text, range.start, PARAGRAPH_BREAK);
-  else if (level === 1)
-    parts = splitSentences(text).map((sentence) => ({
-      start: range.start + sentence.start,
-      end: range.start + sentence.end,
+function splitLevel(text: string, offset: number, level: (typeof LEVELS)[number]): Range[] {
+  if (level === "paragraphs") return splitRanges(text, offset, PARAGRAPH_BREAK);
+  if (level === "lines") return splitRanges(text, offset, LINE_BREAK);
+  if (level === "words") {
+    return [...text.matchAll(WORD)].map((word) => ({
+      start: offset + word.index,
+      end: offset + word.index + word[0].length,
     }));
-  else if (level === 2)
-    parts = [...text.matchAll(WORD)].map((word) => ({
-      start: range.start + word.index,
-      end: range.start + word.index + word[0].length,
-    }));
-  else return splitCharacters(source, range, measure);
-  if (parts.length <= 1) return toPieces(source, range, measure, level + 1);
-  return parts.flatMap((part) => toPieces(source, part, measure, level + 1));
+  }
+  return splitSentences(text).map((sentence) => ({ start: offset + sentence.start, end: offset + sentence.end }));
 }
 
-/** Last resort for a single token-dense word (a hash, base64): fixed character windows that fit. */
-function splitCharacters(source: string, range: { start: number; end: number }, measure: Measure): Piece[] {
+/** Breaks a range into pieces that each fit the budget, one structural level at a time. */
+function toPieces(source: string, range: Range, measure: Measure, level = 0): Piece[] {
+  const text = source.slice(range.start, range.end);
+  const tokens = measure.tokens(text);
+  if (tokens <= measure.budget) return [{ ...range, tokens }];
+  for (let next = level; next < LEVELS.length; next += 1) {
+    const parts = splitLevel(text, range.start, LEVELS[next] ?? "words");
+    if (parts.length > 1) return parts.flatMap((part) => toPieces(source, part, measure, next + 1));
+  }
+  return splitCharacters(source, range, measure);
+}
+
+/** Moves `end` off the middle of a surrogate pair, so no piece holds half a character. */
+function alignToCharacter(source: string, start: number, end: number): number {
+  const code = source.charCodeAt(end - 1);
+  return end - start > 1 && code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
+}
+
+/**
+ * Last resort for a single token-dense word (a hash, base64): the longest character windows that
+ * fit, found by binary search. Such words are rare, so the extra counter calls do not matter.
+ */
+function splitCharacters(source: string, range: Range, measure: Measure): Piece[] {
   const pieces: Piece[] = [];
   let start = range.start;
   while (start < range.end) {
-    let end = Math.min(range.end, start + measure.budget);
-    let tokens = measure.count(source.slice(start, end)) - measure.specialTokens;
-    while (tokens > measure.budget && end - start > 1) {
-      end = start + Math.max(1, Math.floor((end - start) / 2));
-      tokens = measure.count(source.slice(start, end)) - measure.specialTokens;
+    const high = source.charCodeAt(start);
+    let fits = Math.min(range.end, start + (high >= 0xd800 && high <= 0xdbff ? 2 : 1));
+    let fitsTokens = measure.tokens(source.slice(start, fits));
+    let tooLong = range.end + 1;
+    while (tooLong - fits > 1) {
+      const middle = alignToCharacter(source, start, Math.floor((fits + tooLong) / 2));
+      if (middle <= fits) break;
+      const tokens = measure.tokens(source.slice(start, middle));
+      if (tokens <= measure.budget) {
+        fits = middle;
+        fitsTokens = tokens;
+      } else {
+        tooLong = middle;
+      }
     }
-    pieces.push({ start, end, tokens });
-    start = end;
+    pieces.push({ start, end: fits, tokens: fitsTokens });
+    start = fits;
   }
   return pieces;
 }
 
-/** Start offset of the longest tail of source[start, end) made of whole words within `overlapTokens`. */
-function overlapStart(
-  source: string,
-  start: number,
-  end: number,
-  overlapTokens: number,
-  measure: Measure,
-): { start: number; tokens: number } | null {
+/** The longest tail of source[start, end) made of whole words within `overlapTokens`, or null. */
+function overlapTail(source: string, span: Piece, overlapTokens: number, measure: Measure): Piece | null {
   if (overlapTokens === 0) return null;
-  const words = [...source.slice(start, end).matchAll(WORD)];
+  // Only the last few hundred characters can matter; a word is at least one token.
+  const windowStart = Math.max(span.start, span.end - overlapTokens * 24);
+  const words = [...source.slice(windowStart, span.end).matchAll(WORD)];
   let tokens = 0;
-  let chosen: { start: number; tokens: number } | null = null;
-  for (let index = words.length - 1; index > 0; index -= 1) {
+  let chosen: Piece | null = null;
+  // Index 0 is skipped: it may be a word cut by the window, or the chunk's first word (never carry it all).
+  for (let index = words.length - 1; index >= 1; index -= 1) {
     const word = words[index];
     if (!word) break;
-    tokens += measure.count(word[0]) - measure.specialTokens;
+    tokens += measure.tokens(word[0]);
     if (tokens > overlapTokens) break;
-    chosen = { start: start + word.index, tokens };
+    chosen = { start: windowStart + word.index, end: span.end, tokens };
   }
   return chosen;
 }
 
-/** Packs a flow's pieces greedily into [start, end) spans within the budget, with overlap. */
-function packFlow(flow: Flow, measure: Measure, overlapTokens: number): Array<{ start: number; end: number }> {
-  const pieces = flow.pieces.flatMap((range) => toPieces(flow.source, range, measure));
-  const spans: Array<{ start: number; end: number }> = [];
+/** Packs a flow's pieces greedily into spans within the budget, each starting with the previous tail. */
+function packFlow(flow: Flow, measure: Measure, overlapTokens: number): Piece[] {
+  const pieces = flow.ranges.flatMap((range) => toPieces(flow.source, range, measure));
+  const spans: Piece[] = [];
   let index = 0;
-  let carried: { start: number; tokens: number } | null = null;
+  let carried: Piece | null = null;
   while (index < pieces.length) {
     const first = pieces[index] as Piece;
     let start = first.start;
@@ -148,16 +176,22 @@ function packFlow(flow: Flow, measure: Measure, overlapTokens: number): Array<{ 
       last += 1;
       tokens += (pieces[last] as Piece).tokens;
     }
-    // Sums can be off where pieces touch without whitespace; measure the real slice and back off.
+    // Sums can be off where pieces touch without whitespace (character pieces): measure and back off.
     let end = (pieces[last] as Piece).end;
-    while (measure.count(flow.source.slice(start, end)) > measure.budget + measure.specialTokens && last > index) {
+    tokens = measure.tokens(flow.source.slice(start, end));
+    while (tokens > measure.budget && last > index) {
       last -= 1;
       end = (pieces[last] as Piece).end;
+      tokens = measure.tokens(flow.source.slice(start, end));
     }
-    if (measure.count(flow.source.slice(start, end)) > measure.budget + measure.specialTokens) start = first.start;
-    spans.push({ start, end });
+    if (tokens > measure.budget) {
+      start = first.start;
+      tokens = first.tokens;
+    }
+    const span = { start, end, tokens };
+    spans.push(span);
     index = last + 1;
-    carried = overlapStart(flow.source, start, end, overlapTokens, measure);
+    carried = overlapTail(flow.source, span, overlapTokens, measure);
   }
   return spans;
 }
@@ -185,162 +219,226 @@ function pageIndexAt(offsets: number[], position: number): number {
   return low;
 }
 
-function pdfFlow(document: ParsedDocument, pages: PageText[], offsets: number[]): Flow {
-  const source = pages.map((page) => page.text).join("\n");
-  const pieces = document.blocks
-    .filter((block): block is TextBlock => block.kind === "text" && block.page !== undefined)
-    .flatMap((block) => {
-      const pageIndex = (block.page ?? 1) - 1;
-      const start = (offsets[pageIndex] ?? 0) + (block.charStart ?? 0);
-      return splitRanges(block.text, start, PARAGRAPH_BREAK);
-    });
-  return { source, pieces, headingPath: [] };
+/** The PDF's text as one flow; each block's offsets are checked, since every citation depends on them. */
+function pdfFlow(blocks: TextBlock[], pages: PageText[], offsets: number[]): Flow {
+  const ranges = blocks.flatMap((block) => {
+    const page = block.page ?? 0;
+    const charStart = block.charStart ?? 0;
+    const pageText = pages[page - 1]?.text;
+    if (pageText === undefined || !pageText.startsWith(block.text, charStart)) {
+      throw new FolioError(
+        "invalid_block_offsets",
+        `A PDF text block does not match page ${page} at offset ${charStart}; the parser's offsets are wrong.`,
+        { details: { page, charStart } },
+      );
+    }
+    return splitRanges(block.text, (offsets[page - 1] ?? 0) + charStart, PARAGRAPH_BREAK);
+  });
+  return { source: pages.map((page) => page.text).join("\n"), ranges, headingPath: [] };
 }
 
-function sameHeading(left: string[], right: string[]): boolean {
+function chunkPdfText(blocks: TextBlock[], pages: PageText[], measure: Measure, overlapTokens: number): Draft[] {
+  const offsets = pageOffsets(pages);
+  const flow = pdfFlow(blocks, pages, offsets);
+  return packFlow(flow, measure, overlapTokens).map((span) => {
+    const startPage = pageIndexAt(offsets, span.start);
+    const endPage = pageIndexAt(offsets, span.end - 1);
+    return {
+      kind: "text",
+      text: flow.source.slice(span.start, span.end),
+      tokenCount: span.tokens + measure.specialTokens,
+      provenance: {
+        pageStart: startPage + 1,
+        pageEnd: endPage + 1,
+        charStart: span.start - (offsets[startPage] ?? 0),
+        charEnd: span.end - (offsets[endPage] ?? 0),
+      },
+    };
+  });
+}
+
+function chunkFlow(flow: Flow, measure: Measure, overlapTokens: number): Draft[] {
+  return packFlow(flow, measure, overlapTokens).map((span) => ({
+    kind: "text",
+    text: flow.source.slice(span.start, span.end),
+    tokenCount: span.tokens + measure.specialTokens,
+    provenance: flow.headingPath.length > 0 ? { headingPath: flow.headingPath } : {},
+  }));
+}
+
+function samePath(left: string[], right: string[]): boolean {
   return left.length === right.length && left.every((part, index) => part === right[index]);
 }
 
-/** Sections of a non-PDF document: a heading, or a change of heading path, starts a new flow. */
-function sectionFlows(blocks: TextBlock[]): Flow[] {
-  const flows: Flow[] = [];
-  let current: { texts: string[]; headingPath: string[] } | null = null;
-  const finish = () => {
-    if (!current || current.texts.length === 0) return;
-    const source = current.texts.join("\n\n");
-    flows.push({ source, pieces: splitRanges(source, 0, PARAGRAPH_BREAK), headingPath: current.headingPath });
+/** Collects the text blocks of one section; a heading-only section is carried into the next one. */
+class SectionBuilder {
+  private texts: string[] = [];
+  private headingPath: string[] = [];
+  private onlyHeadings = true;
+
+  /** Adds a block; returns the finished previous section when this block starts a new one. */
+  add(block: TextBlock): Flow | null {
+    const startsSection = block.isHeading === true || !samePath(this.headingPath, block.headingPath);
+    let finished: Flow | null = null;
+    if (startsSection && !this.onlyHeadings) finished = this.finish();
+    this.texts.push(block.text);
+    this.headingPath = block.headingPath;
+    this.onlyHeadings &&= block.isHeading === true;
+    return finished;
+  }
+
+  /** The collected section as a flow (null when empty), and a fresh start. */
+  finish(): Flow | null {
+    const source = this.texts.join("\n\n");
+    const flow =
+      this.texts.length > 0
+        ? { source, ranges: splitRanges(source, 0, PARAGRAPH_BREAK), headingPath: this.headingPath }
+        : null;
+    this.texts = [];
+    this.onlyHeadings = true;
+    return flow;
+  }
+}
+
+/** Greedy word prefix of `text` within `budget` tokens; characters when even one word is too long. */
+function cutToTokens(text: string, budget: number, measure: Measure): string {
+  if (budget <= 0) return "";
+  let tokens = 0;
+  let end = 0;
+  for (const word of text.matchAll(WORD)) {
+    const wordTokens = measure.tokens(word[0]);
+    if (tokens + wordTokens > budget) {
+      if (end > 0) break;
+      const piece = splitCharacters(word[0], { start: 0, end: word[0].length }, { ...measure, budget })[0];
+      return piece ? word[0].slice(0, piece.end) : "";
+    }
+    tokens += wordTokens;
+    end = word.index + word[0].length;
+  }
+  return text.slice(0, end);
+}
+
+/** Renders cells as one line within `budget`, shortening the longest cells first and marking them. */
+function renderCells(cells: string[], budget: number, measure: Measure): { line: string; tokens: number } {
+  const cleaned = cells.map((cell) => cell.replace(/\s+/g, " ").trim());
+  const line = cleaned.join(TABLE_CELL_SEPARATOR);
+  const tokens = measure.tokens(line);
+  if (tokens <= budget) return { line, tokens };
+  const cellTokens = cleaned.map((cell) => measure.tokens(cell));
+  const noteTokens = measure.tokens(TRUNCATION_NOTE);
+  const separatorTokens = tokens - cellTokens.reduce((sum, count) => sum + count, 0);
+  const cost = (limit: number) =>
+    cellTokens.reduce((sum, count) => sum + (count > limit ? limit + noteTokens : count), 0);
+  let available = budget - separatorTokens;
+  for (let attempt = 0; attempt < 8; attempt += 1) {
+    // Water-filling: the largest per-cell cap that, with a note on each cut cell, fits what is available.
+    let cap = cellTokens.reduce((largest, count) => Math.max(largest, count), 0);
+    while (cap > 0 && cost(cap) > available) cap -= Math.max(1, Math.ceil(cap / 16));
+    // Too many cells for a note on each: fall back to cutting the line once.
+    if (cost(cap) > available) break;
+    const shortened = cleaned.map((cell, index) =>
+      (cellTokens[index] ?? 0) > cap ? `${cutToTokens(cell, cap, measure)}${TRUNCATION_NOTE}`.trim() : cell,
+    );
+    const candidate = shortened.join(TABLE_CELL_SEPARATOR);
+    const candidateTokens = measure.tokens(candidate);
+    if (candidateTokens <= budget) return { line: candidate, tokens: candidateTokens };
+    available -= candidateTokens - budget;
+  }
+  const fallback = cutToTokens(line, budget - noteTokens, measure) + TRUNCATION_NOTE;
+  return { line: fallback, tokens: measure.tokens(fallback) };
+}
+
+function tableProvenance(block: TableBlock, rowStart?: number, rowEnd?: number): Provenance {
+  return {
+    ...(block.page !== undefined ? { pageStart: block.page, pageEnd: block.page } : {}),
+    ...(block.headingPath.length > 0 ? { headingPath: block.headingPath } : {}),
+    ...(block.sheet !== undefined ? { sheet: block.sheet } : {}),
+    ...(rowStart !== undefined ? { rowStart, rowEnd } : {}),
   };
-  for (const block of blocks) {
-    if (block.text.trim().length === 0) continue;
-    if (!current || block.isHeading || !sameHeading(current.headingPath, block.headingPath)) {
-      finish();
-      current = { texts: [], headingPath: block.headingPath };
-    }
-    current.texts.push(block.text);
-  }
-  finish();
-  return flows;
 }
 
-function renderRow(cells: string[]): string {
-  return cells.map((cell) => cell.replace(/\s+/g, " ").trim()).join(TABLE_CELL_SEPARATOR);
-}
-
-/** Shortens a row line word by word until it fits `budget` tokens, and marks it as truncated. */
-function truncateRow(line: string, budget: number, measure: Measure): string {
-  const words = line.split(" ");
-  let kept = words.length;
-  let candidate = line;
-  while (kept > 1) {
-    kept = Math.max(1, Math.floor(kept * 0.8));
-    candidate = `${words.slice(0, kept).join(" ")}${TRUNCATION_MARK}`;
-    if (measure.count(candidate) - measure.specialTokens <= budget) return candidate;
+/** A table in row groups that fit the budget, each led by the sheet line and the header row. */
+function chunkTable(block: TableBlock, measure: Measure): Draft[] {
+  const prefixLines: string[] = [];
+  let prefixTokens = 0;
+  if (block.sheet !== undefined) {
+    // The sheet name and the header are shortened to half the budget, so every piece has room for rows.
+    const sheetLine = renderCells([`Sheet: ${block.sheet}`], Math.floor(measure.budget / 4), measure);
+    prefixLines.push(sheetLine.line);
+    prefixTokens += sheetLine.tokens;
   }
-  return splitCharacters(candidate, { start: 0, end: candidate.length }, measure)[0]
-    ? candidate.slice(0, budget)
-    : candidate;
-}
-
-function tableChunks(
-  block: TableBlock,
-  measure: Measure,
-): Array<{ text: string; provenance: Provenance; tokens: number }> {
-  const prefixLines = [block.sheet ? `Sheet: ${block.sheet}` : null, renderRow(block.header)].filter(
-    (line): line is string => line !== null,
-  );
-  let prefix = prefixLines.join("\n");
-  let prefixTokens = measure.count(prefix) - measure.specialTokens;
-  // A header wider than half the budget is shortened so every piece still has room for rows.
-  if (prefixTokens > measure.budget / 2) {
-    prefix = truncateRow(prefix, Math.floor(measure.budget / 2), measure);
-    prefixTokens = measure.count(prefix) - measure.specialTokens;
+  if (block.header.some((cell) => cell.trim().length > 0)) {
+    const header = renderCells(block.header, Math.floor(measure.budget / 2) - prefixTokens, measure);
+    prefixLines.push(header.line);
+    prefixTokens += header.tokens;
   }
+  const prefix = prefixLines.join("\n");
   const rowBudget = measure.budget - prefixTokens;
-  const rows = block.rows.map((cells, index) => {
-    let line = renderRow(cells);
-    let tokens = measure.count(line) - measure.specialTokens;
-    if (tokens > rowBudget) {
-      line = truncateRow(line, rowBudget, measure);
-      tokens = measure.count(line) - measure.specialTokens;
-    }
-    return { line, tokens, row: block.firstRow + index };
+  const rows = block.rows.map((cells, index) => ({
+    ...renderCells(cells, rowBudget, measure),
+    row: block.firstRow + index,
+  }));
+  const draft = (text: string, tokens: number, provenance: Provenance): Draft => ({
+    kind: "table",
+    text,
+    tokenCount: tokens + measure.specialTokens,
+    provenance,
   });
-  const chunks: Array<{ text: string; provenance: Provenance; tokens: number }> = [];
+  if (rows.length === 0) return prefix.length > 0 ? [draft(prefix, prefixTokens, tableProvenance(block))] : [];
+
+  const drafts: Draft[] = [];
   let index = 0;
   while (index < rows.length) {
-    const group = [rows[index] as (typeof rows)[number]];
-    let tokens = prefixTokens + group[0]!.tokens;
-    while (index + group.length < rows.length && tokens + (rows[index + group.length]?.tokens ?? 0) <= measure.budget) {
-      const next = rows[index + group.length] as (typeof rows)[number];
-      group.push(next);
-      tokens += next.tokens;
+    let last = index;
+    let tokens = prefixTokens + (rows[index]?.tokens ?? 0);
+    while (last + 1 < rows.length && tokens + (rows[last + 1]?.tokens ?? 0) <= measure.budget) {
+      last += 1;
+      tokens += rows[last]?.tokens ?? 0;
     }
-    const provenance: Provenance = {
-      ...(block.page !== undefined ? { pageStart: block.page, pageEnd: block.page } : {}),
-      ...(block.headingPath.length > 0 ? { headingPath: block.headingPath } : {}),
-      ...(block.sheet !== undefined ? { sheet: block.sheet } : {}),
-      rowStart: group[0]!.row,
-      rowEnd: group[group.length - 1]!.row,
-    };
-    chunks.push({ text: [prefix, ...group.map((row) => row.line)].join("\n"), provenance, tokens });
-    index += group.length;
+    const render = (through: number) =>
+      [prefix, ...rows.slice(index, through + 1).map((row) => row.line)].filter((line) => line.length > 0).join("\n");
+    let text = render(last);
+    tokens = measure.tokens(text);
+    while (tokens > measure.budget && last > index) {
+      last -= 1;
+      text = render(last);
+      tokens = measure.tokens(text);
+    }
+    drafts.push(draft(text, tokens, tableProvenance(block, rows[index]?.row, rows[last]?.row)));
+    index = last + 1;
   }
-  return chunks;
+  return drafts;
 }
 
+/** Chunks a parsed document: text in document order (tables where they stand), positions 0-based. */
 export function chunkDocument(document: ParsedDocument, options: ChunkingOptions): ChunkDraft[] {
-  validateOptions(options);
   const specialTokens = options.tokenCounter.count("");
+  validateOptions(options, specialTokens);
   const measure: Measure = {
-    count: (text) => options.tokenCounter.count(text),
-    specialTokens,
+    tokens: (text) => options.tokenCounter.count(text) - specialTokens,
     budget: options.maxTokens - specialTokens,
+    specialTokens,
   };
-  const drafts: Array<Omit<ChunkDraft, "position">> = [];
-  const textBlocks = document.blocks.filter((block): block is TextBlock => block.kind === "text");
-
+  const drafts: Draft[] = [];
   if (document.pages) {
-    const offsets = pageOffsets(document.pages);
-    const flow = pdfFlow(document, document.pages, offsets);
-    for (const span of packFlow(flow, measure, options.overlapTokens)) {
-      const startPage = pageIndexAt(offsets, span.start);
-      const endPage = pageIndexAt(offsets, span.end - 1);
-      const text = flow.source.slice(span.start, span.end);
-      drafts.push({
-        kind: "text",
-        text,
-        tokenCount: measure.count(text),
-        provenance: {
-          pageStart: startPage + 1,
-          pageEnd: endPage + 1,
-          charStart: span.start - (offsets[startPage] ?? 0),
-          charEnd: span.end - (offsets[endPage] ?? 0),
-        },
-      });
-    }
+    // A PDF is one flow across pages, so a paragraph broken by a page end stays together.
+    const textBlocks = document.blocks.filter((block): block is TextBlock => block.kind === "text");
+    drafts.push(...chunkPdfText(textBlocks, document.pages, measure, options.overlapTokens));
+    for (const block of document.blocks) if (block.kind === "table") drafts.push(...chunkTable(block, measure));
   } else {
-    for (const flow of sectionFlows(textBlocks)) {
-      for (const span of packFlow(flow, measure, options.overlapTokens)) {
-        const text = flow.source.slice(span.start, span.end);
-        drafts.push({
-          kind: "text",
-          text,
-          tokenCount: measure.count(text),
-          provenance: flow.headingPath.length > 0 ? { headingPath: flow.headingPath } : {},
-        });
+    const sections = new SectionBuilder();
+    const pushFlow = (flow: Flow | null) => {
+      if (flow) drafts.push(...chunkFlow(flow, measure, options.overlapTokens));
+    };
+    for (const block of document.blocks) {
+      if (block.kind === "table") {
+        pushFlow(sections.finish());
+        drafts.push(...chunkTable(block, measure));
+      } else if (block.text.trim().length > 0) {
+        pushFlow(sections.add(block));
       }
     }
-  }
-  for (const block of document.blocks) {
-    if (block.kind !== "table" || block.rows.length === 0) continue;
-    for (const chunk of tableChunks(block, measure)) {
-      drafts.push({
-        kind: "table",
-        text: chunk.text,
-        tokenCount: measure.count(chunk.text),
-        provenance: chunk.provenance,
-      });
-    }
+    pushFlow(sections.finish());
   }
   return drafts.map((draft, position) => ({ ...draft, position }));
 }

@@ -2,6 +2,9 @@
  * Measures text the way the embedding model will: with its own tokenizer, special tokens included,
  * so a chunk within budget is never truncated by the embedder. Loaded from a local model directory
  * only (no hub access); one tokenizer per directory per process.
+ *
+ * The absolute directory is passed as the model id: transformers.js reads a path that is not a hub
+ * id ("owner/name") as-is, so the shared `env.localModelPath` is left alone for other loaders.
  */
 import path from "node:path";
 import { AutoTokenizer, env } from "@huggingface/transformers";
@@ -17,9 +20,8 @@ const counters = new Map<string, Promise<TokenCounter>>();
 async function createTokenCounter(tokenizerDirectory: string): Promise<TokenCounter> {
   const directory = path.resolve(tokenizerDirectory);
   env.allowRemoteModels = false;
-  env.localModelPath = `${path.dirname(directory)}${path.sep}`;
   try {
-    const tokenizer = await AutoTokenizer.from_pretrained(path.basename(directory), { local_files_only: true });
+    const tokenizer = await AutoTokenizer.from_pretrained(directory, { local_files_only: true });
     return { count: (text) => tokenizer.encode(text).length };
   } catch (error) {
     throw new FolioError(

@@ -21,11 +21,17 @@ const WORD_PATTERN = /[\p{L}\p{N}]+(?:(?:['’.][\p{L}\p{N}]+)|(?:,\p{N}+))*/gu;
 const DIACRITICS = /\p{M}+/gu;
 const TERM_ID_MASK = 2 ** 29 - 1;
 
+/**
+ * Text to BM25 terms. Folding happens before tokenizing so compatibility forms split like their plain
+ * equivalents ("ﬁle" is "file", "½" is "1⁄2" and so the tokens "1" and "2"); lower-casing comes first
+ * because lower-casing some capitals ("İ") produces combining marks that folding then removes.
+ */
 export function analyzeText(text: string): string[] {
+  const folded = text.toLowerCase().normalize("NFKD").replace(DIACRITICS, "");
   const terms: string[] = [];
-  for (const match of text.matchAll(WORD_PATTERN)) {
-    let token = match[0].replace(/['’]s$/iu, "").replaceAll("’", "'");
-    token = token.normalize("NFKD").replace(DIACRITICS, "").toLowerCase();
+  for (const match of folded.matchAll(WORD_PATTERN)) {
+    // Lucene's EnglishPossessiveFilter: a trailing 's (straight or curly apostrophe) goes.
+    const token = match[0].replace(/['’]s$/u, "").replaceAll("’", "'");
     if (token.length === 0 || STOP_WORDS.has(token)) continue;
     terms.push(stemmer(token));
   }

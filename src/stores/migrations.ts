@@ -174,12 +174,45 @@ export async function migrateDatabase(
  * Tries `CREATE EXTENSION vector` inside a savepoint: a server without pgvector (or a role not allowed
  * to create it) leaves the transaction usable and Folio runs with the catalog only.
  */
+/** sparsevec, which holds the BM25 vectors, arrived in pgvector 0.7.0. */
+const MINIMUM_PGVECTOR = [0, 7, 0];
+
+export function isPgvectorRecentEnough(version: string): boolean {
+  const parts = version.split(".").map((part) => Number.parseInt(part, 10) || 0);
+  for (let index = 0; index < MINIMUM_PGVECTOR.length; index += 1) {
+    const difference = (parts[index] ?? 0) - (MINIMUM_PGVECTOR[index] ?? 0);
+    if (difference !== 0) return difference > 0;
+  }
+  return true;
+}
+
 async function enableVectorExtension(transaction: SqlExecutor, logger: Logger): Promise<boolean> {
-  const installed = await transaction.query("SELECT 1 FROM pg_extension WHERE extname = 'vector'");
-  if (installed.rows.length > 0) return true;
-  const available = await transaction.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
-  if (available.rows.length === 0) {
+  const installed = await transaction.query<{ version: string }>(
+    "SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'",
+  );
+  const installedVersion = installed.rows[0]?.version;
+  if (installedVersion !== undefined) {
+    if (isPgvectorRecentEnough(installedVersion)) return true;
+    // Without this check the vector migration fails on `sparsevec` and takes the catalog down with it.
+    logger.warn(
+      { pgvector: installedVersion },
+      "pgvector is older than 0.7.0 (no sparsevec); run ALTER EXTENSION vector UPDATE to keep vectors in this database",
+    );
+    return false;
+  }
+  const available = await transaction.query<{ version: string }>(
+    "SELECT default_version AS version FROM pg_available_extensions WHERE name = 'vector'",
+  );
+  const availableVersion = available.rows[0]?.version;
+  if (availableVersion === undefined) {
     logger.warn({}, "the database server has no pgvector extension; vectors cannot be stored in it");
+    return false;
+  }
+  if (!isPgvectorRecentEnough(availableVersion)) {
+    logger.warn(
+      { pgvector: availableVersion },
+      "the server's pgvector is older than 0.7.0 (no sparsevec); upgrade it to keep vectors here",
+    );
     return false;
   }
   await transaction.query("SAVEPOINT folio_vector_extension");

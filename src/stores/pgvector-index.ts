@@ -34,6 +34,26 @@ export function toSparsevecLiteral(vector: SparseVector): string {
   return `{${entries.join(",")}}/${SPARSE_DIMENSIONS}`;
 }
 
+/** pgvector refuses a sparsevec with more than 16,000 non-zero entries (SPARSEVEC_MAX_NNZ). */
+const SPARSEVEC_MAX_ENTRIES = 16_000;
+
+/**
+ * A query vector as one or more sparsevec literals of at most 16,000 entries each. The inner product is
+ * linear, so summing the parts' products gives exactly the product with the whole vector.
+ */
+export function toSparsevecQueryLiterals(vector: SparseVector): string[] {
+  const [, entries = "", dimensions] = /^\{(.*)\}\/(\d+)$/.exec(toSparsevecLiteral(vector)) ?? [];
+  const pairs = entries === "" ? [] : entries.split(",");
+  const literals: string[] = [];
+  for (let start = 0; start < pairs.length; start += SPARSEVEC_MAX_ENTRIES) {
+    literals.push(`{${pairs.slice(start, start + SPARSEVEC_MAX_ENTRIES).join(",")}}/${dimensions}`);
+  }
+  return literals;
+}
+
+/** Chunk and document ids are uuid columns; anything else cannot be in the index. */
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function toVectorLiteral(values: number[]): string {
   return `[${values.join(",")}]`;
 }
@@ -87,12 +107,16 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
         await client.query(
           `UPDATE chunk_vectors AS v SET sparse = u.sparse::sparsevec
            FROM unnest($1::uuid[], $2::text[]) AS u(chunk_id, sparse) WHERE v.chunk_id = u.chunk_id`,
-          [batch.map((chunk) => chunk.chunkId), batch.map((chunk) => toSparsevecLiteral(chunk.sparse))],
+          [
+            batch.map((chunk) => (UUID_PATTERN.test(chunk.chunkId) ? chunk.chunkId : null)),
+            batch.map((chunk) => toSparsevecLiteral(chunk.sparse)),
+          ],
         );
       }
     },
 
     async deleteByDocument(documentId) {
+      if (!UUID_PATTERN.test(documentId)) return;
       await client.query("DELETE FROM chunk_vectors WHERE document_id = $1", [documentId]);
     },
 
@@ -109,12 +133,16 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
     },
 
     async querySparse(vector: SparseVector, query: VectorQuery) {
-      if (query.spaceIds.length === 0 || query.limit <= 0 || vector.indices.length === 0) return [];
+      if (query.spaceIds.length === 0 || query.limit <= 0) return [];
+      const parts = toSparsevecQueryLiterals(vector);
+      if (parts.length === 0) return [];
+      // <#> is the negative inner product; parameters $3.. hold the query's parts.
+      const negativeProduct = parts.map((_, index) => `(sparse <#> $${index + 3}::sparsevec)`).join(" + ");
       const { rows } = await client.query<ScoredRow>(
-        `SELECT chunk_id, document_id, space_id, (-(sparse <#> $1::sparsevec))::float8 AS score
-         FROM chunk_vectors WHERE space_id = ANY($2::text[]) AND sparse IS NOT NULL
-         ORDER BY sparse <#> $1::sparsevec, chunk_id LIMIT $3`,
-        [toSparsevecLiteral(vector), query.spaceIds, query.limit],
+        `SELECT chunk_id, document_id, space_id, (-(${negativeProduct}))::float8 AS score
+         FROM chunk_vectors WHERE space_id = ANY($1::text[]) AND sparse IS NOT NULL
+         ORDER BY ${negativeProduct}, chunk_id LIMIT $2`,
+        [query.spaceIds, query.limit, ...parts],
       );
       // Chunks sharing no term with the query score 0; they are not matches.
       return rows.filter((row) => row.score > 0).map(toScored);

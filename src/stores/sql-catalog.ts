@@ -188,6 +188,16 @@ function toIntegerArrayLiteral(values: number[]): string {
   return `{${values.map((value) => Math.trunc(value)).join(",")}}`;
 }
 
+/**
+ * Ids are uuid columns, and Postgres rejects a malformed uuid with an error; an id that is not a uuid
+ * (a hand-edited viewer link, another platform's id) simply names nothing.
+ */
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isUuid(id: string): boolean {
+  return UUID_PATTERN.test(id);
+}
+
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "23505";
 }
@@ -208,11 +218,13 @@ export function createSqlCatalog(client: SqlClient): Catalog {
   }
 
   async function getDocument(id: string): Promise<DocumentRecord | null> {
+    if (!isUuid(id)) return null;
     const { rows } = await client.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = $1`, [id]);
     return rows[0] ? toDocument(rows[0]) : null;
   }
 
   async function getJob(id: string): Promise<IngestionJob | null> {
+    if (!isUuid(id)) return null;
     const { rows } = await client.query<JobRow>("SELECT * FROM ingestion_jobs WHERE id = $1", [id]);
     return rows[0] ? toJob(rows[0]) : null;
   }
@@ -333,6 +345,7 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     getDocument,
 
     async getDocumentBytes(id) {
+      if (!isUuid(id)) return null;
       const { rows } = await client.query<{ bytes: Uint8Array }>("SELECT bytes FROM documents WHERE id = $1", [id]);
       return rows[0] ? toPlainBytes(rows[0].bytes) : null;
     },
@@ -346,6 +359,7 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     },
 
     async deleteDocument(id) {
+      if (!isUuid(id)) return false;
       return client.transaction(async (transaction) => {
         const { rows } = await transaction.query<{ space_id: string }>(
           "SELECT space_id FROM documents WHERE id = $1 FOR UPDATE",
@@ -360,6 +374,7 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     },
 
     async getPages(documentId) {
+      if (!isUuid(documentId)) return [];
       const { rows } = await client.query<{ page_number: number; text: string }>(
         "SELECT page_number, text FROM pages WHERE document_id = $1 ORDER BY page_number",
         [documentId],
@@ -368,6 +383,7 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     },
 
     async listChunks(documentId) {
+      if (!isUuid(documentId)) return [];
       const { rows } = await client.query<ChunkRow>(
         `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE document_id = $1 ORDER BY position`,
         [documentId],
@@ -376,9 +392,10 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     },
 
     async getChunks(ids) {
-      if (ids.length === 0) return [];
+      const knownShape = ids.filter(isUuid);
+      if (knownShape.length === 0) return [];
       const { rows } = await client.query<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id = ANY($1::uuid[])`, [
-        ids,
+        knownShape,
       ]);
       const byId = new Map(rows.map((row) => [row.id, toChunk(row)]));
       return ids.flatMap((id) => {
@@ -439,6 +456,7 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     },
 
     async updateJob(id, update: JobUpdate) {
+      if (!isUuid(id)) throw new FolioError("job_not_found", `Ingestion job ${id} does not exist.`);
       return client.transaction(async (transaction) => {
         const { rows } = await transaction.query<JobRow>("SELECT * FROM ingestion_jobs WHERE id = $1 FOR UPDATE", [id]);
         const current = rows[0];

@@ -234,6 +234,24 @@ export function runCatalogContract(name: string, openCatalog: CatalogFactory): v
         expect(await catalog.markEventProcessed(`${eventId}-other`)).toBe(true);
       }));
 
+    it("treats ids that are not uuids as unknown", () =>
+      withCatalog(async (catalog) => {
+        const spaceId = newSpaceId();
+        const { chunks } = await catalog.addDocument({
+          document: sampleDocument(spaceId),
+          pages: [],
+          chunks: sampleChunks,
+        });
+        expect(await catalog.getDocument("not-a-uuid")).toBeNull();
+        expect(await catalog.getDocumentBytes("../etc/passwd")).toBeNull();
+        expect(await catalog.getPages("x")).toEqual([]);
+        expect(await catalog.listChunks("x")).toEqual([]);
+        expect(await catalog.getChunks(["x", chunks[0]?.id ?? ""])).toEqual([chunks[0]]);
+        expect(await catalog.deleteDocument("x")).toBe(false);
+        expect(await catalog.getJob("x")).toBeNull();
+        await expect(catalog.updateJob("x", { status: "running" })).rejects.toMatchObject({ code: "job_not_found" });
+      }));
+
     it("stores feedback per answer", () =>
       withCatalog(async (catalog) => {
         const answerId = randomUUID();

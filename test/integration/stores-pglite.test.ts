@@ -1,5 +1,5 @@
 /** Runs the catalog and vector-index contracts on embedded PGlite + pgvector, plus embedded start-up. */
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -74,6 +74,27 @@ describe("embedded stores on disk", () => {
     await second.client.close();
 
     await expect(openEmbeddedStores(dataDir, 768)).rejects.toMatchObject({ code: "dense_dimension_mismatch" });
+  });
+});
+
+describe("embedded data directory lock", () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(path.join(tmpdir(), "folio-lock-"));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  it("refuses a second open while the first is live, and takes over a lock left by a dead process", async () => {
+    const dataDir = path.join(directory, "db");
+    const first = await openEmbeddedStores(dataDir);
+    await expect(openEmbeddedStores(dataDir)).rejects.toMatchObject({ code: "data_dir_in_use" });
+    await first.client.close();
+    // A pid that cannot be alive (above the kernel's pid_max).
+    await writeFile(`${dataDir}.lock`, "99999999");
+    const second = await openEmbeddedStores(dataDir);
+    expect(await readFile(`${dataDir}.lock`, "utf8")).toBe(String(process.pid));
+    await second.client.close();
+    await expect(stat(`${dataDir}.lock`)).rejects.toMatchObject({ code: "ENOENT" });
   });
 });
 

@@ -120,6 +120,26 @@ export function runVectorIndexContract(name: string, openVectorIndex: VectorInde
       );
     });
 
+    it("answers a sparse query above pgvector's 16,000-entry sparsevec limit exactly", async () => {
+      const vocabulary = [...new Set(chunks.flatMap((chunk) => chunk.sparse?.indices ?? []))];
+      const extra = Array.from({ length: 20_000 }, (_, position) => 11 + position * 26_833);
+      const indices = [...new Set([...vocabulary, ...extra])].sort((left, right) => left - right);
+      expect(indices.length).toBeGreaterThan(16_000);
+      const query = { indices, values: indices.map(() => Math.round(random() * 1000) / 1000) };
+      const hits = await opened.vectorIndex.querySparse(query, { spaceIds: [spaces[0]], limit: 10 });
+      expectSameRanking(
+        hits,
+        bruteForceTop(chunks, spaces[0], (chunk) => sparseDot(chunk.sparse ?? { indices: [], values: [] }, query), 10),
+      );
+    });
+
+    it("ignores ids that are not uuids", async () => {
+      await opened.vectorIndex.deleteByDocument("not-a-document");
+      await opened.vectorIndex.updateSparse([{ chunkId: "not-a-chunk", sparse: { indices: [1], values: [1] } }]);
+      const hits = await opened.vectorIndex.queryDense(chunks[0]?.dense ?? [], { spaceIds: [spaces[0]], limit: 1 });
+      expect(hits.map((hit) => hit.chunkId)).toEqual([chunks[0]?.chunkId]);
+    });
+
     it("returns nothing for a space it does not hold", async () => {
       expect(
         await opened.vectorIndex.queryDense(randomUnitVector(random), {

@@ -1,0 +1,367 @@
+/*
+ * Folio console: renders the thread, uploads files (picker or drag and drop) with per-file progress,
+ * and streams answers with page-linked citations. Vanilla JS, no dependencies, works offline.
+ * Document text is only ever rendered with textContent, never as HTML.
+ */
+
+const thread = document.getElementById("thread");
+const emptyNote = document.getElementById("empty");
+const fileInput = document.getElementById("file-input");
+const askForm = document.getElementById("ask-form");
+const questionBox = document.getElementById("question");
+const askButton = document.getElementById("ask");
+const dropOverlay = document.getElementById("drop-overlay");
+const documentList = document.getElementById("documents");
+/** Set from /api/history; the server enforces it too, this only spares sending a file it would refuse. */
+let maxUploadBytes = Number.POSITIVE_INFINITY;
+
+function element(tag, options = {}, children = []) {
+  const node = document.createElement(tag);
+  if (options.className) node.className = options.className;
+  if (options.text !== undefined) node.textContent = options.text;
+  for (const [name, value] of Object.entries(options.attributes ?? {})) node.setAttribute(name, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function scrollToEnd() {
+  window.scrollTo({ top: document.body.scrollHeight });
+}
+
+function addMessage(kind, who) {
+  emptyNote.hidden = true;
+  const body = element("div", { className: "body" });
+  const message = element(
+    "article",
+    { className: `message ${kind}`, attributes: { "data-role": "message", "data-kind": kind } },
+    [element("div", { className: "who", text: who }), body],
+  );
+  thread.append(message);
+  scrollToEnd();
+  return { message, body };
+}
+
+function describePages(citation) {
+  if (citation.pageStart == null) return "";
+  if (citation.pageEnd == null || citation.pageEnd === citation.pageStart) return ` — p. ${citation.pageStart}`;
+  return ` — pp. ${citation.pageStart}–${citation.pageEnd}`;
+}
+
+function renderCitations(message, citations, noContext) {
+  message.querySelector(".citations")?.remove();
+  message.querySelector(".sources-label")?.remove();
+  if (!citations || citations.length === 0) return;
+  const label = element("div", { className: "who sources-label", text: noContext ? "Closest sources" : "Sources" });
+  const list = element("ol", { className: "citations" });
+  for (const citation of citations) {
+    const link = element("a", {
+      text: `[${citation.n}] ${citation.title}${describePages(citation)}`,
+      attributes: { "data-role": "citation", href: citation.url, target: "_blank", rel: "noopener noreferrer" },
+    });
+    const item = element("li", {}, [link]);
+    if (citation.quote) item.append(element("blockquote", { text: citation.quote }));
+    list.append(item);
+  }
+  message.append(label, list);
+}
+
+function describeUpload(result) {
+  if (result.status === "rejected") {
+    const reason = result.error ? result.error.message : "it could not be read";
+    return `Could not ingest ${result.file}: ${reason}`;
+  }
+  const parts = [];
+  if (result.pages != null) parts.push(`${result.pages} ${result.pages === 1 ? "page" : "pages"}`);
+  parts.push(`${result.chunks} ${result.chunks === 1 ? "chunk" : "chunks"}`);
+  if (result.status === "unchanged") return `${result.file} is already here, unchanged — ${parts.join(", ")}`;
+  return `Ingested ${result.file} — ${parts.join(", ")}`;
+}
+
+function showUploadResult(message, result) {
+  message.querySelector("progress")?.remove();
+  message.querySelector(".status-line")?.remove();
+  const line = element("p", {
+    text: describeUpload(result),
+    attributes: { "data-role": "upload-result", "data-status": result.status },
+  });
+  if (result.error) line.setAttribute("data-code", result.error.code);
+  message.append(line);
+  message.setAttribute("data-status", "done");
+}
+
+/* ---------- history ---------- */
+
+function renderEntry(entry) {
+  if (entry.kind === "question") {
+    addMessage("question", "You").body.textContent = entry.text;
+  } else if (entry.kind === "answer") {
+    const { message, body } = addMessage("answer", "Folio");
+    if (entry.error) {
+      body.append(element("span", { className: "error", text: entry.error.message }));
+    } else {
+      body.textContent = entry.text;
+      renderCitations(message, entry.citations, entry.noContext);
+    }
+    message.setAttribute("data-status", "done");
+  } else if (entry.kind === "upload") {
+    const { message, body } = addMessage("upload", "Upload");
+    body.textContent = entry.result.file;
+    showUploadResult(message, entry.result);
+  }
+}
+
+async function loadHistory() {
+  try {
+    const response = await fetch("/api/history");
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error?.message ?? response.statusText);
+    if (typeof data.maxUploadBytes === "number") maxUploadBytes = data.maxUploadBytes;
+    for (const entry of data.entries) renderEntry(entry);
+    emptyNote.hidden = data.entries.length > 0;
+  } catch (error) {
+    const { body } = addMessage("answer", "Folio");
+    body.append(element("span", { className: "error", text: `Could not load the conversation: ${error.message}` }));
+  }
+  document.body.setAttribute("data-history", "loaded");
+}
+
+async function loadDocuments() {
+  try {
+    const response = await fetch("/api/documents");
+    if (!response.ok) return;
+    const data = await response.json();
+    documentList.replaceChildren(
+      ...data.documents.map((document_) =>
+        element("li", {}, [
+          element("a", {
+            text: document_.title,
+            attributes: { href: document_.url, target: "_blank", rel: "noopener noreferrer" },
+          }),
+        ]),
+      ),
+    );
+  } catch {
+    // The list is a convenience; the thread still works without it.
+  }
+}
+
+/* ---------- uploads ---------- */
+
+const STAGE_NAMES = {
+  received: "Received",
+  parsing: "Reading the file…",
+  chunking: "Splitting into passages…",
+  indexing: "Indexing…",
+  done: "Finishing…",
+};
+
+function uploadFile(file) {
+  const { message, body } = addMessage("upload", "Upload");
+  body.textContent = file.name;
+  const progress = element("progress", { attributes: { max: "100", value: "0" } });
+  const status = element("div", { className: "status-line", text: "Uploading…" });
+  message.append(progress, status);
+
+  if (file.size > maxUploadBytes) {
+    const megabytes = Math.round((maxUploadBytes / (1024 * 1024)) * 10) / 10;
+    showUploadResult(message, {
+      file: file.name,
+      status: "rejected",
+      pages: null,
+      chunks: 0,
+      error: { code: "file_too_large", message: `The file is larger than the ${megabytes} MB upload limit.` },
+    });
+    return Promise.resolve();
+  }
+
+  return new Promise((resolve) => {
+    const request = new XMLHttpRequest();
+    let consumed = 0;
+    let finished = false;
+    const readLines = () => {
+      const text = request.responseText;
+      let newline = text.indexOf("\n", consumed);
+      while (newline !== -1) {
+        const line = text.slice(consumed, newline).trim();
+        consumed = newline + 1;
+        newline = text.indexOf("\n", consumed);
+        if (!line) continue;
+        const event = JSON.parse(line);
+        if (event.type === "progress") status.textContent = STAGE_NAMES[event.stage] ?? event.stage;
+        if (event.type === "result") {
+          finished = true;
+          showUploadResult(message, event.result);
+        }
+      }
+    };
+    request.upload.addEventListener("progress", (event) => {
+      if (event.lengthComputable) progress.value = Math.round((event.loaded / event.total) * 100);
+    });
+    request.addEventListener("progress", () => {
+      if (request.status === 200) readLines();
+    });
+    request.addEventListener("load", () => {
+      if (request.status === 200) {
+        readLines();
+      } else {
+        let failure = { code: "upload_failed", message: `The server answered ${request.status}.` };
+        try {
+          failure = JSON.parse(request.responseText).error ?? failure;
+        } catch {
+          // Not JSON (a proxy's error page); keep the generic message.
+        }
+        finished = true;
+        showUploadResult(message, { file: file.name, status: "rejected", pages: null, chunks: 0, error: failure });
+      }
+      if (!finished) {
+        showUploadResult(message, {
+          file: file.name,
+          status: "rejected",
+          pages: null,
+          chunks: 0,
+          error: { code: "upload_incomplete", message: "The upload ended without a result; try again." },
+        });
+      }
+      resolve();
+    });
+    request.addEventListener("error", () => {
+      showUploadResult(message, {
+        file: file.name,
+        status: "rejected",
+        pages: null,
+        chunks: 0,
+        error: { code: "network_error", message: "The server could not be reached." },
+      });
+      resolve();
+    });
+    const form = new FormData();
+    form.append("file", file, file.name);
+    request.open("POST", "/api/upload");
+    request.send(form);
+  });
+}
+
+let uploadQueue = Promise.resolve();
+function uploadFiles(files) {
+  for (const file of files) {
+    // One file at a time: the server parses each in a worker, and order in the thread stays readable.
+    uploadQueue = uploadQueue.then(() => uploadFile(file)).then(loadDocuments);
+  }
+}
+
+fileInput.addEventListener("change", () => {
+  uploadFiles([...fileInput.files]);
+  fileInput.value = "";
+});
+
+let dragDepth = 0;
+window.addEventListener("dragenter", (event) => {
+  if (!event.dataTransfer?.types.includes("Files")) return;
+  dragDepth += 1;
+  dropOverlay.hidden = false;
+});
+window.addEventListener("dragleave", () => {
+  dragDepth = Math.max(0, dragDepth - 1);
+  if (dragDepth === 0) dropOverlay.hidden = true;
+});
+window.addEventListener("dragover", (event) => event.preventDefault());
+window.addEventListener("drop", (event) => {
+  event.preventDefault();
+  dragDepth = 0;
+  dropOverlay.hidden = true;
+  if (event.dataTransfer?.files.length) uploadFiles([...event.dataTransfer.files]);
+});
+
+/* ---------- questions ---------- */
+
+function parseServerSentEvents(buffer, onEvent) {
+  let boundary = buffer.indexOf("\n\n");
+  while (boundary !== -1) {
+    const block = buffer.slice(0, boundary);
+    buffer = buffer.slice(boundary + 2);
+    const data = block
+      .split("\n")
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).trimStart())
+      .join("\n");
+    if (data) onEvent(JSON.parse(data));
+    boundary = buffer.indexOf("\n\n");
+  }
+  return buffer;
+}
+
+async function askQuestion(question) {
+  addMessage("question", "You").body.textContent = question;
+  const { message, body } = addMessage("answer", "Folio");
+  message.setAttribute("data-status", "streaming");
+  const status = element("div", { className: "status-line", text: "Thinking…" });
+  message.insertBefore(status, body);
+
+  const fail = (text) => {
+    status.remove();
+    body.replaceChildren(element("span", { className: "error", text }));
+    message.setAttribute("data-status", "error");
+  };
+  const handle = (event) => {
+    if (event.type === "status") status.textContent = event.message;
+    if (event.type === "delta") {
+      body.textContent += event.text;
+      scrollToEnd();
+    }
+    if (event.type === "citations") renderCitations(message, event.citations, false);
+    if (event.type === "done") {
+      status.remove();
+      body.textContent = event.answer.answer;
+      renderCitations(message, event.answer.citations, event.answer.noContext);
+      message.setAttribute("data-status", "done");
+      scrollToEnd();
+    }
+    if (event.type === "error") fail(`${event.message} (reference ${event.requestId})`);
+  };
+
+  try {
+    const response = await fetch("/api/ask", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ question }),
+    });
+    if (!response.ok || !response.body) {
+      const data = await response.json().catch(() => ({}));
+      fail(data.error?.message ?? `The server answered ${response.status}.`);
+      return;
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer = parseServerSentEvents(buffer + value, handle);
+    }
+    if (message.getAttribute("data-status") === "streaming") fail("The answer was cut off; try again.");
+  } catch (error) {
+    fail(`The server could not be reached: ${error.message}`);
+  }
+}
+
+askForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const question = questionBox.value.trim();
+  if (!question) return;
+  questionBox.value = "";
+  askButton.disabled = true;
+  try {
+    await askQuestion(question);
+  } finally {
+    askButton.disabled = false;
+    questionBox.focus();
+  }
+});
+
+questionBox.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey) {
+    event.preventDefault();
+    askForm.requestSubmit();
+  }
+});
+
+loadHistory().then(loadDocuments);

@@ -1,0 +1,408 @@
+/**
+ * Folio in Slack, built on Bolt: turns mentions, thread follow-ups and direct messages into
+ * `core.answerQuestion` calls, shared files into `core.ingestFile`, feedback buttons into
+ * `core.recordFeedback`, and `/folio` into its commands. HTTP mode hands the Folio server one route
+ * (POST /slack/events for events, interactivity and slash commands, signatures verified by Bolt);
+ * Socket Mode connects out with the app token instead. Retried deliveries are dropped through the
+ * core's database-backed event log, so several replicas answer each question once.
+ */
+import { randomUUID } from "node:crypto";
+import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, webApi } from "@slack/bolt";
+import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
+import type { SlackConfig } from "../../src/config/config.js";
+import { FolioError, toFolioError } from "../../src/errors.js";
+import type { FolioCore } from "../../src/folio-core.js";
+import type { HttpRoute } from "../../src/http/http-route.js";
+import type { Logger } from "../../src/logger.js";
+import { answerInThread } from "./slack-answer.js";
+import { createMemoryChannelModeStore, parseFolioCommand, runFolioCommand } from "./slack-commands.js";
+import {
+  classifyMessageEvent,
+  findFileShareThread,
+  type SlackFileObject,
+  type SlackMessageEvent,
+} from "./slack-events.js";
+import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
+import { decodeFeedbackValue, FEEDBACK_ACTION_DOWN, FEEDBACK_ACTION_UP } from "./slack-message-format.js";
+import {
+  isDirectMessageChannel,
+  type SlackConversation,
+  searchSpaceIds,
+  spaceIdForConversation,
+} from "./slack-space.js";
+import {
+  type BotIdentity,
+  buildThreadHistory,
+  type SlackThreadMessage,
+  stripMentions,
+  threadHasFolioReply,
+  unescapeSlackText,
+} from "./slack-thread-context.js";
+
+export const SLACK_EVENTS_PATH = "/slack/events";
+
+export type SlackAdapterTuning = {
+  /** Smallest gap between two edits of a streaming answer (Slack allows about one per second). */
+  updateIntervalMs: number;
+  answerTimeoutMs: number;
+  maxFileBytes: number;
+  /** How the Web API client retries failed calls; rate-limited calls always wait for Retry-After. */
+  retryConfig: webApi.RetryOptions;
+};
+
+export type SlackAdapterOptions = {
+  core: FolioCore;
+  slack: SlackConfig;
+  librarySpaceId: string | null;
+  logger: Logger;
+  tuning?: Partial<SlackAdapterTuning>;
+};
+
+export type SlackAdapter = {
+  /** POST /slack/events in HTTP mode; empty in Socket Mode. */
+  routes: HttpRoute[];
+  /** Connects Socket Mode; nothing to do in HTTP mode. */
+  start(): Promise<void>;
+  /** Disconnects and waits for answers and uploads in progress. */
+  stop(): Promise<void>;
+};
+
+const DEFAULT_TUNING: SlackAdapterTuning = {
+  updateIntervalMs: 1_000,
+  answerTimeoutMs: 120_000,
+  maxFileBytes: DEFAULT_PARSE_LIMITS.maxBytes,
+  retryConfig: { retries: 4, factor: 2, minTimeout: 1_000, maxTimeout: 30_000, randomize: true },
+};
+
+/** The Web API client wants the base URL ending in `/api/`; accept `https://host`, `…/api` or `…/api/`. */
+export function normalizeSlackApiUrl(apiUrl: string | null): string | undefined {
+  if (apiUrl === null) return undefined;
+  const trimmed = apiUrl.replace(/\/+$/, "");
+  return `${trimmed.endsWith("/api") ? trimmed : `${trimmed}/api`}/`;
+}
+
+/** Bolt logs through its own interface; route it into Folio's structured logger. */
+function createBoltLogger(logger: Logger): BoltLogger {
+  let level: LogLevel = LogLevel.INFO;
+  const join = (messages: unknown[]) =>
+    messages
+      .map((message) =>
+        typeof message === "string" ? message : message instanceof Error ? message.message : JSON.stringify(message),
+      )
+      .join(" ");
+  return {
+    debug: (...messages) => logger.debug({}, join(messages)),
+    info: (...messages) => logger.info({}, join(messages)),
+    warn: (...messages) => logger.warn({}, join(messages)),
+    error: (...messages) => logger.error({}, join(messages)),
+    setLevel(next) {
+      level = next;
+    },
+    getLevel: () => level,
+    setName() {},
+  };
+}
+
+export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
+  const { core, slack, librarySpaceId } = options;
+  const logger = options.logger.child({ adapter: "slack" });
+  const tuning: SlackAdapterTuning = { ...DEFAULT_TUNING, ...options.tuning };
+  const boltLogger = createBoltLogger(logger);
+  const slackApiUrl = normalizeSlackApiUrl(slack.apiUrl);
+  const clientOptions: webApi.WebClientOptions = {
+    ...(slackApiUrl ? { slackApiUrl } : {}),
+    retryConfig: tuning.retryConfig,
+    rejectRateLimitedCalls: false,
+    logger: boltLogger,
+    timeout: 30_000,
+  };
+  const client = new webApi.WebClient(slack.botToken, clientOptions);
+  const channelModes = createMemoryChannelModeStore();
+  const inFlight = new Set<Promise<unknown>>();
+
+  let identity: Promise<BotIdentity & { teamId: string | null }> | null = null;
+  /** auth.test once per process (retried after a failure): who Folio is, so it can ignore itself. */
+  const resolveIdentity = () => {
+    identity ??= client.auth.test().then(
+      (result) => ({
+        botUserId: result.user_id ?? null,
+        botId: result.bot_id ?? null,
+        teamId: result.team_id ?? null,
+      }),
+      (error: unknown) => {
+        identity = null;
+        throw error;
+      },
+    );
+    return identity;
+  };
+
+  const authorize = async () => {
+    const bot = await resolveIdentity();
+    return {
+      botToken: slack.botToken,
+      botUserId: bot.botUserId ?? undefined,
+      botId: bot.botId ?? undefined,
+      teamId: bot.teamId ?? undefined,
+    };
+  };
+
+  const socketMode = slack.appToken !== null;
+  let receiver: HTTPReceiver | null = null;
+  let app: App;
+  if (socketMode) {
+    app = new App({
+      appToken: slack.appToken ?? undefined,
+      socketMode: true,
+      authorize,
+      clientOptions,
+      logger: boltLogger,
+    });
+  } else {
+    if (slack.signingSecret === null) {
+      throw new FolioError(
+        "slack_not_configured",
+        "Slack needs SLACK_SIGNING_SECRET (HTTP mode) or SLACK_APP_TOKEN (Socket Mode) besides SLACK_BOT_TOKEN.",
+      );
+    }
+    receiver = new HTTPReceiver({
+      signingSecret: slack.signingSecret,
+      endpoints: SLACK_EVENTS_PATH,
+      logger: boltLogger,
+      processBeforeResponse: false,
+    });
+    app = new App({ receiver, authorize, clientOptions, logger: boltLogger });
+  }
+
+  /** Runs work after Bolt's ack, remembered so stop() can wait for it. */
+  const track = async (work: () => Promise<unknown>) => {
+    const running = work().catch((error: unknown) => {
+      logger.error({ error: toFolioError(error).message }, "slack handler failed");
+    });
+    inFlight.add(running);
+    try {
+      await running;
+    } finally {
+      inFlight.delete(running);
+    }
+  };
+
+  const fileDependencies: SlackFileDependencies = {
+    client,
+    core,
+    botToken: slack.botToken,
+    apiOrigin: slackApiUrl ? new URL(slackApiUrl).origin : null,
+    maxBytes: tuning.maxFileBytes,
+    logger,
+    progressIntervalMs: tuning.updateIntervalMs,
+    createRequestId: () => randomUUID(),
+  };
+
+  const fetchThread = async (channel: string, threadTs: string): Promise<SlackThreadMessage[]> => {
+    const replies = await client.conversations.replies({ channel, ts: threadTs, limit: 100 });
+    return (replies.messages ?? []) as SlackThreadMessage[];
+  };
+
+  const answer = async (input: {
+    conversation: SlackConversation;
+    text: string;
+    ts: string;
+    /** Thread to answer in; null answers at the top level (a direct message outside a thread). */
+    replyThreadTs: string | null;
+    thread: SlackThreadMessage[];
+    bot: BotIdentity;
+  }) => {
+    const requestId = randomUUID();
+    const spaceId = spaceIdForConversation(input.conversation);
+    const question = unescapeSlackText(stripMentions(input.text));
+    if (!question) {
+      await client.chat.postMessage({
+        channel: input.conversation.channelId,
+        ...(input.replyThreadTs ? { thread_ts: input.replyThreadTs } : {}),
+        text: "Ask me a question about the documents shared here — or try `/folio help`.",
+      });
+      return;
+    }
+    await answerInThread({
+      client,
+      core,
+      logger,
+      channel: input.conversation.channelId,
+      threadTs: input.replyThreadTs,
+      question,
+      spaceId,
+      spaceIds: searchSpaceIds(spaceId, librarySpaceId),
+      history: buildThreadHistory(input.thread, { ...input.bot, currentTs: input.ts }),
+      requestId,
+      updateIntervalMs: tuning.updateIntervalMs,
+      timeoutMs: tuning.answerTimeoutMs,
+    });
+  };
+
+  // Slack redelivers an event it thinks was not acknowledged; the event log (in the database) makes
+  // every replica skip an event id that one of them already took.
+  app.use(async ({ body, next }) => {
+    const eventId = (body as { event_id?: unknown }).event_id;
+    if (typeof eventId === "string" && !(await core.markEventProcessed(`slack:${eventId}`))) {
+      logger.info({ eventId }, "duplicate slack event skipped");
+      return;
+    }
+    await next();
+  });
+
+  app.event("app_mention", async ({ event, context }) =>
+    track(async () => {
+      if (event.bot_id !== undefined || !event.user) return;
+      // A mention with files is an upload; its `message` event ingests the files.
+      if ("files" in event && Array.isArray(event.files) && event.files.length > 0) return;
+      const bot = await resolveIdentity();
+      const teamId = context.teamId ?? bot.teamId ?? "unknown";
+      const threadTs = event.thread_ts ?? event.ts;
+      const thread = event.thread_ts ? await fetchThread(event.channel, event.thread_ts) : [];
+      await answer({
+        conversation: { teamId, channelId: event.channel, userId: event.user, isDirectMessage: false },
+        text: event.text,
+        ts: event.ts,
+        replyThreadTs: threadTs,
+        thread,
+        bot,
+      });
+    }),
+  );
+
+  app.event("message", async ({ event, context }) =>
+    track(async () => {
+      const message = event as SlackMessageEvent;
+      const bot = await resolveIdentity();
+      const teamId = context.teamId ?? bot.teamId ?? "unknown";
+      const channel = message.channel ?? "";
+      const decision = classifyMessageEvent(message, {
+        botUserId: bot.botUserId,
+        answersEveryQuestion: channelModes.answersEveryQuestion(`${teamId}:${channel}`),
+      });
+      if (decision.kind === "ignore") return;
+      const isDirectMessage = isDirectMessageChannel(channel, message.channel_type);
+      const conversation: SlackConversation = {
+        teamId,
+        channelId: channel,
+        userId: message.user ?? "",
+        isDirectMessage,
+      };
+      const ts = message.ts ?? "";
+      const inThread = message.thread_ts !== undefined && message.thread_ts !== ts;
+      if (decision.kind === "files") {
+        for (const file of decision.files) {
+          await ingestSharedFile(fileDependencies, { file, conversation, threadTs: message.thread_ts ?? ts });
+        }
+        return;
+      }
+      const thread = inThread && message.thread_ts ? await fetchThread(channel, message.thread_ts) : [];
+      if (decision.kind === "follow-up-candidate" && !threadHasFolioReply(thread, bot)) return;
+      const replyThreadTs = isDirectMessage && !inThread ? null : (message.thread_ts ?? ts);
+      await answer({ conversation, text: message.text ?? "", ts, replyThreadTs, thread, bot });
+    }),
+  );
+
+  app.event("file_shared", async ({ event, context }) =>
+    track(async () => {
+      const bot = await resolveIdentity();
+      if (event.user_id === bot.botUserId) return;
+      const info = await client.files.info({ file: event.file_id });
+      const file = info.file as SlackFileObject | undefined;
+      if (!file) return;
+      const teamId = context.teamId ?? bot.teamId ?? "unknown";
+      const isDirectMessage = isDirectMessageChannel(event.channel_id);
+      const threadTs = findFileShareThread(file, event.channel_id);
+      await ingestSharedFile(fileDependencies, {
+        file,
+        conversation: { teamId, channelId: event.channel_id, userId: event.user_id, isDirectMessage },
+        threadTs: threadTs ?? undefined,
+      });
+    }),
+  );
+
+  app.action(new RegExp(`^(${FEEDBACK_ACTION_UP}|${FEEDBACK_ACTION_DOWN})$`), async ({ ack, action, body }) => {
+    await ack();
+    await track(async () => {
+      const value = "value" in action && typeof action.value === "string" ? decodeFeedbackValue(action.value) : null;
+      if (!value) return;
+      const actionId = "action_id" in action ? action.action_id : "";
+      const rating = actionId === FEEDBACK_ACTION_UP ? "up" : "down";
+      await core.recordFeedback({ answerId: value.answerId, spaceId: value.spaceId, user: body.user.id, rating });
+      logger.info({ requestId: value.answerId, space: value.spaceId, rating }, "slack feedback recorded");
+      const channel = "channel" in body ? body.channel?.id : undefined;
+      if (channel) {
+        const threadTs = "message" in body ? (body.message?.thread_ts as string | undefined) : undefined;
+        await client.chat.postEphemeral({
+          channel,
+          user: body.user.id,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          text: rating === "up" ? "Thanks — glad it helped." : "Thanks — noted, this helps Folio improve.",
+        });
+      }
+    });
+  });
+
+  app.command("/folio", async ({ command, ack }) => {
+    const isDirectMessage = isDirectMessageChannel(command.channel_id);
+    const spaceId = spaceIdForConversation({
+      teamId: command.team_id,
+      channelId: command.channel_id,
+      userId: command.user_id,
+      isDirectMessage,
+    });
+    try {
+      const text = await runFolioCommand(
+        parseFolioCommand(command.text),
+        {
+          spaceId,
+          channelKey: `${command.team_id}:${command.channel_id}`,
+          isDirectMessage,
+          userId: command.user_id,
+          adminUserIds: slack.adminUserIds,
+        },
+        { core, channelModes },
+      );
+      await ack({ response_type: "ephemeral", text });
+    } catch (error) {
+      const requestId = randomUUID();
+      logger.error({ requestId, error: toFolioError(error).message, space: spaceId }, "slack command failed");
+      await ack({ response_type: "ephemeral", text: `Sorry — that did not work. Reference: \`${requestId}\`` });
+    }
+  });
+
+  app.error(async (error) => {
+    logger.error({ code: (error as { code?: string }).code, error: error.message }, "slack error");
+  });
+
+  const routes: HttpRoute[] = [];
+  if (receiver !== null) {
+    const listener = receiver.requestListener;
+    routes.push({
+      method: "POST",
+      path: SLACK_EVENTS_PATH,
+      handle(request, response) {
+        try {
+          listener(request, response);
+        } catch (error) {
+          logger.warn({ error: toFolioError(error).message }, "slack request not handled");
+          response.writeHead(404).end();
+        }
+      },
+    });
+  }
+
+  return {
+    routes,
+    async start() {
+      if (socketMode) {
+        await app.start();
+        logger.info({}, "slack socket mode connected");
+      }
+    },
+    async stop() {
+      if (socketMode) await app.stop();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

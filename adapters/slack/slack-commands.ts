@@ -1,0 +1,134 @@
+/**
+ * The `/folio` slash command: `help`, `docs` (what this conversation's space holds), `forget <doc>`
+ * (only the uploader or a configured admin), and `answer-all on|off` (the per-channel mode in which
+ * Folio answers every question, not only mentions). Parsing and replies are pure; the handler takes
+ * the core and a channel-mode store so it can be tested with fakes.
+ */
+import type { DocumentRecord, SpaceId } from "../../src/domain/types.js";
+import type { FolioCore } from "../../src/folio-core.js";
+import { escapeMrkdwn } from "./slack-message-format.js";
+
+export type FolioCommand =
+  | { name: "help" }
+  | { name: "docs" }
+  | { name: "forget"; target: string }
+  | { name: "answer-all"; enabled: boolean }
+  | { name: "unknown"; input: string };
+
+export function parseFolioCommand(text: string): FolioCommand {
+  const trimmed = text.trim();
+  const [word = "", ...rest] = trimmed.split(/\s+/);
+  const argument = rest.join(" ").trim();
+  switch (word.toLowerCase()) {
+    case "":
+    case "help":
+      return { name: "help" };
+    case "docs":
+    case "list":
+      return { name: "docs" };
+    case "forget":
+      return argument ? { name: "forget", target: argument } : { name: "unknown", input: trimmed };
+    case "answer-all": {
+      const value = argument.toLowerCase();
+      if (value === "on" || value === "off") return { name: "answer-all", enabled: value === "on" };
+      return { name: "unknown", input: trimmed };
+    }
+    default:
+      return { name: "unknown", input: trimmed };
+  }
+}
+
+export const HELP_TEXT = [
+  "*Folio answers questions from the documents shared with it.*",
+  "• Mention me with a question in a channel; reply in my thread to follow up without mentioning me.",
+  "• Send me a direct message to ask privately (your own documents).",
+  "• Share a PDF, DOCX, XLSX, CSV or text file here and I index it for this channel.",
+  "• `/folio docs` — documents in this conversation",
+  "• `/folio forget <file name or id>` — remove a document (uploader or admin only)",
+  "• `/folio answer-all on|off` — answer every question in this channel, not only mentions",
+].join("\n");
+
+/** Remembers which channels answer every question. Off unless turned on. */
+export interface ChannelModeStore {
+  answersEveryQuestion(channelKey: string): boolean;
+  setAnswersEveryQuestion(channelKey: string, enabled: boolean): void;
+}
+
+/** Process-local; a restart returns every channel to mentions-only, the safe default. */
+export function createMemoryChannelModeStore(): ChannelModeStore {
+  const enabled = new Set<string>();
+  return {
+    answersEveryQuestion: (channelKey) => enabled.has(channelKey),
+    setAnswersEveryQuestion(channelKey, value) {
+      if (value) enabled.add(channelKey);
+      else enabled.delete(channelKey);
+    },
+  };
+}
+
+export function formatDocumentList(documents: DocumentRecord[]): string {
+  if (documents.length === 0) return "No documents here yet — share a file in this conversation to add one.";
+  const lines = documents.map((document) => {
+    const pages =
+      document.pageCount === null ? "" : `, ${document.pageCount} page${document.pageCount === 1 ? "" : "s"}`;
+    return `• *${escapeMrkdwn(document.title)}* (${escapeMrkdwn(document.fileName)}${pages}) — \`${document.id}\``;
+  });
+  return [`*${documents.length} document${documents.length === 1 ? "" : "s"} here:*`, ...lines].join("\n");
+}
+
+/** Finds the document a person means by id, file name or title (case-insensitive). */
+export function findDocuments(documents: DocumentRecord[], target: string): DocumentRecord[] {
+  const wanted = target.trim().replace(/^`|`$/g, "").toLowerCase();
+  const byId = documents.filter((document) => document.id.toLowerCase() === wanted);
+  if (byId.length > 0) return byId;
+  return documents.filter(
+    (document) => document.fileName.toLowerCase() === wanted || document.title.toLowerCase() === wanted,
+  );
+}
+
+export type CommandContext = {
+  spaceId: SpaceId;
+  /** Key of the channel for the answer-all mode: `<team>:<channel>`. */
+  channelKey: string;
+  isDirectMessage: boolean;
+  userId: string;
+  adminUserIds: string[];
+};
+
+/** Runs a parsed command and returns the (ephemeral) reply in mrkdwn. */
+export async function runFolioCommand(
+  command: FolioCommand,
+  context: CommandContext,
+  dependencies: { core: Pick<FolioCore, "listDocuments" | "deleteDocument">; channelModes: ChannelModeStore },
+): Promise<string> {
+  switch (command.name) {
+    case "help":
+      return HELP_TEXT;
+    case "docs":
+      return formatDocumentList(await dependencies.core.listDocuments(context.spaceId));
+    case "forget": {
+      const matches = findDocuments(await dependencies.core.listDocuments(context.spaceId), command.target);
+      const [document] = matches;
+      if (!document) return `No document called “${escapeMrkdwn(command.target)}” here. \`/folio docs\` lists them.`;
+      if (matches.length > 1) {
+        return `Several documents are called “${escapeMrkdwn(command.target)}” — use the id from \`/folio docs\`.`;
+      }
+      const isAdmin = context.adminUserIds.includes(context.userId);
+      if (document.uploader !== context.userId && !isAdmin) {
+        return `Only the person who uploaded ${escapeMrkdwn(document.fileName)} or a Folio admin can remove it.`;
+      }
+      const deleted = await dependencies.core.deleteDocument(document.id);
+      return deleted
+        ? `Removed ${escapeMrkdwn(document.fileName)}; I will no longer cite it.`
+        : `${escapeMrkdwn(document.fileName)} was already removed.`;
+    }
+    case "answer-all":
+      if (context.isDirectMessage) return "In a direct message I already answer every message.";
+      dependencies.channelModes.setAnswersEveryQuestion(context.channelKey, command.enabled);
+      return command.enabled
+        ? "I will answer every question asked in this channel (messages ending with “?”). `/folio answer-all off` stops it."
+        : "I will answer only when mentioned in this channel.";
+    case "unknown":
+      return `I do not know “${escapeMrkdwn(command.input)}”.\n${HELP_TEXT}`;
+  }
+}

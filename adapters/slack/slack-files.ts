@@ -1,0 +1,195 @@
+/**
+ * Uploads shared in Slack: downloads a file's private URL with the bot token, hands the bytes to
+ * the core's ingestion for the conversation's space, and keeps one message in the file's thread up
+ * to date from "Received…" to "Indexed <name>: N pages, M chunks" or the reason it was refused.
+ */
+import type { webApi } from "@slack/bolt";
+import { FolioError, toFolioError } from "../../src/errors.js";
+import type { FolioCore } from "../../src/folio-core.js";
+import type { IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
+import type { Logger } from "../../src/logger.js";
+import type { SlackFileObject } from "./slack-events.js";
+import {
+  buildApologyText,
+  buildIngestProgressText,
+  buildIngestResultText,
+  escapeMrkdwn,
+} from "./slack-message-format.js";
+import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
+
+export type SlackFileDependencies = {
+  client: webApi.WebClient;
+  core: FolioCore;
+  botToken: string;
+  /** Origin of the configured Slack API (tests, GovSlack); downloads from it are allowed too. */
+  apiOrigin: string | null;
+  maxBytes: number;
+  logger: Logger;
+  /** Smallest gap between progress edits of the thread message. */
+  progressIntervalMs: number;
+  createRequestId(): string;
+};
+
+/** Media Folio cannot read at all; sharing a photo in a channel should not draw a refusal. */
+const SILENTLY_SKIPPED_MEDIA = /^(image|video|audio)\//;
+
+/**
+ * The bot token must only ever travel to Slack: file URLs come from signed events, but a forged or
+ * odd URL must not make Folio send its credentials elsewhere.
+ */
+export function isAllowedDownloadUrl(url: string, apiOrigin: string | null): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (apiOrigin !== null && parsed.origin === apiOrigin) return true;
+  if (parsed.protocol !== "https:") return false;
+  return ["slack.com", "slack-gov.com"].some(
+    (domain) => parsed.hostname === domain || parsed.hostname.endsWith(`.${domain}`),
+  );
+}
+
+/** Reads a file's bytes from Slack, refusing more than `maxBytes` even when Slack's `size` is wrong. */
+export async function downloadSlackFile(options: {
+  url: string;
+  botToken: string;
+  apiOrigin: string | null;
+  maxBytes: number;
+  signal?: AbortSignal;
+}): Promise<Uint8Array> {
+  if (!isAllowedDownloadUrl(options.url, options.apiOrigin)) {
+    throw new FolioError("slack_file_url_rejected", "The file's download address is not on Slack.");
+  }
+  const response = await fetch(options.url, {
+    headers: { Authorization: `Bearer ${options.botToken}` },
+    signal: options.signal ?? AbortSignal.timeout(60_000),
+  });
+  if (!response.ok) {
+    throw new FolioError("slack_file_download_failed", `Slack answered ${response.status} when downloading the file.`, {
+      retryable: response.status >= 500 || response.status === 429,
+    });
+  }
+  // Without the files:read scope Slack answers 200 with its sign-in page instead of the file.
+  if ((response.headers.get("content-type") ?? "").startsWith("text/html")) {
+    throw new FolioError(
+      "slack_file_forbidden",
+      "Slack returned a sign-in page instead of the file — add the files:read scope to the app and reinstall it.",
+    );
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body) {
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      total += chunk.byteLength;
+      if (total > options.maxBytes) throw fileTooLarge(options.maxBytes);
+      chunks.push(chunk);
+    }
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function fileTooLarge(maxBytes: number): FolioError {
+  const megabytes = Math.round(maxBytes / (1024 * 1024));
+  return new FolioError("file_too_large", `The file is larger than ${megabytes} MB, the most Folio accepts.`);
+}
+
+/** Fills in what a `message` event may leave out (Slack sends `file_access: check_file_info` stubs). */
+async function completeFile(client: webApi.WebClient, file: SlackFileObject): Promise<SlackFileObject> {
+  if (file.url_private && file.name) return file;
+  const info = await client.files.info({ file: file.id });
+  return { ...file, ...(info.file as SlackFileObject | undefined) };
+}
+
+/**
+ * Ingests one shared file into the conversation's space and reports in its thread. The same Slack
+ * file is handled once even though Slack announces it twice (`message` with files and `file_shared`).
+ */
+export async function ingestSharedFile(
+  dependencies: SlackFileDependencies,
+  input: { file: SlackFileObject; conversation: SlackConversation; threadTs: string | undefined },
+): Promise<IngestResult | null> {
+  const { client, core, logger } = dependencies;
+  const { conversation, threadTs } = input;
+  const claimed = await core.markEventProcessed(`slack-file:${conversation.teamId}:${input.file.id}`);
+  if (!claimed) return null;
+
+  const file = await completeFile(client, input.file);
+  if (file.mimetype && SILENTLY_SKIPPED_MEDIA.test(file.mimetype)) return null;
+  const fileName = file.name ?? file.title ?? `${file.id}`;
+  const spaceId = spaceIdForConversation(conversation);
+  const requestId = dependencies.createRequestId();
+  const log = logger.child({ requestId, spaceId, fileId: file.id });
+
+  const posted = await client.chat.postMessage({
+    channel: conversation.channelId,
+    ...(threadTs ? { thread_ts: threadTs } : {}),
+    text: buildIngestProgressText(fileName, "received"),
+  });
+  const messageTs = posted.ts;
+  const updateMessage = async (text: string) => {
+    if (!messageTs) return;
+    await client.chat.update({ channel: conversation.channelId, ts: messageTs, text });
+  };
+
+  const started = Date.now();
+  try {
+    const url = file.url_private_download ?? file.url_private;
+    if (file.size !== undefined && file.size > dependencies.maxBytes) throw fileTooLarge(dependencies.maxBytes);
+    if (!url) throw new FolioError("slack_file_unavailable", "Slack did not give Folio a way to download this file.");
+    const bytes = await downloadSlackFile({
+      url,
+      botToken: dependencies.botToken,
+      apiOrigin: dependencies.apiOrigin,
+      maxBytes: dependencies.maxBytes,
+    });
+    let lastProgressAt = Date.now();
+    let progress: Promise<void> = Promise.resolve();
+    const result: IngestResult = await core.ingestFile({
+      bytes,
+      fileName,
+      spaceId,
+      uploader: conversation.userId,
+      onProgress: (stage: IngestStage) => {
+        const now = Date.now();
+        if (stage === "done" || now - lastProgressAt < dependencies.progressIntervalMs) return;
+        lastProgressAt = now;
+        progress = progress
+          .then(() => updateMessage(buildIngestProgressText(fileName, stage)))
+          .catch((error: unknown) => log.warn({ error: toFolioError(error).message }, "progress update failed"));
+      },
+    });
+    await progress;
+    await updateMessage(buildIngestResultText(result));
+    log.info(
+      {
+        status: result.status,
+        documentId: result.documentId,
+        latencyMs: Date.now() - started,
+        errorCode: result.error?.code,
+      },
+      "slack file ingested",
+    );
+    return result;
+  } catch (error) {
+    const folioError = toFolioError(error);
+    const knownReason = folioError.code !== "internal_error";
+    log.error(
+      { code: folioError.code, error: folioError.message, latencyMs: Date.now() - started },
+      "slack file failed",
+    );
+    await updateMessage(
+      knownReason
+        ? `Could not index ${escapeMrkdwn(fileName)}: ${escapeMrkdwn(folioError.message)} (reference \`${requestId}\`)`
+        : buildApologyText(requestId),
+    ).catch((updateError: unknown) => log.warn({ error: toFolioError(updateError).message }, "apology failed"));
+    return null;
+  }
+}

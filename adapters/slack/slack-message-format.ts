@@ -1,0 +1,296 @@
+/**
+ * Pure formatting of what Folio says in Slack: answers turned into mrkdwn, split safely under Slack's
+ * message limits, the numbered source list with page links, the feedback buttons, and the short
+ * texts for uploads and failures. No Slack client here, so every rule is unit-tested.
+ */
+import type { Answer, Citation } from "../../src/answer/answer-events.js";
+import type { IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
+
+/** Slack's documented limits: text of one section block, blocks per message, `text` per message. */
+export const SLACK_LIMITS = {
+  sectionText: 3_000,
+  blocksPerMessage: 50,
+  messageText: 40_000,
+} as const;
+
+export const PLACEHOLDER_TEXT = "Searching your documents…";
+export const FEEDBACK_ACTION_UP = "folio_feedback_up";
+export const FEEDBACK_ACTION_DOWN = "folio_feedback_down";
+const QUOTE_LENGTH = 160;
+
+export type SlackTextObject = { type: "mrkdwn" | "plain_text"; text: string; emoji?: boolean };
+
+export type SlackBlock =
+  | { type: "section"; text: SlackTextObject }
+  | { type: "context"; elements: SlackTextObject[] }
+  | { type: "divider" }
+  | {
+      type: "actions";
+      block_id: string;
+      elements: Array<{
+        type: "button";
+        action_id: string;
+        text: SlackTextObject;
+        value: string;
+      }>;
+    };
+
+export type SlackMessage = { text: string; blocks: SlackBlock[] };
+
+/** What a feedback button carries back to us when clicked. */
+export type FeedbackButtonValue = { answerId: string; spaceId: string };
+
+/** Slack treats `&`, `<` and `>` as control characters in every text field. */
+export function escapeMrkdwn(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+const MARKDOWN_LINK = /\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)/g;
+
+/** A URL inside `<url|label>` must not contain the delimiters `|` and `>`. */
+function escapeLinkUrl(url: string): string {
+  return url.replaceAll("&", "&amp;").replaceAll("<", "%3C").replaceAll(">", "%3E").replaceAll("|", "%7C");
+}
+
+/** A label inside `<url|label>`: escaped, and without `|`, which would end the label early. */
+function escapeLinkLabel(label: string): string {
+  return escapeMrkdwn(label.replaceAll("|", "¦"));
+}
+
+export function formatLink(url: string, label: string): string {
+  return `<${escapeLinkUrl(url)}|${escapeLinkLabel(label)}>`;
+}
+
+function convertInlineMarkdown(escaped: string): string {
+  return escaped
+    .replace(/^#{1,6}\s+(.+)$/gm, "*$1*")
+    .replace(/\*\*([^*\n]+)\*\*/g, "*$1*")
+    .replace(/__([^_\n]+)__/g, "*$1*");
+}
+
+/**
+ * The generator writes Markdown-ish text (bold, headings, links, `[n]` markers); Slack speaks mrkdwn.
+ * Everything is escaped first so a document quoting `<script>` or `a & b` cannot break the message.
+ */
+export function markdownToMrkdwn(markdown: string): string {
+  let output = "";
+  let last = 0;
+  for (const match of markdown.matchAll(MARKDOWN_LINK)) {
+    const index = match.index ?? 0;
+    output += convertInlineMarkdown(escapeMrkdwn(markdown.slice(last, index)));
+    output += formatLink(match[2] ?? "", match[1] ?? "");
+    last = index + match[0].length;
+  }
+  output += convertInlineMarkdown(escapeMrkdwn(markdown.slice(last)));
+  return output;
+}
+
+/** Moves a cut point back so it never lands inside an entity (`&amp;`), a link (`<…>`) or a surrogate pair. */
+function safeCutPoint(text: string, cut: number): number {
+  let position = cut;
+  const openLink = text.lastIndexOf("<", position - 1);
+  if (openLink > text.lastIndexOf(">", position - 1) && openLink > 0) position = openLink;
+  const ampersand = text.lastIndexOf("&", position - 1);
+  if (ampersand >= 0 && position - ampersand < 6 && !text.slice(ampersand, position).includes(";") && ampersand > 0) {
+    position = ampersand;
+  }
+  const code = text.charCodeAt(position - 1);
+  if (code >= 0xd800 && code <= 0xdbff) position -= 1;
+  return position;
+}
+
+/**
+ * Splits mrkdwn into pieces of at most `limit` characters, preferring paragraph, line, sentence and
+ * word boundaries, and never cutting through an escape, a link or an emoji.
+ */
+export function splitMrkdwn(text: string, limit: number = SLACK_LIMITS.sectionText): string[] {
+  if (limit < 16) throw new RangeError("limit must be at least 16 characters");
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > limit) {
+    const window = rest.slice(0, limit + 1);
+    const floor = Math.floor(limit / 2);
+    let cut = -1;
+    for (const separator of ["\n\n", "\n", ". ", " "]) {
+      const found = window.lastIndexOf(separator, limit - separator.length);
+      if (found >= floor) {
+        cut = found + separator.length;
+        break;
+      }
+    }
+    if (cut < 0) cut = limit;
+    cut = safeCutPoint(rest, Math.min(cut, limit));
+    if (cut <= 0) cut = limit;
+    const piece = rest.slice(0, cut).trimEnd();
+    if (piece.length > 0) pieces.push(piece);
+    rest = rest.slice(cut).replace(/^\s+/, "");
+  }
+  if (rest.trim().length > 0) pieces.push(rest.trimEnd());
+  return pieces;
+}
+
+export function formatPages(pageStart: number | null, pageEnd: number | null): string {
+  if (pageStart === null) return "";
+  if (pageEnd === null || pageEnd === pageStart) return `p. ${pageStart}`;
+  return `pp. ${pageStart}–${pageEnd}`;
+}
+
+function shortenQuote(quote: string): string {
+  const flat = quote.replace(/\s+/g, " ").trim();
+  if (flat.length <= QUOTE_LENGTH) return flat;
+  const cut = flat.lastIndexOf(" ", QUOTE_LENGTH - 1);
+  return `${flat.slice(0, cut > QUOTE_LENGTH / 2 ? cut : QUOTE_LENGTH - 1)}…`;
+}
+
+/** One source line: `[n] <url|Title — p. N>` and, below it, a short quote. */
+export function formatSource(citation: Citation): string {
+  const pages = formatPages(citation.pageStart, citation.pageEnd);
+  const label = pages ? `${citation.title} — ${pages}` : citation.title;
+  const line = `[${citation.n}] ${formatLink(citation.url, label)}`;
+  const quote = shortenQuote(citation.quote);
+  return quote ? `${line}\n> ${escapeMrkdwn(quote)}` : line;
+}
+
+export function encodeFeedbackValue(value: FeedbackButtonValue): string {
+  return JSON.stringify({ a: value.answerId, s: value.spaceId });
+}
+
+export function decodeFeedbackValue(raw: string): FeedbackButtonValue | null {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== "object" || parsed === null) return null;
+    const { a, s } = parsed as Record<string, unknown>;
+    return typeof a === "string" && typeof s === "string" ? { answerId: a, spaceId: s } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function buildFeedbackBlock(value: FeedbackButtonValue): SlackBlock {
+  const encoded = encodeFeedbackValue(value);
+  return {
+    type: "actions",
+    block_id: "folio_feedback",
+    elements: [
+      {
+        type: "button",
+        action_id: FEEDBACK_ACTION_UP,
+        text: { type: "plain_text", text: "👍 Helpful", emoji: true },
+        value: encoded,
+      },
+      {
+        type: "button",
+        action_id: FEEDBACK_ACTION_DOWN,
+        text: { type: "plain_text", text: "👎 Not helpful", emoji: true },
+        value: encoded,
+      },
+    ],
+  };
+}
+
+function section(text: string): SlackBlock {
+  return { type: "section", text: { type: "mrkdwn", text } };
+}
+
+/** Groups source lines into section blocks of at most one section's length each. */
+function sourceSections(citations: Citation[], heading: string): string[] {
+  const lines = citations.map(formatSource);
+  const sections: string[] = [];
+  let current = `*${heading}*`;
+  for (const line of lines) {
+    for (const piece of splitMrkdwn(line)) {
+      if (current.length + 1 + piece.length > SLACK_LIMITS.sectionText) {
+        sections.push(current);
+        current = piece;
+      } else {
+        current = `${current}\n${piece}`;
+      }
+    }
+  }
+  sections.push(current);
+  return sections;
+}
+
+/**
+ * The final answer as one or more Slack messages (the first replaces the placeholder, the others follow
+ * in the thread): answer text, the sources and the feedback buttons, each message within Slack's limits.
+ */
+export function buildAnswerMessages(answer: Answer, spaceId: string): SlackMessage[] {
+  const answerText = markdownToMrkdwn(answer.answer.trim() || "I could not write an answer.");
+  const answerPieces = splitMrkdwn(answerText);
+  const blocks: Array<{ block: SlackBlock; text: string }> = answerPieces.map((piece) => ({
+    block: section(piece),
+    text: piece,
+  }));
+  if (answer.citations.length > 0) {
+    blocks.push({ block: { type: "divider" }, text: "" });
+    const heading = answer.noContext ? "Closest sources" : "Sources";
+    for (const text of sourceSections(answer.citations, heading)) blocks.push({ block: section(text), text: "" });
+  }
+  blocks.push({ block: buildFeedbackBlock({ answerId: answer.requestId, spaceId }), text: "" });
+
+  const messages: SlackMessage[] = [];
+  let current: SlackMessage = { text: "", blocks: [] };
+  for (const { block, text } of blocks) {
+    const joined = current.text ? `${current.text}\n\n${text}` : text;
+    const full = current.blocks.length + 1 > SLACK_LIMITS.blocksPerMessage || joined.length > SLACK_LIMITS.messageText;
+    if (full && current.blocks.length > 0) {
+      messages.push(current);
+      current = { text, blocks: [block] };
+    } else {
+      current = { text: text ? joined : current.text, blocks: [...current.blocks, block] };
+    }
+  }
+  messages.push(current);
+  // Notifications and thread history read `text`; a sources-only message still needs one.
+  for (const message of messages) if (!message.text) message.text = "Sources";
+  return messages;
+}
+
+/** The message while the answer streams in: plain escaped text, kept under the `text` limit. */
+export function buildStreamingText(partial: string): string {
+  const budget = SLACK_LIMITS.messageText - 100;
+  const escaped = escapeMrkdwn(partial.trim());
+  const shown = escaped.length > budget ? `…${escaped.slice(escaped.length - budget)}` : escaped;
+  return `${shown} …`;
+}
+
+export function buildStatusText(message: string): string {
+  return `_${escapeMrkdwn(message)}_`;
+}
+
+export function buildApologyText(requestId: string, detail?: string): string {
+  const reason = detail ? ` ${escapeMrkdwn(detail)}` : "";
+  return `Sorry — something went wrong while answering.${reason} Reference: \`${requestId}\``;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+const STAGE_WORDS: Record<IngestStage, string> = {
+  received: "Received",
+  parsing: "Reading",
+  chunking: "Splitting",
+  indexing: "Indexing",
+  done: "Finishing",
+};
+
+export function buildIngestProgressText(fileName: string, stage: IngestStage): string {
+  return `${STAGE_WORDS[stage]} ${escapeMrkdwn(fileName)}…`;
+}
+
+function describeSize(result: IngestResult): string {
+  return result.pages === null
+    ? plural(result.chunks, "chunk")
+    : `${plural(result.pages, "page")}, ${plural(result.chunks, "chunk")}`;
+}
+
+/** The reply in the file's thread once ingestion has finished, one sentence per outcome. */
+export function buildIngestResultText(result: IngestResult): string {
+  const name = escapeMrkdwn(result.file);
+  if (result.status === "ingested") return `Indexed ${name}: ${describeSize(result)}`;
+  if (result.status === "unchanged") return `${name} is already indexed (${describeSize(result)}) — nothing changed.`;
+  const reason = result.error ? escapeMrkdwn(result.error.message) : "the file could not be read.";
+  return `Could not index ${name}: ${reason}`;
+}

@@ -1,0 +1,109 @@
+/**
+ * Spreadsheet parsers: every XLSX sheet, and a CSV/TSV file, becomes one table block whose first
+ * non-empty row is the header. Row numbers in provenance count data rows from 1 (the row after the
+ * header), matching what a person sees below the header in Excel. Cell counts are bounded.
+ */
+import { parse as parseCsvText } from "csv-parse/sync";
+import ExcelJS from "exceljs";
+import type { MediaType } from "../src/domain/types.js";
+import { ParseError } from "../src/errors.js";
+import type { ParseLimits } from "./limits.js";
+import type { Block, ParsedDocument, TableBlock } from "./parsed-document.js";
+import { guardZipArchive } from "./zip-guard.js";
+
+function tooManyCells(fileName: string, limit: number): ParseError {
+  return new ParseError(
+    "too_many_cells",
+    `This spreadsheet has more than ${limit.toLocaleString("en-US")} filled cells — split it into smaller files and upload them.`,
+    { file: fileName },
+  );
+}
+
+/** Drops trailing empty cells and fully empty rows; returns header + data rows with their numbers. */
+function toTable(rows: string[][], sheet: string, fileName: string, limits: ParseLimits, cellBudget: { used: number }): TableBlock | null {
+  const cleaned = rows.map((row) => {
+    let end = row.length;
+    while (end > 0 && (row[end - 1] ?? "").trim() === "") end -= 1;
+    return row.slice(0, end).map((cell) => cell.replace(/\s+/g, " ").trim());
+  });
+  const headerIndex = cleaned.findIndex((row) => row.length > 0);
+  if (headerIndex === -1) return null;
+  const header = cleaned[headerIndex] ?? [];
+  const dataRows: string[][] = [];
+  let firstRow = 0;
+  cleaned.slice(headerIndex + 1).forEach((row, offset) => {
+    if (row.length === 0) return;
+    cellBudget.used += row.filter((cell) => cell.length > 0).length;
+    if (cellBudget.used > limits.maxCells) throw tooManyCells(fileName, limits.maxCells);
+    if (dataRows.length === 0) firstRow = offset + 1;
+    dataRows.push(row);
+  });
+  // Rows are renumbered densely so a chunk's rowStart..rowEnd counts the data rows it holds.
+  return { kind: "table", header, rows: dataRows, headingPath: [], sheet, firstRow: dataRows.length > 0 ? Math.max(1, firstRow) : 1 };
+}
+
+/** A cell's displayed text; the continuation cells of a merged range are empty (their master holds the text). */
+function cellText(cell: ExcelJS.Cell): string {
+  if (cell.isMerged && cell.master.address !== cell.address) return "";
+  try {
+    return cell.text ?? "";
+  } catch {
+    // exceljs throws on some malformed cell values (a merge pointing at an empty master); fall back to the raw value.
+    return cell.value === null || cell.value === undefined ? "" : String(cell.value);
+  }
+}
+
+export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: ParseLimits): Promise<ParsedDocument> {
+  guardZipArchive(bytes, fileName, limits);
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
+  } catch (error) {
+    throw new ParseError("xlsx_corrupt", "This Excel workbook is damaged and cannot be read — open it in Excel, save it again and re-upload.", {
+      file: fileName,
+      cause: error,
+      details: { reason: error instanceof Error ? error.message : String(error) },
+    });
+  }
+  const blocks: Block[] = [];
+  const warnings: string[] = [];
+  const cellBudget = { used: 0 };
+  workbook.eachSheet((worksheet) => {
+    const rows: string[][] = [];
+    worksheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
+      const cells: string[] = [];
+      row.eachCell({ includeEmpty: true }, (cell, columnNumber) => {
+        cells[columnNumber - 1] = cellText(cell);
+      });
+      rows[rowNumber - 1] = Array.from(cells, (cell) => cell ?? "");
+    });
+    const table = toTable(Array.from(rows, (row) => row ?? []), worksheet.name, fileName, limits, cellBudget);
+    if (table && table.rows.length > 0) blocks.push(table);
+    else warnings.push(`Sheet "${worksheet.name}" has no data rows.`);
+  });
+  const title = workbook.title || fileName.replace(/\.[^.]+$/, "");
+  return { mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", title, pages: null, blocks, warnings };
+}
+
+export function parseCsv(text: string, fileName: string, delimiter: string, limits: ParseLimits): ParsedDocument {
+  let rows: string[][];
+  try {
+    rows = parseCsvText(text, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, bom: true });
+  } catch (error) {
+    throw new ParseError("csv_corrupt", "This CSV file cannot be read (its quoting or columns are broken) — export it again and re-upload.", {
+      file: fileName,
+      cause: error,
+      details: { reason: error instanceof Error ? error.message : String(error) },
+    });
+  }
+  const sheet = fileName;
+  const table = toTable(rows, sheet, fileName, limits, { used: 0 });
+  const mediaType: MediaType = delimiter === "\t" ? "text/tab-separated-values" : "text/csv";
+  return {
+    mediaType,
+    title: fileName.replace(/\.[^.]+$/, ""),
+    pages: null,
+    blocks: table && table.rows.length > 0 ? [table] : [],
+    warnings: table && table.rows.length > 0 ? [] : ["The file has a header but no data rows."],
+  };
+}

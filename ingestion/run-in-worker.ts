@@ -1,0 +1,181 @@
+/**
+ * Runs parsing and chunking off the main thread, in worker threads with a heap cap and a wall-clock
+ * limit per file, so a zip bomb, a pathological PDF or a parser bug costs one thread and yields a clear
+ * ParseError instead of stalling or crashing the bot. Workers are reused across files (starting one and
+ * loading the tokenizer costs about a second); a worker that times out, runs out of memory or crashes
+ * is thrown away and the next file gets a fresh one.
+ */
+import { availableParallelism } from "node:os";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { ChunkDraft } from "../src/domain/types.js";
+import { FolioError, ParseError } from "../src/errors.js";
+import type { ParseLimits } from "./limits.js";
+import type { ChunkingSettings, ParseJob, ParseReply } from "./parse-protocol.js";
+import type { ParsedDocument } from "./parsed-document.js";
+
+export type ProcessFileRequest = {
+  bytes: Uint8Array;
+  fileName: string;
+  limits: ParseLimits;
+  chunking: ChunkingSettings;
+  signal?: AbortSignal;
+};
+
+type Processed = { document: ParsedDocument; chunks: ChunkDraft[] };
+
+type QueuedJob = {
+  request: ProcessFileRequest;
+  resolve: (value: Processed) => void;
+  reject: (error: Error) => void;
+};
+
+type PooledWorker = { worker: Worker; busy: boolean };
+
+const runningFromSource = import.meta.url.endsWith(".ts");
+const workerFile = new URL(runningFromSource ? "./parse-worker.ts" : "./parse-worker.js", import.meta.url);
+const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
+
+/**
+ * From TypeScript source (tsx, vitest) the worker must load tsx itself before importing the .ts entry:
+ * `--import tsx` in execArgv does not reach a worker's entry module on Node 20.
+ */
+function startWorker(maxHeapMb: number): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 64 }, stderr: true };
+  if (!runningFromSource) return new Worker(fileURLToPath(workerFile), options);
+  // require.resolve yields the CommonJS build; the ESM build sits beside it as index.mjs.
+  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(workerFile.href)}); });`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+function tooLarge(request: ProcessFileRequest): ParseError {
+  const megabytes = (request.bytes.byteLength / (1024 * 1024)).toFixed(1);
+  return new ParseError(
+    "file_too_large",
+    `This file is ${megabytes} MB, more than the ${Math.round(request.limits.maxBytes / (1024 * 1024))} MB limit — split it or upload a smaller copy.`,
+    { file: request.fileName },
+  );
+}
+
+function fromReply(reply: Extract<ParseReply, { ok: false }>, fileName: string): FolioError {
+  const details = reply.error.reason ? { reason: reply.error.reason } : {};
+  return reply.error.parse
+    ? new ParseError(reply.error.code, reply.error.message, { file: fileName, page: reply.error.page ?? undefined, details })
+    : new FolioError(reply.error.code, reply.error.message, { details });
+}
+
+function workerFailure(error: (Error & { code?: string }) | null, exitCode: number | null, request: ProcessFileRequest): ParseError {
+  if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") {
+    return new ParseError(
+      "parse_out_of_memory",
+      `Reading this file needed more than ${request.limits.maxHeapMb} MB of memory, so Folio stopped — it may be a decompression bomb or far too large; upload a smaller file.`,
+      { file: request.fileName },
+    );
+  }
+  return new ParseError("parse_crashed", "The file reader crashed on this file — save it again in its original program and re-upload.", {
+    file: request.fileName,
+    cause: error ?? undefined,
+    details: error ? { reason: error.message } : { exitCode },
+  });
+}
+
+/** A small pool of parse workers with the same heap cap. */
+function createParsePool(maxHeapMb: number) {
+  const idle: PooledWorker[] = [];
+  const queue: QueuedJob[] = [];
+  let running = 0;
+  let nextId = 1;
+
+  function acquire(): PooledWorker {
+    const reused = idle.pop();
+    if (reused) return reused;
+    return { worker: startWorker(maxHeapMb), busy: false };
+  }
+
+  function runJob(job: QueuedJob): void {
+    const { request } = job;
+    const pooled = acquire();
+    const { worker } = pooled;
+    pooled.busy = true;
+    running += 1;
+    worker.ref();
+    worker.stderr?.resume();
+    const id = nextId++;
+    let settled = false;
+
+    const cleanUp = (keepWorker: boolean) => {
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+      worker.off("exit", onExit);
+      running -= 1;
+      pooled.busy = false;
+      if (keepWorker) {
+        worker.unref();
+        idle.push(pooled);
+      } else {
+        void worker.terminate();
+      }
+      const next = queue.shift();
+      if (next) runJob(next);
+    };
+    const settle = (keepWorker: boolean, outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      cleanUp(keepWorker);
+      outcome();
+    };
+    const onMessage = (message: { id: number; reply: ParseReply }) => {
+      if (message.id !== id) return;
+      const { reply } = message;
+      settle(true, () => (reply.ok ? job.resolve({ document: reply.document, chunks: reply.chunks }) : job.reject(fromReply(reply, request.fileName))));
+    };
+    const onError = (error: Error & { code?: string }) => settle(false, () => job.reject(workerFailure(error, null, request)));
+    const onExit = (exitCode: number) => settle(false, () => job.reject(workerFailure(null, exitCode, request)));
+    const onAbort = () => settle(false, () => job.reject(new FolioError("aborted", "The upload was cancelled.")));
+    const timer = setTimeout(() => {
+      settle(false, () =>
+        job.reject(
+          new ParseError(
+            "parse_timeout",
+            `Reading this file took longer than ${Math.round(request.limits.timeMs / 1000)} seconds, so Folio stopped — it may be damaged or unusually complex; try re-saving it or splitting it.`,
+            { file: request.fileName },
+          ),
+        ),
+      );
+    }, request.limits.timeMs);
+
+    worker.on("message", onMessage);
+    worker.once("error", onError);
+    worker.once("exit", onExit);
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    const parseJob: ParseJob = { bytes: request.bytes, fileName: request.fileName, limits: request.limits, chunking: request.chunking };
+    worker.postMessage({ id, job: parseJob });
+  }
+
+  return {
+    process(request: ProcessFileRequest): Promise<Processed> {
+      return new Promise((resolve, reject) => {
+        const job = { request, resolve, reject };
+        if (running < POOL_SIZE) runJob(job);
+        else queue.push(job);
+      });
+    },
+  };
+}
+
+const pools = new Map<number, ReturnType<typeof createParsePool>>();
+
+export function processFileInWorker(request: ProcessFileRequest): Promise<Processed> {
+  if (request.bytes.byteLength > request.limits.maxBytes) return Promise.reject(tooLarge(request));
+  if (request.signal?.aborted) return Promise.reject(new FolioError("aborted", "The upload was cancelled."));
+  let pool = pools.get(request.limits.maxHeapMb);
+  if (!pool) {
+    pool = createParsePool(request.limits.maxHeapMb);
+    pools.set(request.limits.maxHeapMb, pool);
+  }
+  return pool.process(request);
+}

@@ -1,0 +1,113 @@
+/**
+ * The one call every adapter uses to answer: rewrite a follow-up into a standalone query, search the
+ * asker's spaces, decide whether anything is relevant enough, stream the generator's text, and turn
+ * its [n] markers into page-exact citations with signed links. Emits AnswerEvents; errors become one
+ * `error` event with a safe message and the request id (details go to the log).
+ */
+import type { PageText } from "../domain/types.js";
+import { toFolioError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { Retriever } from "../retrieval/retriever.js";
+import type { Answer, AnswerContext, AnswerEvent, Citation } from "./answer-events.js";
+import { buildCitation, buildCitations, type LinkForCitation } from "./citations.js";
+import type { AnswerGenerator, NumberedSource } from "./generator.js";
+import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
+import { rewriteQuestion } from "./rewrite-question.js";
+
+export type AnswerServiceOptions = {
+  /** Sources given to the generator. */
+  topK?: number;
+  /** Results asked of the retriever. */
+  candidates?: number;
+  /** Share of question terms the best source must contain (see no-context.ts). */
+  noContextThreshold?: number;
+};
+
+export const NO_CONTEXT_ANSWER =
+  "I couldn't find this in the documents available here. The closest sources are below — they may help, but they do not answer the question.";
+
+const SAFE_FAILURE_MESSAGE = "Something went wrong while answering. Please try again; if it keeps happening, share the reference with your admin.";
+
+export type AnswerService = {
+  answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent>;
+};
+
+export function createAnswerService(dependencies: {
+  retriever: Retriever;
+  generator: AnswerGenerator;
+  linkForCitation: LinkForCitation;
+  pageTexts: (documentId: string) => Promise<PageText[]>;
+  logger: Logger;
+  options?: AnswerServiceOptions;
+}): AnswerService {
+  const topK = dependencies.options?.topK ?? 5;
+  const candidates = dependencies.options?.candidates ?? 20;
+  const threshold = dependencies.options?.noContextThreshold ?? DEFAULT_COVERAGE_THRESHOLD;
+
+  async function* answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
+    const logger = dependencies.logger.child({ requestId: context.requestId });
+    const startedAt = performance.now();
+    const timingsMs: Record<string, number> = {};
+    const lap = (name: string, since: number) => {
+      timingsMs[name] = Math.round(performance.now() - since);
+    };
+    try {
+      let query = question;
+      if (context.history.length > 0) {
+        yield { type: "status", status: "rewriting", message: "Reading the thread…" };
+        const rewriteStart = performance.now();
+        query = rewriteQuestion(question, context.history);
+        lap("rewrite", rewriteStart);
+      }
+      yield { type: "status", status: "searching", message: "Searching your documents…" };
+      const retrievalStart = performance.now();
+      const results = await dependencies.retriever.search({
+        query,
+        spaceIds: context.spaceIds,
+        limit: candidates,
+        signal: context.signal,
+      });
+      lap("retrieval", retrievalStart);
+      const sources: NumberedSource[] = results.slice(0, topK).map((result, index) => ({ n: index + 1, result }));
+      const relevance = assessRelevance(query, sources.map((source) => source.result), threshold);
+      logger.info({ results: results.length, coverage: relevance.coverage, spaces: context.spaceIds.length }, "retrieval done");
+
+      let answerText: string;
+      let citations: Citation[];
+      if (!relevance.relevant) {
+        answerText = NO_CONTEXT_ANSWER;
+        yield { type: "delta", text: answerText };
+        citations = await Promise.all(
+          sources.slice(0, 3).map((source) => buildCitation(source, query, dependencies.pageTexts, dependencies.linkForCitation)),
+        );
+      } else {
+        yield { type: "status", status: "reading", message: `Reading ${sources.length} source${sources.length === 1 ? "" : "s"}…` };
+        const generationStart = performance.now();
+        let generated = "";
+        yield { type: "status", status: "writing", message: "Writing the answer…" };
+        for await (const text of dependencies.generator.generate(question, sources, context.signal)) {
+          if (context.signal?.aborted) break;
+          generated += text;
+          yield { type: "delta", text };
+        }
+        lap("generation", generationStart);
+        ({ answer: answerText, citations } = await buildCitations(generated, sources, dependencies.pageTexts, dependencies.linkForCitation));
+      }
+      if (context.signal?.aborted) {
+        yield { type: "error", code: "aborted", message: "The question was cancelled.", requestId: context.requestId };
+        return;
+      }
+      yield { type: "citations", citations };
+      lap("total", startedAt);
+      const answer: Answer = { requestId: context.requestId, answer: answerText, noContext: !relevance.relevant, citations, timingsMs };
+      logger.info({ noContext: answer.noContext, citations: citations.length, latencyMs: timingsMs.total }, "question answered");
+      yield { type: "done", answer };
+    } catch (error) {
+      const failure = toFolioError(error, "answer_failed");
+      logger.error({ err: failure, code: failure.code }, "answering failed");
+      yield { type: "error", code: failure.code, message: SAFE_FAILURE_MESSAGE, requestId: context.requestId };
+    }
+  }
+
+  return { answerQuestion };
+}

@@ -1,0 +1,30 @@
+/**
+ * The answer mode until the local LLM lands: no generation, only evidence. From each of the top
+ * sources it takes the sentence that best matches the question and quotes it with its [n] marker,
+ * best-supported first, streamed one sentence at a time.
+ */
+import type { AnswerGenerator, NumberedSource } from "./generator.js";
+import { rankSentences, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
+
+const MAX_QUOTES = 3;
+
+export function createExtractiveGenerator(): AnswerGenerator {
+  return {
+    async *generate(question: string, sources: NumberedSource[], signal?: AbortSignal) {
+      const questionTerms = uniqueTerms(question);
+      const picks = sources
+        .map((source) => ({ n: source.n, best: rankSentences(source.result.text, questionTerms)[0] }))
+        .filter((pick): pick is { n: number; best: NonNullable<typeof pick.best> } => pick.best !== undefined && pick.best.score > 0)
+        .sort((left, right) => right.best.score - left.best.score || left.n - right.n)
+        .slice(0, MAX_QUOTES);
+      if (picks.length === 0) {
+        yield "The closest passages are listed below; none of them states the answer directly.";
+        return;
+      }
+      for (const [index, pick] of picks.entries()) {
+        if (signal?.aborted) return;
+        yield `${index === 0 ? "" : "\n"}“${shortenQuote(pick.best.text, 400)}” [${pick.n}]`;
+      }
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The TF-IDF page finder of Liang et al., "Efficient and verifiable responses using RAG" (2024): fit
+ * TF-IDF on the candidate pages of the cited file, compare each page with the cited text by cosine,
+ * and the best page wins. Folio knows exact pages from provenance; this is the fallback when a quote
+ * cannot be located by offsets, and a yardstick in evaluation.
+ */
+import type { PageText } from "../domain/types.js";
+import { analyzeText } from "../retrieval/text-analyzer.js";
+
+function termFrequencies(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of analyzeText(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}
+
+/** Page number of the page most similar to `text`, or null when no page shares a term with it. */
+export function findBestPage(text: string, pages: PageText[]): number | null {
+  const pageTerms = pages.map((page) => termFrequencies(page.text));
+  const documentFrequency = new Map<string, number>();
+  for (const terms of pageTerms) for (const term of terms.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  // Smoothed IDF as in scikit-learn's TfidfVectorizer (the paper's implementation).
+  const idf = (term: string) => Math.log((1 + pages.length) / (1 + (documentFrequency.get(term) ?? 0))) + 1;
+  const weigh = (terms: Map<string, number>) => {
+    const weights = new Map<string, number>();
+    let norm = 0;
+    for (const [term, count] of terms) {
+      const weight = count * idf(term);
+      weights.set(term, weight);
+      norm += weight * weight;
+    }
+    return { weights, norm: Math.sqrt(norm) };
+  };
+  const query = weigh(termFrequencies(text));
+  if (query.norm === 0) return null;
+  let best: { page: number; score: number } | null = null;
+  pageTerms.forEach((terms, index) => {
+    const page = weigh(terms);
+    if (page.norm === 0) return;
+    let dot = 0;
+    for (const [term, weight] of query.weights) dot += weight * (page.weights.get(term) ?? 0);
+    const score = dot / (query.norm * page.norm);
+    if (score > 0 && (!best || score > best.score)) best = { page: pages[index]?.pageNumber ?? index + 1, score };
+  });
+  return (best as { page: number; score: number } | null)?.page ?? null;
+}

@@ -1,0 +1,254 @@
+/**
+ * The local web console's JSON API: upload files into the console space (progress streamed as
+ * NDJSON), ask a question (answer events streamed as SSE), read the thread back, list documents.
+ * It only calls FolioCore, like every other adapter.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import busboy from "busboy";
+import type { AnswerEvent, Citation } from "../answer/answer-events.js";
+import { FolioError, isFolioError } from "../errors.js";
+import type { FolioCore } from "../folio-core.js";
+import type { IngestResult } from "../ingest/ingest-result.js";
+import type { Logger } from "../logger.js";
+import type { ConsoleEntry, ConsoleHistory } from "./console-history.js";
+import { sendJson } from "./http-responses.js";
+import { readJsonObject } from "./read-body.js";
+
+/** Earlier question/answer pairs handed to the answer pipeline, enough to resolve "it" and "that one". */
+const HISTORY_TURNS = 3;
+const MAX_QUESTION_CHARACTERS = 2_000;
+const MAX_FILES_PER_UPLOAD = 20;
+/** Room for multipart boundaries and headers around the file itself. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+export type ConsoleApi = {
+  upload(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  ask(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  history(response: ServerResponse): Promise<void>;
+  documents(response: ServerResponse): Promise<void>;
+};
+
+export type ConsoleApiOptions = {
+  core: FolioCore;
+  history: ConsoleHistory;
+  spaceId: string;
+  librarySpaceId: string | null;
+  maxUploadBytes: number;
+  logger: Logger;
+};
+
+type ReceivedFile = { fileName: string; bytes: Buffer; truncated: boolean };
+
+/** Errors the client can see: FolioError messages are written for people; anything else is hidden. */
+function describeError(error: unknown): { code: string; message: string } {
+  if (isFolioError(error)) return { code: error.code, message: error.message };
+  return { code: "internal_error", message: "Something went wrong on the server; see its log." };
+}
+
+/** Shared wording with the console, which checks sizes before sending (adapters/console/console.js). */
+function describeUploadLimit(maxBytes: number): string {
+  const megabytes = Math.round((maxBytes / (1024 * 1024)) * 10) / 10;
+  return `The file is larger than the ${megabytes} MB upload limit.`;
+}
+
+function tooLarge(maxBytes: number): FolioError {
+  return new FolioError("file_too_large", describeUploadLimit(maxBytes), {
+    details: { status: 413 },
+  });
+}
+
+function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<ReceivedFile[]> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: request.headers, limits: { fileSize: maxBytes, files: MAX_FILES_PER_UPLOAD } });
+    } catch {
+      reject(
+        new FolioError("invalid_upload", "Send files as multipart/form-data.", {
+          details: { status: 400 },
+        }),
+      );
+      return;
+    }
+    const files: ReceivedFile[] = [];
+    parser.on("file", (_field, stream, info) => {
+      const parts: Buffer[] = [];
+      const file: ReceivedFile = { fileName: info.filename || "upload", bytes: Buffer.alloc(0), truncated: false };
+      files.push(file);
+      stream.on("data", (part: Buffer) => parts.push(part));
+      stream.on("limit", () => {
+        file.truncated = true;
+      });
+      stream.on("end", () => {
+        file.bytes = Buffer.concat(parts);
+      });
+    });
+    parser.on("close", () => resolve(files));
+    parser.on("error", (error: unknown) =>
+      reject(
+        new FolioError("invalid_upload", "The upload could not be read as multipart/form-data.", {
+          cause: error,
+          details: { status: 400 },
+        }),
+      ),
+    );
+    request.pipe(parser);
+  });
+}
+
+export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
+  const { core, history, spaceId } = options;
+  const searchSpaces = options.librarySpaceId ? [spaceId, options.librarySpaceId] : [spaceId];
+
+  const resign = (citation: Citation): Citation => ({
+    ...citation,
+    url: core.signedDocumentUrl({ documentId: citation.documentId, page: citation.pageStart }),
+  });
+
+  return {
+    async upload(request, response) {
+      const declared = Number(request.headers["content-length"] ?? Number.NaN);
+      if (Number.isFinite(declared) && declared > options.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
+        // Refuse before reading; closing the connection stops the client from sending the rest.
+        response.setHeader("Connection", "close");
+        throw tooLarge(options.maxUploadBytes);
+      }
+      const files = await receiveFiles(request, options.maxUploadBytes);
+      if (files.length === 0) {
+        throw new FolioError("no_file", "The upload holds no file; choose one and try again.", {
+          details: { status: 400 },
+        });
+      }
+      if (files.some((file) => file.truncated)) throw tooLarge(options.maxUploadBytes);
+
+      response.writeHead(200, {
+        "Content-Type": "application/x-ndjson; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no",
+      });
+      const writeLine = (value: unknown) => {
+        if (!response.writableEnded) response.write(`${JSON.stringify(value)}\n`);
+      };
+      for (const file of files) {
+        let result: IngestResult;
+        try {
+          result = await core.ingestFile({
+            bytes: new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
+            fileName: file.fileName,
+            spaceId,
+            uploader: "console",
+            onProgress: (stage) => writeLine({ type: "progress", file: file.fileName, stage }),
+          });
+        } catch (error) {
+          options.logger.error({ file: file.fileName, error: describeError(error) }, "console upload failed");
+          result = {
+            file: file.fileName,
+            documentId: null,
+            status: "rejected",
+            pages: null,
+            chunks: 0,
+            error: describeError(error),
+          };
+        }
+        const entry: ConsoleEntry = { kind: "upload", id: randomUUID(), at: new Date().toISOString(), result };
+        await history.appendEntry(entry);
+        writeLine({ type: "result", id: entry.id, result });
+      }
+      response.end();
+    },
+
+    async ask(request, response) {
+      const body = await readJsonObject(request, 64 * 1024);
+      const question = typeof body.question === "string" ? body.question.trim() : "";
+      if (question === "" || question.length > MAX_QUESTION_CHARACTERS) {
+        throw new FolioError(
+          "invalid_question",
+          `Send {"question": "..."} with 1 to ${MAX_QUESTION_CHARACTERS} characters.`,
+          { details: { status: 400 } },
+        );
+      }
+      const requestId = String(response.getHeader("X-Request-Id") ?? randomUUID());
+      const conversation = await history.readConversation(HISTORY_TURNS);
+      await history.appendEntry({ kind: "question", id: randomUUID(), at: new Date().toISOString(), text: question });
+
+      const abort = new AbortController();
+      response.on("close", () => {
+        if (!response.writableFinished) abort.abort();
+      });
+      response.writeHead(200, {
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no",
+      });
+      const send = (event: AnswerEvent) => {
+        if (!response.writableEnded) response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      };
+
+      let finished = false;
+      try {
+        for await (const event of core.answerQuestion(question, {
+          spaceIds: searchSpaces,
+          history: conversation,
+          requestId,
+          signal: abort.signal,
+        })) {
+          if (event.type === "done") {
+            finished = true;
+            await history.appendEntry({
+              kind: "answer",
+              id: randomUUID(),
+              at: new Date().toISOString(),
+              requestId,
+              text: event.answer.answer,
+              noContext: event.answer.noContext,
+              citations: event.answer.citations,
+            });
+          } else if (event.type === "error") {
+            finished = true;
+            await history.appendEntry({
+              kind: "answer",
+              id: randomUUID(),
+              at: new Date().toISOString(),
+              requestId,
+              text: "",
+              noContext: true,
+              citations: [],
+              error: { code: event.code, message: event.message },
+            });
+          }
+          send(event);
+        }
+      } catch (error) {
+        options.logger.error({ requestId, error: describeError(error) }, "console answer failed");
+        if (!finished) send({ type: "error", requestId, ...describeError(error) });
+      }
+      response.end();
+    },
+
+    async history(response) {
+      const entries = (await history.readEntries()).map((entry) =>
+        // Stored links may have expired since; hand out fresh ones.
+        entry.kind === "answer" ? { ...entry, citations: entry.citations.map(resign) } : entry,
+      );
+      // The limit lets the console refuse an oversized file before sending it.
+      sendJson(response, 200, { spaceId, maxUploadBytes: options.maxUploadBytes, entries });
+    },
+
+    async documents(response) {
+      const documents = await core.listDocuments(spaceId);
+      sendJson(response, 200, {
+        spaceId,
+        documents: documents.map((document) => ({
+          id: document.id,
+          title: document.title,
+          fileName: document.fileName,
+          mediaType: document.mediaType,
+          pageCount: document.pageCount,
+          createdAt: document.createdAt.toISOString(),
+          url: core.signedDocumentUrl({ documentId: document.id }),
+        })),
+      });
+    },
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * Folio's one HTTP server (node:http only): health probes, the signed source viewer, the local web
+ * console and its API, and whatever routes adapters mount (Slack's POST /slack/events). Every request
+ * gets a request id (logged and returned as X-Request-Id); every failure answers `{error:{code,message}}`.
+ */
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
+import type { Folio } from "../composition-root.js";
+import { isFolioError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { createConsoleApi } from "./console-api.js";
+import { createConsoleHistory } from "./console-history.js";
+import { sendJsonError } from "./http-responses.js";
+import type { HttpRoute } from "./http-route.js";
+import { FILES_PATH_PREFIX, serveSourceFile } from "./source-viewer.js";
+
+export const DEFAULT_CONSOLE_SPACE_ID = "console:default";
+
+export type HttpServerOptions = {
+  folio: Pick<Folio, "core" | "catalog" | "linkSigner" | "config" | "isReady">;
+  logger: Logger;
+  /** Directory holding index.html, console.css and console.js (adapters/console). */
+  consoleAssetsDir: string;
+  consoleSpaceId?: string;
+  /** Adapter routes, matched before Folio's own by method and exact path. */
+  routes?: HttpRoute[];
+  /** Largest accepted console upload; defaults to the parsers' own limit. */
+  maxUploadBytes?: number;
+};
+
+export type HttpServer = {
+  listen(port: number, host?: string): Promise<{ url: string }>;
+  close(): Promise<void>;
+};
+
+const CONSOLE_ASSETS: Record<string, { file: string; contentType: string }> = {
+  "/": { file: "index.html", contentType: "text/html; charset=utf-8" },
+  "/index.html": { file: "index.html", contentType: "text/html; charset=utf-8" },
+  "/console.css": { file: "console.css", contentType: "text/css; charset=utf-8" },
+  "/console.js": { file: "console.js", contentType: "text/javascript; charset=utf-8" },
+};
+
+/** The console loads nothing from elsewhere: it must work offline and inside a locked-down network. */
+const CONSOLE_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const STATUS_BY_CODE: Record<string, number> = {
+  invalid_json: 400,
+  invalid_question: 400,
+  invalid_upload: 400,
+  no_file: 400,
+  body_too_large: 413,
+  file_too_large: 413,
+};
+
+function statusOf(error: unknown): number {
+  if (!isFolioError(error)) return 500;
+  const declared = error.details.status;
+  if (typeof declared === "number") return declared;
+  return STATUS_BY_CODE[error.code] ?? 500;
+}
+
+export function createHttpServer(options: HttpServerOptions): HttpServer {
+  const { folio } = options;
+  const spaceId = options.consoleSpaceId ?? DEFAULT_CONSOLE_SPACE_ID;
+  const history = createConsoleHistory({ dataDir: folio.config.dataDir, spaceId, logger: options.logger });
+  const consoleApi = createConsoleApi({
+    core: folio.core,
+    history,
+    spaceId,
+    librarySpaceId: folio.config.librarySpaceId,
+    maxUploadBytes: options.maxUploadBytes ?? DEFAULT_PARSE_LIMITS.maxBytes,
+    logger: options.logger,
+  });
+  const routes = options.routes ?? [];
+
+  const serveAsset = async (response: ServerResponse, asset: { file: string; contentType: string }) => {
+    const body = await readFile(path.join(options.consoleAssetsDir, asset.file));
+    response.writeHead(200, {
+      "Content-Type": asset.contentType,
+      "Content-Length": body.byteLength,
+      "Content-Security-Policy": CONSOLE_CONTENT_SECURITY_POLICY,
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "no-cache",
+    });
+    response.end(body);
+  };
+
+  const dispatch = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> => {
+    const method = request.method ?? "GET";
+    const route = routes.find((candidate) => candidate.method === method && candidate.path === url.pathname);
+    if (route) return route.handle(request, response);
+
+    if (method === "GET") {
+      if (url.pathname === "/healthz") {
+        response.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
+        response.end("ok\n");
+        return;
+      }
+      if (url.pathname === "/readyz") {
+        const ready = await folio.isReady();
+        response.writeHead(ready ? 200 : 503, { "Content-Type": "text/plain; charset=utf-8" });
+        response.end(ready ? "ready\n" : "not ready: the catalog does not answer\n");
+        return;
+      }
+      if (url.pathname.startsWith(FILES_PATH_PREFIX)) {
+        return serveSourceFile({ url, response, catalog: folio.catalog, linkSigner: folio.linkSigner });
+      }
+      if (url.pathname === "/api/history") return consoleApi.history(response);
+      if (url.pathname === "/api/documents") return consoleApi.documents(response);
+      const asset = CONSOLE_ASSETS[url.pathname];
+      if (asset) return serveAsset(response, asset);
+    }
+    if (method === "POST") {
+      if (url.pathname === "/api/upload") return consoleApi.upload(request, response);
+      if (url.pathname === "/api/ask") return consoleApi.ask(request, response);
+    }
+    sendJsonError(response, 404, "not_found", `No route for ${method} ${url.pathname}.`);
+  };
+
+  const server = createServer((request, response) => {
+    const requestId = randomUUID();
+    const started = performance.now();
+    const logger = options.logger.child({ requestId });
+    response.setHeader("X-Request-Id", requestId);
+    response.on("finish", () => {
+      logger.info(
+        {
+          method: request.method,
+          path: (request.url ?? "/").split("?")[0],
+          status: response.statusCode,
+          latencyMs: Math.round(performance.now() - started),
+        },
+        "http request",
+      );
+    });
+    const url = new URL(request.url ?? "/", "http://folio.local");
+    dispatch(request, response, url).catch((error: unknown) => {
+      const status = statusOf(error);
+      const safe = isFolioError(error)
+        ? { code: error.code, message: error.message }
+        : { code: "internal_error", message: `Something went wrong on the server (request ${requestId}).` };
+      if (status >= 500) {
+        logger.error(
+          { code: safe.code, error: error instanceof Error ? error.stack : String(error) },
+          "request failed",
+        );
+      } else {
+        logger.info({ code: safe.code }, "request refused");
+      }
+      if (response.headersSent) {
+        response.end();
+        return;
+      }
+      sendJsonError(response, status, safe.code, safe.message);
+    });
+  });
+
+  return {
+    listen(port, host = "127.0.0.1") {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          const address = server.address() as AddressInfo;
+          const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+          resolve({ url: `http://${shownHost}:${address.port}` });
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Streams in progress (SSE answers) and idle keep-alive sockets would otherwise hold close() open.
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      });
+    },
+  };
+}

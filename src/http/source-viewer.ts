@@ -1,0 +1,67 @@
+/**
+ * The source viewer: `GET /files/<documentId>?exp=&sig=` serves a document's original bytes to
+ * whoever holds a valid signed link, so a citation opens the file at its page (`#page=N`).
+ * Served files are never trusted: no sniffing, and anything that is not a PDF runs sandboxed.
+ */
+import type { ServerResponse } from "node:http";
+import type { LinkSigner } from "../links/signed-links.js";
+import type { Catalog } from "../stores/catalog.js";
+import { sendJsonError } from "./http-responses.js";
+
+export const FILES_PATH_PREFIX = "/files/";
+
+export async function serveSourceFile(options: {
+  url: URL;
+  response: ServerResponse;
+  catalog: Catalog;
+  linkSigner: LinkSigner;
+}): Promise<void> {
+  const { url, response } = options;
+  let documentId: string;
+  try {
+    documentId = decodeURIComponent(url.pathname.slice(FILES_PATH_PREFIX.length));
+  } catch {
+    sendJsonError(response, 404, "document_not_found", "No such document.");
+    return;
+  }
+  const verdict = options.linkSigner.verifyDocumentLink({
+    documentId,
+    exp: url.searchParams.get("exp"),
+    sig: url.searchParams.get("sig"),
+  });
+  if (verdict !== "valid") {
+    const message =
+      verdict === "expired"
+        ? "This link has expired. Ask Folio again for a fresh link."
+        : "This link is not valid. Use the link exactly as Folio gave it.";
+    response.writeHead(403, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+    response.end(`${message}\n`);
+    return;
+  }
+  const document = await options.catalog.getDocument(documentId);
+  const bytes = document ? await options.catalog.getDocumentBytes(documentId) : null;
+  if (!document || !bytes) {
+    sendJsonError(response, 404, "document_not_found", "This document no longer exists.");
+    return;
+  }
+  const headers: Record<string, string | number> = {
+    "Content-Type": document.mediaType.startsWith("text/")
+      ? `${document.mediaType}; charset=utf-8`
+      : document.mediaType,
+    "Content-Length": bytes.byteLength,
+    "Content-Disposition": contentDisposition(document.fileName),
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "private, max-age=300",
+    "Referrer-Policy": "no-referrer",
+  };
+  // The browser's PDF viewer does not run inside a sandboxed document; every other type (HTML above all) does.
+  if (document.mediaType !== "application/pdf") headers["Content-Security-Policy"] = "sandbox";
+  response.writeHead(200, headers);
+  response.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+/** `inline` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). */
+export function contentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}

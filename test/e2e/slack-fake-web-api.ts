@@ -1,0 +1,217 @@
+/**
+ * A local stand-in for Slack's Web API (node:http) for the Slack e2e tests: it answers the methods
+ * Folio calls, records every call with its decoded arguments and token, keeps the messages of each
+ * channel so `conversations.replies` returns real threads (Folio's own posts included), serves
+ * private file downloads only to the bot token, and can answer 429 with Retry-After.
+ */
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type RecordedCall = {
+  method: string;
+  args: Record<string, unknown>;
+  token: string | null;
+  at: number;
+};
+
+export type FakeMessage = {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  user?: string;
+  bot_id?: string;
+  text: string;
+  blocks?: unknown[];
+};
+
+export type FakeFile = {
+  id: string;
+  name: string;
+  title: string;
+  mimetype: string;
+  size: number;
+  user: string;
+  url_private: string;
+  url_private_download: string;
+  shares?: { public?: Record<string, Array<{ ts: string; thread_ts?: string }>> };
+};
+
+export type FakeSlackWebApi = {
+  /** Base URL to configure as SLACK_API_URL (the client adds `/api/`). */
+  url: string;
+  calls: RecordedCall[];
+  downloads: Array<{ fileId: string; authorization: string | null }>;
+  callsTo(method: string): RecordedCall[];
+  /** A person's message, so threads fetched with conversations.replies contain it. */
+  addUserMessage(message: Omit<FakeMessage, "bot_id">): void;
+  messagesIn(channel: string): FakeMessage[];
+  /** A fresh message timestamp, later than every earlier one (Slack's ts order is time order). */
+  nextTs(): string;
+  addFile(input: { id: string; name: string; mimetype: string; bytes: Uint8Array; user: string }): FakeFile;
+  /** The next `count` calls to `method` answer 429 with `Retry-After: retryAfterSeconds`. */
+  rateLimit(method: string, count: number, retryAfterSeconds: number): void;
+  close(): Promise<void>;
+};
+
+export const FAKE_TEAM_ID = "T0FOLIO";
+export const FAKE_BOT_USER_ID = "U0FOLIOBOT";
+export const FAKE_BOT_ID = "B0FOLIOBOT";
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The Web API client sends form fields; nested values (blocks) arrive as JSON strings. */
+function decodeArguments(body: string, contentType: string): Record<string, unknown> {
+  if (contentType.includes("application/json")) return body ? (JSON.parse(body) as Record<string, unknown>) : {};
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    if ((value.startsWith("[") || value.startsWith("{")) && key !== "text") {
+      try {
+        args[key] = JSON.parse(value);
+        continue;
+      } catch {
+        // Not JSON after all: keep the string.
+      }
+    }
+    args[key] = value;
+  }
+  return args;
+}
+
+export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
+  const calls: RecordedCall[] = [];
+  const downloads: FakeSlackWebApi["downloads"] = [];
+  const messages: FakeMessage[] = [];
+  const files = new Map<string, { file: FakeFile; bytes: Uint8Array }>();
+  const rateLimits = new Map<string, { count: number; retryAfterSeconds: number }>();
+  const clock = 1_700_000_000;
+  let sequence = 0;
+  const nextTs = () => {
+    sequence += 1;
+    return `${clock + sequence}.${String(sequence).padStart(6, "0")}`;
+  };
+  let baseUrl = "";
+
+  const handleMethod = (method: string, args: Record<string, unknown>): Record<string, unknown> => {
+    const channel = typeof args.channel === "string" ? args.channel : "";
+    switch (method) {
+      case "auth.test":
+        return { ok: true, user_id: FAKE_BOT_USER_ID, bot_id: FAKE_BOT_ID, team_id: FAKE_TEAM_ID, team: "Folio Test" };
+      case "chat.postMessage": {
+        const message: FakeMessage = {
+          channel,
+          ts: nextTs(),
+          user: FAKE_BOT_USER_ID,
+          bot_id: FAKE_BOT_ID,
+          text: String(args.text ?? ""),
+          ...(typeof args.thread_ts === "string" ? { thread_ts: args.thread_ts } : {}),
+          ...(Array.isArray(args.blocks) ? { blocks: args.blocks } : {}),
+        };
+        messages.push(message);
+        return { ok: true, channel, ts: message.ts, message };
+      }
+      case "chat.update": {
+        const message = messages.find((entry) => entry.channel === channel && entry.ts === args.ts);
+        if (!message) return { ok: false, error: "message_not_found" };
+        message.text = String(args.text ?? "");
+        message.blocks = Array.isArray(args.blocks) ? args.blocks : [];
+        return { ok: true, channel, ts: message.ts, text: message.text };
+      }
+      case "chat.postEphemeral":
+        return { ok: true, message_ts: nextTs() };
+      case "conversations.replies": {
+        const ts = String(args.ts ?? "");
+        const thread = messages
+          .filter((entry) => entry.channel === channel && (entry.ts === ts || entry.thread_ts === ts))
+          .sort((left, right) => Number(left.ts) - Number(right.ts));
+        return { ok: true, messages: thread, has_more: false };
+      }
+      case "files.info": {
+        const entry = files.get(String(args.file ?? ""));
+        return entry ? { ok: true, file: entry.file } : { ok: false, error: "file_not_found" };
+      }
+      case "users.info":
+        return { ok: true, user: { id: args.user, name: "person", is_admin: false, is_bot: false } };
+      default:
+        return { ok: true };
+    }
+  };
+
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? "/", "http://localhost");
+      const authorization = request.headers.authorization ?? null;
+      if (request.method === "GET" && url.pathname.startsWith("/files-pri/")) {
+        const fileId = url.pathname.split("/")[2] ?? "";
+        downloads.push({ fileId, authorization });
+        const entry = files.get(fileId);
+        // Like Slack: no valid bot token, no file — a sign-in page instead.
+        if (!entry || authorization !== "Bearer xoxb-test") {
+          response.writeHead(200, { "content-type": "text/html" }).end("<html>Sign in to Slack</html>");
+          return;
+        }
+        response.writeHead(200, { "content-type": entry.file.mimetype }).end(Buffer.from(entry.bytes));
+        return;
+      }
+      if (request.method !== "POST" || !url.pathname.startsWith("/api/")) {
+        response.writeHead(404).end();
+        return;
+      }
+      const method = url.pathname.slice("/api/".length);
+      const args = decodeArguments(await readBody(request), request.headers["content-type"] ?? "");
+      const token = authorization?.replace(/^Bearer /, "") ?? (typeof args.token === "string" ? args.token : null);
+      calls.push({ method, args, token, at: Date.now() });
+      const limit = rateLimits.get(method);
+      if (limit && limit.count > 0) {
+        limit.count -= 1;
+        response
+          .writeHead(429, { "content-type": "application/json", "retry-after": String(limit.retryAfterSeconds) })
+          .end(JSON.stringify({ ok: false, error: "ratelimited" }));
+        return;
+      }
+      const body = token === "xoxb-test" ? handleMethod(method, args) : { ok: false, error: "invalid_auth" };
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    })();
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: baseUrl,
+    calls,
+    downloads,
+    callsTo: (method) => calls.filter((call) => call.method === method),
+    addUserMessage(message) {
+      messages.push({ ...message });
+    },
+    nextTs,
+    messagesIn: (channel) => messages.filter((message) => message.channel === channel),
+    addFile({ id, name, mimetype, bytes, user }) {
+      const url = `${baseUrl}/files-pri/${id}/${encodeURIComponent(name)}`;
+      const file: FakeFile = {
+        id,
+        name,
+        title: name,
+        mimetype,
+        size: bytes.byteLength,
+        user,
+        url_private: url,
+        url_private_download: `${url}?download=1`,
+      };
+      files.set(id, { file, bytes });
+      return file;
+    },
+    rateLimit(method, count, retryAfterSeconds) {
+      rateLimits.set(method, { count, retryAfterSeconds });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,333 @@
+/**
+ * The chunker with fake token counters, so every expected chunk can be worked out by hand: structure
+ * first (sections, paragraphs, sentences, words, characters), exact PDF offsets across pages,
+ * overlap at word boundaries, tables with the header repeated, and validated options.
+ */
+import { describe, expect, it } from "vitest";
+import { chunkDocument, TRUNCATION_NOTE } from "../../ingestion/chunker.js";
+import type { Block, ParsedDocument } from "../../ingestion/parsed-document.js";
+import { splitSentences } from "../../ingestion/split-sentences.js";
+import type { TokenCounter } from "../../ingestion/token-counter.js";
+import type { ChunkDraft, PageText } from "../../src/domain/types.js";
+import { FolioError } from "../../src/errors.js";
+import { createSeededRandom } from "../support/seeded-random.js";
+
+/** One token per whitespace-separated word, plus two special tokens (like [CLS] and [SEP]). */
+const wordCounter: TokenCounter = { count: (text) => (text.match(/\S+/g) ?? []).length + 2 };
+
+/** One token per started 8 characters of each word, plus two: long words cost several tokens. */
+const characterCounter: TokenCounter = {
+  count: (text) => (text.match(/\S+/g) ?? []).reduce((sum, word) => sum + Math.ceil(word.length / 8), 2),
+};
+
+function pdfDocument(pageTexts: string[]): ParsedDocument {
+  const pages: PageText[] = pageTexts.map((text, index) => ({ pageNumber: index + 1, text }));
+  return {
+    mediaType: "application/pdf",
+    title: "test",
+    pages,
+    blocks: pages
+      .filter((page) => page.text.length > 0)
+      .map((page) => ({ kind: "text", text: page.text, headingPath: [], page: page.pageNumber, charStart: 0 })),
+    warnings: [],
+  };
+}
+
+function textDocument(blocks: Block[]): ParsedDocument {
+  return { mediaType: "text/markdown", title: "test", pages: null, blocks, warnings: [] };
+}
+
+/** The text a PDF chunk's provenance points at: page slices joined with "\n", as the chunker defines it. */
+function textAtProvenance(document: ParsedDocument, chunk: ChunkDraft): string {
+  const { pageStart = 0, pageEnd = 0, charStart = 0, charEnd = 0 } = chunk.provenance;
+  const parts: string[] = [];
+  for (let page = pageStart; page <= pageEnd; page += 1) {
+    const text = document.pages?.[page - 1]?.text ?? "";
+    parts.push(text.slice(page === pageStart ? charStart : 0, page === pageEnd ? charEnd : text.length));
+  }
+  return parts.join("\n");
+}
+
+describe("chunkDocument on PDFs", () => {
+  it("packs paragraphs across pages and records exact page offsets, empty pages included", () => {
+    const document = pdfDocument([
+      "Alpha beta.\n\nGamma delta epsilon",
+      "zeta eta.\n\nTheta iota kappa lambda mu.",
+      "",
+      "Nu xi.",
+    ]);
+    const chunks = chunkDocument(document, { maxTokens: 9, overlapTokens: 0, tokenCounter: wordCounter });
+    expect(chunks).toEqual([
+      {
+        kind: "text",
+        text: "Alpha beta.\n\nGamma delta epsilon\nzeta eta.",
+        tokenCount: 9,
+        position: 0,
+        provenance: { pageStart: 1, pageEnd: 2, charStart: 0, charEnd: 9 },
+      },
+      {
+        kind: "text",
+        text: "Theta iota kappa lambda mu.\n\nNu xi.",
+        tokenCount: 9,
+        position: 1,
+        provenance: { pageStart: 2, pageEnd: 4, charStart: 11, charEnd: 6 },
+      },
+    ]);
+    for (const chunk of chunks) expect(textAtProvenance(document, chunk)).toBe(chunk.text);
+  });
+
+  it("splits an overlong sentence at words and starts each chunk with the previous tail", () => {
+    const document = pdfDocument(["Intro.", "One two three four five six seven eight nine ten."]);
+    const chunks = chunkDocument(document, { maxTokens: 6, overlapTokens: 2, tokenCounter: wordCounter });
+    expect(chunks.map((chunk) => [chunk.text, chunk.tokenCount, chunk.provenance])).toEqual([
+      ["Intro.\nOne two three", 6, { pageStart: 1, pageEnd: 2, charStart: 0, charEnd: 13 }],
+      ["two three four five", 6, { pageStart: 2, pageEnd: 2, charStart: 4, charEnd: 23 }],
+      ["four five six seven", 6, { pageStart: 2, pageEnd: 2, charStart: 14, charEnd: 33 }],
+      ["six seven eight nine", 6, { pageStart: 2, pageEnd: 2, charStart: 24, charEnd: 44 }],
+      ["eight nine ten.", 5, { pageStart: 2, pageEnd: 2, charStart: 34, charEnd: 49 }],
+    ]);
+    for (const chunk of chunks) expect(textAtProvenance(document, chunk)).toBe(chunk.text);
+  });
+
+  it("locates blocks that start inside a page by their offsets, not by searching", () => {
+    // The same sentence twice on the page: only the offset tells which one the block is.
+    const page = "Repeat me.\n\nRepeat me.";
+    const document: ParsedDocument = {
+      ...pdfDocument([page]),
+      blocks: [{ kind: "text", text: "Repeat me.", headingPath: [], page: 1, charStart: 12 }],
+    };
+    const chunks = chunkDocument(document, { maxTokens: 50, overlapTokens: 0, tokenCounter: wordCounter });
+    expect(chunks).toEqual([
+      {
+        kind: "text",
+        text: "Repeat me.",
+        tokenCount: 4,
+        position: 0,
+        provenance: { pageStart: 1, pageEnd: 1, charStart: 12, charEnd: 22 },
+      },
+    ]);
+  });
+
+  it("refuses blocks whose offsets do not match their page", () => {
+    const document: ParsedDocument = {
+      ...pdfDocument(["Some page text."]),
+      blocks: [{ kind: "text", text: "page text.", headingPath: [], page: 1, charStart: 0 }],
+    };
+    expect(() => chunkDocument(document, { maxTokens: 50, overlapTokens: 0, tokenCounter: wordCounter })).toThrowError(
+      expect.objectContaining({ code: "invalid_block_offsets" }),
+    );
+  });
+});
+
+describe("chunkDocument invariants on random PDFs", () => {
+  it("keeps every chunk within budget, exactly at its offsets, and covers every word in order", () => {
+    const random = createSeededRandom(20_261_122);
+    const vocabulary = ["a", "data", "page.", "Section", "x".repeat(70), "tokens,", "Mr.", "e.g.", "end."];
+    const pick = () => vocabulary[Math.floor(random() * vocabulary.length)] ?? "a";
+    for (let round = 0; round < 40; round += 1) {
+      const pageTexts = Array.from({ length: 1 + Math.floor(random() * 5) }, () => {
+        const words = Array.from({ length: Math.floor(random() * 60) }, pick);
+        return words
+          .map((word) => word + (random() < 0.1 ? "\n\n" : random() < 0.2 ? "\n" : " "))
+          .join("")
+          .trim();
+      });
+      const document = pdfDocument(pageTexts);
+      const maxTokens = 6 + Math.floor(random() * 20);
+      const overlapTokens = Math.floor(random() * (maxTokens - 2));
+      const chunks = chunkDocument(document, { maxTokens, overlapTokens, tokenCounter: characterCounter });
+      const sourceWords = pageTexts.join("\n").match(/\S+/g) ?? [];
+      let covered = "";
+      for (const chunk of chunks) {
+        expect(chunk.tokenCount).toBe(characterCounter.count(chunk.text));
+        expect(chunk.tokenCount).toBeLessThanOrEqual(maxTokens);
+        expect(textAtProvenance(document, chunk)).toBe(chunk.text);
+        covered += chunk.text;
+      }
+      // Every source character outside whitespace appears in some chunk (overlap only repeats).
+      const squeezed = covered.replace(/\s+/g, "");
+      let cursor = 0;
+      for (const word of sourceWords) {
+        const found = squeezed.indexOf(word, cursor);
+        expect(found).toBeGreaterThanOrEqual(0);
+        cursor = found + word.length;
+      }
+    }
+  });
+});
+
+describe("chunkDocument on sectioned documents", () => {
+  it("starts a chunk at every heading, carries a lone heading into the next section and keeps tables in place", () => {
+    const document = textDocument([
+      { kind: "text", text: "Guide", headingPath: ["Guide"], isHeading: true },
+      { kind: "text", text: "Setup", headingPath: ["Guide", "Setup"], isHeading: true },
+      { kind: "text", text: "Install the tool.", headingPath: ["Guide", "Setup"] },
+      { kind: "text", text: "Run it twice.", headingPath: ["Guide", "Setup"] },
+      { kind: "text", text: "Usage", headingPath: ["Guide", "Usage"], isHeading: true },
+      { kind: "text", text: "Call the command.", headingPath: ["Guide", "Usage"] },
+      { kind: "table", header: ["Name", "Value"], rows: [["a", "1"]], headingPath: ["Guide", "Usage"], firstRow: 1 },
+      { kind: "text", text: "Trailing note.", headingPath: ["Guide", "Usage"] },
+    ]);
+    const chunks = chunkDocument(document, { maxTokens: 100, overlapTokens: 5, tokenCounter: wordCounter });
+    expect(chunks).toEqual([
+      {
+        kind: "text",
+        text: "Guide\n\nSetup\n\nInstall the tool.\n\nRun it twice.",
+        tokenCount: 10,
+        position: 0,
+        provenance: { headingPath: ["Guide", "Setup"] },
+      },
+      {
+        kind: "text",
+        text: "Usage\n\nCall the command.",
+        tokenCount: 6,
+        position: 1,
+        provenance: { headingPath: ["Guide", "Usage"] },
+      },
+      {
+        kind: "table",
+        text: "Name | Value\na | 1",
+        tokenCount: 8,
+        position: 2,
+        provenance: { headingPath: ["Guide", "Usage"], rowStart: 1, rowEnd: 1 },
+      },
+      {
+        kind: "text",
+        text: "Trailing note.",
+        tokenCount: 4,
+        position: 3,
+        provenance: { headingPath: ["Guide", "Usage"] },
+      },
+    ]);
+  });
+
+  it("packs whole sentences and overlaps by whole words within the section", () => {
+    const document = textDocument([
+      { kind: "text", text: "Cats purr. Dogs bark loudly. Birds sing.", headingPath: [] },
+    ]);
+    const chunks = chunkDocument(document, { maxTokens: 7, overlapTokens: 1, tokenCounter: wordCounter });
+    expect(chunks).toEqual([
+      { kind: "text", text: "Cats purr. Dogs bark loudly.", tokenCount: 7, position: 0, provenance: {} },
+      { kind: "text", text: "loudly. Birds sing.", tokenCount: 5, position: 1, provenance: {} },
+    ]);
+  });
+
+  it("splits a word longer than the budget into character windows that fit", () => {
+    const hash = "0123456789abcdefghijklmnopqrstuvwxyzABCD";
+    const document = textDocument([{ kind: "text", text: `Hash: ${hash}`, headingPath: [] }]);
+    const chunks = chunkDocument(document, { maxTokens: 6, overlapTokens: 0, tokenCounter: characterCounter });
+    expect(chunks.map((chunk) => [chunk.text, chunk.tokenCount])).toEqual([
+      ["Hash:", 3],
+      [hash.slice(0, 32), 6],
+      [hash.slice(32), 3],
+    ]);
+  });
+});
+
+describe("chunkDocument on tables", () => {
+  it("splits by rows and repeats the sheet and header rows in every piece", () => {
+    const document = textDocument([
+      {
+        kind: "table",
+        sheet: "Staff",
+        header: ["Name", "Role"],
+        rows: [
+          ["Ann", "Chef"],
+          ["Bob", "Cook"],
+          ["Cy", "Host"],
+        ],
+        headingPath: [],
+        firstRow: 1,
+      },
+    ]);
+    const chunks = chunkDocument(document, { maxTokens: 13, overlapTokens: 0, tokenCounter: wordCounter });
+    expect(chunks).toEqual([
+      {
+        kind: "table",
+        text: "Sheet: Staff\nName | Role\nAnn | Chef\nBob | Cook",
+        tokenCount: 13,
+        position: 0,
+        provenance: { sheet: "Staff", rowStart: 1, rowEnd: 2 },
+      },
+      {
+        kind: "table",
+        text: "Sheet: Staff\nName | Role\nCy | Host",
+        tokenCount: 10,
+        position: 1,
+        provenance: { sheet: "Staff", rowStart: 3, rowEnd: 3 },
+      },
+    ]);
+  });
+
+  it("truncates an overlong cell with a note instead of dropping the row", () => {
+    const notes = Array.from({ length: 30 }, (_, index) => `w${index + 1}`).join(" ");
+    const document = textDocument([
+      { kind: "table", header: ["Id", "Notes"], rows: [["7", notes]], headingPath: [], firstRow: 5, page: 3 },
+    ]);
+    const chunks = chunkDocument(document, { maxTokens: 12, overlapTokens: 0, tokenCounter: wordCounter });
+    expect(chunks).toEqual([
+      {
+        kind: "table",
+        text: `Id | Notes\n7 | w1 w2 w3 w4${TRUNCATION_NOTE}`,
+        tokenCount: 12,
+        position: 0,
+        provenance: { pageStart: 3, pageEnd: 3, rowStart: 5, rowEnd: 5 },
+      },
+    ]);
+  });
+
+  it("cuts a row with too many cells for a note on each, and marks the cut", () => {
+    const cells = Array.from({ length: 12 }, (_, index) => `c${index + 1}`);
+    const document = textDocument([{ kind: "table", header: ["A"], rows: [cells], headingPath: [], firstRow: 1 }]);
+    const chunks = chunkDocument(document, { maxTokens: 12, overlapTokens: 0, tokenCounter: wordCounter });
+    expect(chunks).toEqual([
+      {
+        kind: "table",
+        text: `A\nc1 | c2 | c3 | c4 |${TRUNCATION_NOTE}`,
+        tokenCount: 12,
+        position: 0,
+        provenance: { rowStart: 1, rowEnd: 1 },
+      },
+    ]);
+  });
+
+  it("keeps a table that has only a header", () => {
+    const document = textDocument([{ kind: "table", header: ["A", "B"], rows: [], headingPath: [], firstRow: 1 }]);
+    expect(chunkDocument(document, { maxTokens: 20, overlapTokens: 0, tokenCounter: wordCounter })).toEqual([
+      { kind: "table", text: "A | B", tokenCount: 5, position: 0, provenance: {} },
+    ]);
+  });
+});
+
+describe("splitSentences", () => {
+  it("returns trimmed sentence offsets and keeps abbreviations and decimals inside a sentence", () => {
+    const text = '  See e.g. Fig. 3 for details. Pi is 3.14! Ask Dr. Who?  "Quoted." Next one';
+    const sentences = splitSentences(text).map((range) => text.slice(range.start, range.end));
+    expect(sentences).toEqual(["See e.g. Fig. 3 for details.", "Pi is 3.14!", "Ask Dr. Who?", '"Quoted."', "Next one"]);
+  });
+});
+
+describe("chunkDocument options", () => {
+  const document = textDocument([{ kind: "text", text: "Anything at all.", headingPath: [] }]);
+
+  it.each([
+    { maxTokens: 20, overlapTokens: 20 },
+    { maxTokens: 20, overlapTokens: 25 },
+    { maxTokens: 20, overlapTokens: -1 },
+    { maxTokens: 20.5, overlapTokens: 0 },
+    { maxTokens: 5, overlapTokens: 0 },
+  ])("refuses maxTokens $maxTokens with overlapTokens $overlapTokens", (options) => {
+    let thrown: unknown;
+    try {
+      chunkDocument(document, { ...options, tokenCounter: wordCounter });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(FolioError);
+    expect((thrown as FolioError).code).toBe("invalid_chunking");
+  });
+
+  it("returns no chunks for a document without text", () => {
+    expect(chunkDocument(textDocument([]), { maxTokens: 20, overlapTokens: 0, tokenCounter: wordCounter })).toEqual([]);
+  });
+});
