@@ -51,7 +51,7 @@ function controlCharacterShare(text: string): number {
 function looksJapanese(text: string): boolean {
   const sample = text.slice(0, sampleLength);
   const japanese = sample.match(/[\u3040-\u30ff\u4e00-\u9fff\uff66-\uff9f]/g)?.length ?? 0;
-  const nonAscii = sample.match(/[^\x00-\x7f]/g)?.length ?? 0;
+  const nonAscii = sample.match(/[^\p{ASCII}]/gu)?.length ?? 0;
   return nonAscii > 0 && japanese / nonAscii > 0.8;
 }
 

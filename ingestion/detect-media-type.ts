@@ -6,7 +6,7 @@
  */
 import type { MediaType } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
-import { decodeText, type DecodedText } from "./decode-text.js";
+import { type DecodedText, decodeText } from "./decode-text.js";
 import { readZipEntries } from "./zip-guard.js";
 
 export const docxMediaType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -22,7 +22,8 @@ export type DetectedMediaType = {
 
 /** PDF readers accept the header anywhere in the first 1024 bytes. */
 const pdfHeaderWindow = 1024;
-const supportedFormatsSentence = "upload a PDF, Word (.docx), Excel (.xlsx), CSV, TSV, Markdown, HTML or plain-text file";
+const supportedFormatsSentence =
+  "upload a PDF, Word (.docx), Excel (.xlsx), CSV, TSV, Markdown, HTML or plain-text file";
 const oleSignature = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
 function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
@@ -43,11 +44,15 @@ function extensionOf(fileName: string): string {
 }
 
 function unsupported(fileName: string, what: string): ParseError {
-  return new ParseError("unsupported_type", `Folio cannot read ${what} — ${supportedFormatsSentence}.`, { file: fileName });
+  return new ParseError("unsupported_type", `Folio cannot read ${what} — ${supportedFormatsSentence}.`, {
+    file: fileName,
+  });
 }
 
 function looksLikePdf(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, pdfHeaderWindow)).toString("latin1");
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, pdfHeaderWindow)).toString(
+    "latin1",
+  );
   if (head.includes("%PDF-")) return true;
   // Some writers drop the header but start straight with a binary comment and objects; pdf.js opens those.
   return head.startsWith("%") && /(^|\s)\d+\s+\d+\s+obj\b/.test(head);
@@ -175,14 +180,20 @@ function detectTextFormat(decoded: DecodedText, fileName: string): DetectedMedia
 /** Detects the media type of an upload from its bytes; throws a ParseError for files Folio refuses. */
 export function detectMediaType(bytes: Uint8Array, fileName: string): DetectedMediaType {
   if (bytes.byteLength === 0) {
-    throw new ParseError("empty_file", "This file is empty (0 bytes) — check the file and upload it again.", { file: fileName });
+    throw new ParseError("empty_file", "This file is empty (0 bytes) — check the file and upload it again.", {
+      file: fileName,
+    });
   }
   if (looksLikePdf(bytes)) return { mediaType: "application/pdf" };
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) {
     return detectZipPackage(bytes, fileName);
   }
   if (startsWith(bytes, oleSignature)) detectOleContainer(bytes, fileName);
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47]) || startsWith(bytes, [0xff, 0xd8, 0xff]) || startsWith(bytes, [0x47, 0x49, 0x46, 0x38])) {
+  if (
+    startsWith(bytes, [0x89, 0x50, 0x4e, 0x47]) ||
+    startsWith(bytes, [0xff, 0xd8, 0xff]) ||
+    startsWith(bytes, [0x47, 0x49, 0x46, 0x38])
+  ) {
     throw unsupported(fileName, "images (there is no text to index)");
   }
   if (containsAscii(bytes.subarray(0, 8), "{\\rtf")) throw unsupported(fileName, "RTF files");

@@ -25,7 +25,14 @@ function tableBlock(table: HTMLElement, headingPath: string[]): TableBlock | nul
   const rows = table
     .querySelectorAll("tr")
     .filter((row) => row.closest("table") === table)
-    .map((row) => row.childNodes.filter((node): node is HTMLElement => node.nodeType === NodeType.ELEMENT_NODE && /^t[hd]$/i.test((node as HTMLElement).tagName)).map(cellText))
+    .map((row) =>
+      row.childNodes
+        .filter(
+          (node): node is HTMLElement =>
+            node.nodeType === NodeType.ELEMENT_NODE && /^t[hd]$/i.test((node as HTMLElement).tagName),
+        )
+        .map(cellText),
+    )
     .filter((cells) => cells.some((cell) => cell.length > 0));
   const [header, ...body] = rows;
   if (!header) return null;
@@ -33,7 +40,10 @@ function tableBlock(table: HTMLElement, headingPath: string[]): TableBlock | nul
 }
 
 export function htmlToBlocks(html: string): { blocks: Block[]; title: string | null } {
-  const root = parse(html, { comment: false, blockTextElements: { script: false, style: false, pre: true, noscript: false } });
+  const root = parse(html, {
+    comment: false,
+    blockTextElements: { script: false, style: false, pre: true, noscript: false },
+  });
   const blocks: Block[] = [];
   const headingPath: string[] = [];
   let firstHeading: string | null = null;
@@ -77,12 +87,14 @@ export function htmlToBlocks(html: string): { blocks: Block[]; title: string | n
           flushInline();
         } else {
           const text = normalizeText(child.textContent);
-          if (text.length > 0) blocks.push({ kind: "text", text: tag === "li" ? `• ${text}` : text, headingPath: [...headingPath] });
+          if (text.length > 0)
+            blocks.push({ kind: "text", text: tag === "li" ? `• ${text}` : text, headingPath: [...headingPath] });
         }
       } else if (tag === "br") {
         inlineBuffer += "\n";
       } else {
-        const isBlock = /^(div|section|article|main|body|html|ul|ol|dl|header|footer|aside|form|fieldset|details|summary)$/.test(tag);
+        const isBlock =
+          /^(div|section|article|main|body|html|ul|ol|dl|header|footer|aside|form|fieldset|details|summary)$/.test(tag);
         if (isBlock) flushInline();
         visit(child);
         if (isBlock) flushInline();

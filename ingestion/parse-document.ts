@@ -5,11 +5,11 @@
 import { ParseError } from "../src/errors.js";
 import { detectMediaType } from "./detect-media-type.js";
 import type { ParseLimits } from "./limits.js";
-import type { ParsedDocument } from "./parsed-document.js";
 import { parseDocx } from "./parse-docx.js";
 import { parsePdf } from "./parse-pdf.js";
 import { parseCsv, parseXlsx } from "./parse-spreadsheet.js";
 import { parseHtml, parseMarkdown, parsePlainText } from "./parse-text.js";
+import type { ParsedDocument } from "./parsed-document.js";
 
 export async function parseDocument(bytes: Uint8Array, fileName: string, limits: ParseLimits): Promise<ParsedDocument> {
   if (bytes.byteLength > limits.maxBytes) {

@@ -18,14 +18,21 @@ export async function parseDocx(bytes: Uint8Array, fileName: string, limits: Par
     html = result.value;
     messages = result.messages;
   } catch (error) {
-    throw new ParseError("docx_corrupt", "This Word document is damaged and cannot be read — open it in Word, save it again and re-upload.", {
-      file: fileName,
-      cause: error,
-      details: { reason: error instanceof Error ? error.message : String(error) },
-    });
+    throw new ParseError(
+      "docx_corrupt",
+      "This Word document is damaged and cannot be read — open it in Word, save it again and re-upload.",
+      {
+        file: fileName,
+        cause: error,
+        details: { reason: error instanceof Error ? error.message : String(error) },
+      },
+    );
   }
   const { blocks, title } = htmlToBlocks(html);
-  const warnings = messages.filter((message) => message.type === "error").map((message) => message.message).slice(0, 5);
+  const warnings = messages
+    .filter((message) => message.type === "error")
+    .map((message) => message.message)
+    .slice(0, 5);
   return {
     mediaType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     title: title ?? fileName.replace(/\.[^.]+$/, ""),

@@ -46,7 +46,12 @@ export function joinTextItems(items: readonly unknown[]): string {
       const glyphHeight = Math.max(Math.abs(item.height), Math.abs(previous.height), 1);
       if (Math.abs(y - previousY) > glyphHeight / 2) {
         text += "\n";
-      } else if (item.str.length > 0 && !/\s$/.test(text) && !/^\s/.test(item.str) && x - (previousX + previous.width) > glyphHeight * 0.15) {
+      } else if (
+        item.str.length > 0 &&
+        !/\s$/.test(text) &&
+        !/^\s/.test(item.str) &&
+        x - (previousX + previous.width) > glyphHeight * 0.15
+      ) {
         text += " ";
       }
     }
@@ -60,7 +65,7 @@ export function joinTextItems(items: readonly unknown[]): string {
 function normalizePageText(text: string): string {
   return text
     .split("\n")
-    .map((line) => line.replace(/[ \t\u00a0]+$/u, "").replace(/\u0000/g, ""))
+    .map((line) => line.replace(/[ \t\u00a0]+$/u, "").replaceAll("\u0000", ""))
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
@@ -90,13 +95,20 @@ function titleFromPages(pages: PageText[]): string | null {
 function translateOpenError(error: unknown, fileName: string): ParseError {
   const name = typeof error === "object" && error !== null ? (error as { name?: unknown }).name : undefined;
   if (name === "PasswordException") {
-    return new ParseError("pdf_encrypted", "This PDF is password protected — upload an unlocked copy.", { file: fileName, cause: error });
+    return new ParseError("pdf_encrypted", "This PDF is password protected — upload an unlocked copy.", {
+      file: fileName,
+      cause: error,
+    });
   }
-  return new ParseError("pdf_corrupt", "This PDF is damaged and cannot be read — re-export or re-save it and upload it again.", {
-    file: fileName,
-    cause: error,
-    details: { reason: error instanceof Error ? error.message : String(error) },
-  });
+  return new ParseError(
+    "pdf_corrupt",
+    "This PDF is damaged and cannot be read — re-export or re-save it and upload it again.",
+    {
+      file: fileName,
+      cause: error,
+      details: { reason: error instanceof Error ? error.message : String(error) },
+    },
+  );
 }
 
 /** Parses a PDF into physical pages and one block per non-empty page. */
@@ -123,9 +135,13 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
       );
     }
     if (pageCount < 1) {
-      throw new ParseError("pdf_corrupt", "This PDF has no pages Folio can read — re-export or re-save it and upload it again.", {
-        file: fileName,
-      });
+      throw new ParseError(
+        "pdf_corrupt",
+        "This PDF has no pages Folio can read — re-export or re-save it and upload it again.",
+        {
+          file: fileName,
+        },
+      );
     }
     const warnings: string[] = [];
     const pages: PageText[] = [];
@@ -144,15 +160,24 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
       }
     }
     if (unreadablePages.length === pageCount) {
-      throw new ParseError("pdf_corrupt", "This PDF is damaged and none of its pages can be read — re-export or re-save it and upload it again.", {
-        file: fileName,
-      });
+      throw new ParseError(
+        "pdf_corrupt",
+        "This PDF is damaged and none of its pages can be read — re-export or re-save it and upload it again.",
+        {
+          file: fileName,
+        },
+      );
     }
     if (unreadablePages.length > 0) {
-      warnings.push(`${unreadablePages.length} page(s) could not be read and were left empty: ${unreadablePages.slice(0, 20).join(", ")}.`);
+      warnings.push(
+        `${unreadablePages.length} page(s) could not be read and were left empty: ${unreadablePages.slice(0, 20).join(", ")}.`,
+      );
     }
     const visibleCharacters = pages.reduce((sum, page) => sum + countVisibleCharacters(page.text), 0);
-    if (visibleCharacters < minimumVisibleCharacters || visibleCharacters < pageCount * minimumVisibleCharactersPerPage) {
+    if (
+      visibleCharacters < minimumVisibleCharacters ||
+      visibleCharacters < pageCount * minimumVisibleCharactersPerPage
+    ) {
       throw new ParseError(
         "pdf_no_text",
         "This PDF has no text layer (it looks like a scan) — upload a PDF with selectable text or run OCR first.",

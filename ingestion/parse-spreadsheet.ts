@@ -20,7 +20,13 @@ function tooManyCells(fileName: string, limit: number): ParseError {
 }
 
 /** Drops trailing empty cells and fully empty rows; returns header + data rows with their numbers. */
-function toTable(rows: string[][], sheet: string, fileName: string, limits: ParseLimits, cellBudget: { used: number }): TableBlock | null {
+function toTable(
+  rows: string[][],
+  sheet: string,
+  fileName: string,
+  limits: ParseLimits,
+  cellBudget: { used: number },
+): TableBlock | null {
   const cleaned = rows.map((row) => {
     let end = row.length;
     while (end > 0 && (row[end - 1] ?? "").trim() === "") end -= 1;
@@ -39,7 +45,14 @@ function toTable(rows: string[][], sheet: string, fileName: string, limits: Pars
     dataRows.push(row);
   });
   // Rows are renumbered densely so a chunk's rowStart..rowEnd counts the data rows it holds.
-  return { kind: "table", header, rows: dataRows, headingPath: [], sheet, firstRow: dataRows.length > 0 ? Math.max(1, firstRow) : 1 };
+  return {
+    kind: "table",
+    header,
+    rows: dataRows,
+    headingPath: [],
+    sheet,
+    firstRow: dataRows.length > 0 ? Math.max(1, firstRow) : 1,
+  };
 }
 
 /** A cell's displayed text; the continuation cells of a merged range are empty (their master holds the text). */
@@ -59,11 +72,15 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Par
   try {
     await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
   } catch (error) {
-    throw new ParseError("xlsx_corrupt", "This Excel workbook is damaged and cannot be read — open it in Excel, save it again and re-upload.", {
-      file: fileName,
-      cause: error,
-      details: { reason: error instanceof Error ? error.message : String(error) },
-    });
+    throw new ParseError(
+      "xlsx_corrupt",
+      "This Excel workbook is damaged and cannot be read — open it in Excel, save it again and re-upload.",
+      {
+        file: fileName,
+        cause: error,
+        details: { reason: error instanceof Error ? error.message : String(error) },
+      },
+    );
   }
   const blocks: Block[] = [];
   const warnings: string[] = [];
@@ -77,24 +94,46 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Par
       });
       rows[rowNumber - 1] = Array.from(cells, (cell) => cell ?? "");
     });
-    const table = toTable(Array.from(rows, (row) => row ?? []), worksheet.name, fileName, limits, cellBudget);
+    const table = toTable(
+      Array.from(rows, (row) => row ?? []),
+      worksheet.name,
+      fileName,
+      limits,
+      cellBudget,
+    );
     if (table && table.rows.length > 0) blocks.push(table);
     else warnings.push(`Sheet "${worksheet.name}" has no data rows.`);
   });
   const title = workbook.title || fileName.replace(/\.[^.]+$/, "");
-  return { mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", title, pages: null, blocks, warnings };
+  return {
+    mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    title,
+    pages: null,
+    blocks,
+    warnings,
+  };
 }
 
 export function parseCsv(text: string, fileName: string, delimiter: string, limits: ParseLimits): ParsedDocument {
   let rows: string[][];
   try {
-    rows = parseCsvText(text, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, bom: true });
-  } catch (error) {
-    throw new ParseError("csv_corrupt", "This CSV file cannot be read (its quoting or columns are broken) — export it again and re-upload.", {
-      file: fileName,
-      cause: error,
-      details: { reason: error instanceof Error ? error.message : String(error) },
+    rows = parseCsvText(text, {
+      delimiter,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      bom: true,
     });
+  } catch (error) {
+    throw new ParseError(
+      "csv_corrupt",
+      "This CSV file cannot be read (its quoting or columns are broken) — export it again and re-upload.",
+      {
+        file: fileName,
+        cause: error,
+        details: { reason: error instanceof Error ? error.message : String(error) },
+      },
+    );
   }
   const sheet = fileName;
   const table = toTable(rows, sheet, fileName, limits, { used: 0 });

@@ -6,8 +6,8 @@
 import { parentPort } from "node:worker_threads";
 import { isFolioError } from "../src/errors.js";
 import { chunkDocument } from "./chunker.js";
-import type { ParseJob, ParseReply } from "./parse-protocol.js";
 import { parseDocument } from "./parse-document.js";
+import type { ParseJob, ParseReply } from "./parse-protocol.js";
 import { loadTokenCounter } from "./token-counter.js";
 
 async function run(job: ParseJob): Promise<ParseReply> {
@@ -19,14 +19,18 @@ async function run(job: ParseJob): Promise<ParseReply> {
   } catch (error) {
     if (isFolioError(error)) {
       const page = (error as { page?: number }).page;
-      return { ok: false, error: { code: error.code, message: error.message, page: page ?? null, parse: error.name === "ParseError" } };
+      return {
+        ok: false,
+        error: { code: error.code, message: error.message, page: page ?? null, parse: error.name === "ParseError" },
+      };
     }
     const reason = error instanceof Error ? error.message : String(error);
     return {
       ok: false,
       error: {
         code: "parse_failed",
-        message: "Folio could not read this file (the parser failed) — save it again in its original program and re-upload.",
+        message:
+          "Folio could not read this file (the parser failed) — save it again in its original program and re-upload.",
         page: null,
         parse: true,
         reason,

@@ -5,8 +5,9 @@
  * loading the tokenizer costs about a second); a worker that times out, runs out of memory or crashes
  * is thrown away and the next file gets a fresh one.
  */
-import { availableParallelism } from "node:os";
+
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ChunkDraft } from "../src/domain/types.js";
@@ -45,7 +46,11 @@ function startWorker(maxHeapMb: number): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 64 }, stderr: true };
   if (!runningFromSource) return new Worker(fileURLToPath(workerFile), options);
   // require.resolve yields the CommonJS build; the ESM build sits beside it as index.mjs.
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
+  const tsxApi = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve("tsx/esm/api")
+      .replace(/\.cjs$/, ".mjs"),
+  ).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(workerFile.href)}); });`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
@@ -62,11 +67,19 @@ function tooLarge(request: ProcessFileRequest): ParseError {
 function fromReply(reply: Extract<ParseReply, { ok: false }>, fileName: string): FolioError {
   const details = reply.error.reason ? { reason: reply.error.reason } : {};
   return reply.error.parse
-    ? new ParseError(reply.error.code, reply.error.message, { file: fileName, page: reply.error.page ?? undefined, details })
+    ? new ParseError(reply.error.code, reply.error.message, {
+        file: fileName,
+        page: reply.error.page ?? undefined,
+        details,
+      })
     : new FolioError(reply.error.code, reply.error.message, { details });
 }
 
-function workerFailure(error: (Error & { code?: string }) | null, exitCode: number | null, request: ProcessFileRequest): ParseError {
+function workerFailure(
+  error: (Error & { code?: string }) | null,
+  exitCode: number | null,
+  request: ProcessFileRequest,
+): ParseError {
   if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") {
     return new ParseError(
       "parse_out_of_memory",
@@ -74,11 +87,15 @@ function workerFailure(error: (Error & { code?: string }) | null, exitCode: numb
       { file: request.fileName },
     );
   }
-  return new ParseError("parse_crashed", "The file reader crashed on this file — save it again in its original program and re-upload.", {
-    file: request.fileName,
-    cause: error ?? undefined,
-    details: error ? { reason: error.message } : { exitCode },
-  });
+  return new ParseError(
+    "parse_crashed",
+    "The file reader crashed on this file — save it again in its original program and re-upload.",
+    {
+      file: request.fileName,
+      cause: error ?? undefined,
+      details: error ? { reason: error.message } : { exitCode },
+    },
+  );
 }
 
 /** A small pool of parse workers with the same heap cap. */
@@ -131,9 +148,14 @@ function createParsePool(maxHeapMb: number) {
     const onMessage = (message: { id: number; reply: ParseReply }) => {
       if (message.id !== id) return;
       const { reply } = message;
-      settle(true, () => (reply.ok ? job.resolve({ document: reply.document, chunks: reply.chunks }) : job.reject(fromReply(reply, request.fileName))));
+      settle(true, () =>
+        reply.ok
+          ? job.resolve({ document: reply.document, chunks: reply.chunks })
+          : job.reject(fromReply(reply, request.fileName)),
+      );
     };
-    const onError = (error: Error & { code?: string }) => settle(false, () => job.reject(workerFailure(error, null, request)));
+    const onError = (error: Error & { code?: string }) =>
+      settle(false, () => job.reject(workerFailure(error, null, request)));
     const onExit = (exitCode: number) => settle(false, () => job.reject(workerFailure(null, exitCode, request)));
     const onAbort = () => settle(false, () => job.reject(new FolioError("aborted", "The upload was cancelled.")));
     const timer = setTimeout(() => {
@@ -152,7 +174,12 @@ function createParsePool(maxHeapMb: number) {
     worker.once("error", onError);
     worker.once("exit", onExit);
     request.signal?.addEventListener("abort", onAbort, { once: true });
-    const parseJob: ParseJob = { bytes: request.bytes, fileName: request.fileName, limits: request.limits, chunking: request.chunking };
+    const parseJob: ParseJob = {
+      bytes: request.bytes,
+      fileName: request.fileName,
+      limits: request.limits,
+      chunking: request.chunking,
+    };
     worker.postMessage({ id, job: parseJob });
   }
 

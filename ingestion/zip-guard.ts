@@ -26,10 +26,14 @@ const ratioCheckMinimumBytes = 1024 * 1024;
 const nestedArchivePattern = /\.(zip|gz|tgz|7z|rar|bz2|xz|zst)$/i;
 
 function corrupt(fileName: string, detail: string): ParseError {
-  return new ParseError("file_corrupt", "This file is damaged (its ZIP structure cannot be read) — save it again and re-upload.", {
-    file: fileName,
-    details: { reason: detail },
-  });
+  return new ParseError(
+    "file_corrupt",
+    "This file is damaged (its ZIP structure cannot be read) — save it again and re-upload.",
+    {
+      file: fileName,
+      details: { reason: detail },
+    },
+  );
 }
 
 function readUint64(view: DataView, offset: number): number {

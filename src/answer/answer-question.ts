@@ -26,7 +26,8 @@ export type AnswerServiceOptions = {
 export const NO_CONTEXT_ANSWER =
   "I couldn't find this in the documents available here. The closest sources are below — they may help, but they do not answer the question.";
 
-const SAFE_FAILURE_MESSAGE = "Something went wrong while answering. Please try again; if it keeps happening, share the reference with your admin.";
+const SAFE_FAILURE_MESSAGE =
+  "Something went wrong while answering. Please try again; if it keeps happening, share the reference with your admin.";
 
 export type AnswerService = {
   answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent>;
@@ -69,8 +70,15 @@ export function createAnswerService(dependencies: {
       });
       lap("retrieval", retrievalStart);
       const sources: NumberedSource[] = results.slice(0, topK).map((result, index) => ({ n: index + 1, result }));
-      const relevance = assessRelevance(query, sources.map((source) => source.result), threshold);
-      logger.info({ results: results.length, coverage: relevance.coverage, spaces: context.spaceIds.length }, "retrieval done");
+      const relevance = assessRelevance(
+        query,
+        sources.map((source) => source.result),
+        threshold,
+      );
+      logger.info(
+        { results: results.length, coverage: relevance.coverage, spaces: context.spaceIds.length },
+        "retrieval done",
+      );
 
       let answerText: string;
       let citations: Citation[];
@@ -78,10 +86,16 @@ export function createAnswerService(dependencies: {
         answerText = NO_CONTEXT_ANSWER;
         yield { type: "delta", text: answerText };
         citations = await Promise.all(
-          sources.slice(0, 3).map((source) => buildCitation(source, query, dependencies.pageTexts, dependencies.linkForCitation)),
+          sources
+            .slice(0, 3)
+            .map((source) => buildCitation(source, query, dependencies.pageTexts, dependencies.linkForCitation)),
         );
       } else {
-        yield { type: "status", status: "reading", message: `Reading ${sources.length} source${sources.length === 1 ? "" : "s"}…` };
+        yield {
+          type: "status",
+          status: "reading",
+          message: `Reading ${sources.length} source${sources.length === 1 ? "" : "s"}…`,
+        };
         const generationStart = performance.now();
         let generated = "";
         yield { type: "status", status: "writing", message: "Writing the answer…" };
@@ -91,7 +105,12 @@ export function createAnswerService(dependencies: {
           yield { type: "delta", text };
         }
         lap("generation", generationStart);
-        ({ answer: answerText, citations } = await buildCitations(generated, sources, dependencies.pageTexts, dependencies.linkForCitation));
+        ({ answer: answerText, citations } = await buildCitations(
+          generated,
+          sources,
+          dependencies.pageTexts,
+          dependencies.linkForCitation,
+        ));
       }
       if (context.signal?.aborted) {
         yield { type: "error", code: "aborted", message: "The question was cancelled.", requestId: context.requestId };
@@ -99,8 +118,17 @@ export function createAnswerService(dependencies: {
       }
       yield { type: "citations", citations };
       lap("total", startedAt);
-      const answer: Answer = { requestId: context.requestId, answer: answerText, noContext: !relevance.relevant, citations, timingsMs };
-      logger.info({ noContext: answer.noContext, citations: citations.length, latencyMs: timingsMs.total }, "question answered");
+      const answer: Answer = {
+        requestId: context.requestId,
+        answer: answerText,
+        noContext: !relevance.relevant,
+        citations,
+        timingsMs,
+      };
+      logger.info(
+        { noContext: answer.noContext, citations: citations.length, latencyMs: timingsMs.total },
+        "question answered",
+      );
       yield { type: "done", answer };
     } catch (error) {
       const failure = toFolioError(error, "answer_failed");

@@ -64,8 +64,15 @@ export async function buildCitation(
   let page: number | null = result.pageStart;
   if (result.pageStart !== null && result.pageEnd !== null && result.pageStart !== result.pageEnd) {
     const pages = await pageTexts(result.documentId);
-    page = (best ? pageAtOffset(result, pages, best.start) : null) ??
-      findBestPage(quoteText, pages.filter((candidate) => candidate.pageNumber >= (result.pageStart ?? 0) && candidate.pageNumber <= (result.pageEnd ?? 0))) ??
+    page =
+      (best ? pageAtOffset(result, pages, best.start) : null) ??
+      findBestPage(
+        quoteText,
+        pages.filter(
+          (candidate) =>
+            candidate.pageNumber >= (result.pageStart ?? 0) && candidate.pageNumber <= (result.pageEnd ?? 0),
+        ),
+      ) ??
       result.pageStart;
   }
   return {

@@ -14,7 +14,10 @@ export function createExtractiveGenerator(): AnswerGenerator {
       const questionTerms = uniqueTerms(question);
       const picks = sources
         .map((source) => ({ n: source.n, best: rankSentences(source.result.text, questionTerms)[0] }))
-        .filter((pick): pick is { n: number; best: NonNullable<typeof pick.best> } => pick.best !== undefined && pick.best.score > 0)
+        .filter(
+          (pick): pick is { n: number; best: NonNullable<typeof pick.best> } =>
+            pick.best !== undefined && pick.best.score > 0,
+        )
         .sort((left, right) => right.best.score - left.best.score || left.n - right.n)
         .slice(0, MAX_QUOTES);
       if (picks.length === 0) {

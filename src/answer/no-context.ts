@@ -13,7 +13,11 @@ export const DEFAULT_COVERAGE_THRESHOLD = 0.6;
 
 export type RelevanceAssessment = { relevant: boolean; coverage: number };
 
-export function assessRelevance(query: string, results: SearchResult[], threshold = DEFAULT_COVERAGE_THRESHOLD): RelevanceAssessment {
+export function assessRelevance(
+  query: string,
+  results: SearchResult[],
+  threshold = DEFAULT_COVERAGE_THRESHOLD,
+): RelevanceAssessment {
   const queryTerms = uniqueTerms(query);
   if (results.length === 0 || queryTerms.size === 0) return { relevant: false, coverage: 0 };
   let coverage = 0;

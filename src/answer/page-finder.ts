@@ -17,7 +17,8 @@ function termFrequencies(text: string): Map<string, number> {
 export function findBestPage(text: string, pages: PageText[]): number | null {
   const pageTerms = pages.map((page) => termFrequencies(page.text));
   const documentFrequency = new Map<string, number>();
-  for (const terms of pageTerms) for (const term of terms.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const terms of pageTerms)
+    for (const term of terms.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   // Smoothed IDF as in scikit-learn's TfidfVectorizer (the paper's implementation).
   const idf = (term: string) => Math.log((1 + pages.length) / (1 + (documentFrequency.get(term) ?? 0))) + 1;
   const weigh = (terms: Map<string, number>) => {

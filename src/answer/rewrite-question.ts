@@ -3,14 +3,17 @@
  * leans on earlier turns (a pronoun such as "it" or "they", or fewer than four content terms), the
  * previous user question is appended so retrieval sees its subject. Otherwise the question stands alone.
  */
-import type { ConversationTurn } from "./answer-events.js";
+
 import { analyzeText } from "../retrieval/text-analyzer.js";
+import type { ConversationTurn } from "./answer-events.js";
 
 const REFERRING_WORDS = /\b(it|its|they|them|their|this|that|these|those|there|he|she|his|her|one|same|else|more)\b/i;
 const MIN_STANDALONE_TERMS = 4;
 
 export function rewriteQuestion(question: string, history: ConversationTurn[]): string {
-  const previousQuestion = [...history].reverse().find((turn) => turn.role === "user" && turn.text.trim() !== question.trim());
+  const previousQuestion = [...history]
+    .reverse()
+    .find((turn) => turn.role === "user" && turn.text.trim() !== question.trim());
   if (!previousQuestion) return question;
   const leansOnContext = REFERRING_WORDS.test(question) || analyzeText(question).length < MIN_STANDALONE_TERMS;
   return leansOnContext ? `${question} ${previousQuestion.text}` : question;

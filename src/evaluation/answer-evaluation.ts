@@ -7,8 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Folio } from "../composition-root.js";
 import type { Answer } from "../answer/answer-events.js";
+import type { Folio } from "../composition-root.js";
 import { FolioError } from "../errors.js";
 import { summarizeLatency } from "./latency.js";
 
@@ -46,7 +46,10 @@ export async function runAnswerEvaluation(
     .map((entry) => ({ question: entry.question ?? "", gold: goldPagesOf(entry.truth ?? entry.answer ?? "") }))
     .filter((entry) => entry.question.length > 0 && entry.gold.length > 0);
   if (questions.length === 0) {
-    throw new FolioError("dataset_unusable", `No question in ${options.datasetPath} cites a page as "file.pdf#page=N".`);
+    throw new FolioError(
+      "dataset_unusable",
+      `No question in ${options.datasetPath} cites a page as "file.pdf#page=N".`,
+    );
   }
   const spaceId = `eval:${randomUUID()}`;
   const files = (await readdir(options.docsDir)).filter((name) => !name.startsWith(".")).sort();
@@ -69,19 +72,31 @@ export async function runAnswerEvaluation(
     const latencies: number[] = [];
     for (const [index, entry] of questions.entries()) {
       const isGold = (file: string, pageStart: number | null, pageEnd: number | null) =>
-        entry.gold.some((gold) => gold.file === file && pageStart !== null && gold.page >= pageStart && gold.page <= (pageEnd ?? pageStart));
+        entry.gold.some(
+          (gold) =>
+            gold.file === file && pageStart !== null && gold.page >= pageStart && gold.page <= (pageEnd ?? pageStart),
+        );
       const results = await folio.retriever.search({ query: entry.question, spaceIds: [spaceId], limit: k });
       if (results[0] && isGold(results[0].file, results[0].pageStart, results[0].pageEnd)) hitAt1 += 1;
       if (results.slice(0, 5).some((result) => isGold(result.file, result.pageStart, result.pageEnd))) hitAt5 += 1;
 
       const started = performance.now();
       let answer: Answer | null = null;
-      for await (const event of folio.core.answerQuestion(entry.question, { spaceIds: [spaceId], history: [], requestId: randomUUID() })) {
+      for await (const event of folio.core.answerQuestion(entry.question, {
+        spaceIds: [spaceId],
+        history: [],
+        requestId: randomUUID(),
+      })) {
         if (event.type === "done") answer = event.answer;
       }
       latencies.push(performance.now() - started);
       if (answer?.noContext) noContext += 1;
-      if (answer && !answer.noContext && answer.citations.some((citation) => isGold(citation.file, citation.pageStart, citation.pageEnd))) hitCited += 1;
+      if (
+        answer &&
+        !answer.noContext &&
+        answer.citations.some((citation) => isGold(citation.file, citation.pageStart, citation.pageEnd))
+      )
+        hitCited += 1;
       if ((index + 1) % 50 === 0) options.onProgress?.(`asked ${index + 1}/${questions.length} questions`);
     }
     return {

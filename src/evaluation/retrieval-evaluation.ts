@@ -5,8 +5,8 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { Folio } from "../composition-root.js";
-import { countTerms } from "../retrieval/text-analyzer.js";
 import type { RetrievalMode } from "../retrieval/retriever.js";
+import { countTerms } from "../retrieval/text-analyzer.js";
 import { loadBeirDataset } from "./beir-dataset.js";
 import { evaluateRun, type MetricName, type Run } from "./ir-metrics.js";
 import { summarizeLatency } from "./latency.js";
@@ -25,7 +25,13 @@ const INDEX_BATCH = 500;
 
 export async function runRetrievalEvaluation(
   folio: Folio,
-  options: { datasetDir: string; split: string; mode: RetrievalMode; depth?: number; onProgress?: (message: string) => void },
+  options: {
+    datasetDir: string;
+    split: string;
+    mode: RetrievalMode;
+    depth?: number;
+    onProgress?: (message: string) => void;
+  },
 ): Promise<RetrievalEvaluationReport> {
   const dataset = await loadBeirDataset(options.datasetDir, options.split);
   const spaceId = `eval:${randomUUID()}`;
@@ -52,7 +58,16 @@ export async function runRetrievalEvaluation(
         },
         pages: [],
         // Token count is a cheap estimate here: evaluation never embeds, and tokenizing 5k documents would dominate.
-        chunks: [{ kind: "text", text, tokenCount: Math.ceil(text.split(/\s+/).length * 1.3) + 2, position: 0, provenance: {}, terms: countTerms(text) }],
+        chunks: [
+          {
+            kind: "text",
+            text,
+            tokenCount: Math.ceil(text.split(/\s+/).length * 1.3) + 2,
+            position: 0,
+            provenance: {},
+            terms: countTerms(text),
+          },
+        ],
       });
       for (const chunk of chunks) {
         docIdByChunk.set(chunk.id, entry.id);
@@ -74,7 +89,12 @@ export async function runRetrievalEvaluation(
       const query = dataset.queries.get(queryId);
       if (query === undefined) continue;
       const started = performance.now();
-      const results = await folio.retriever.search({ query, spaceIds: [spaceId], limit: options.depth ?? 100, mode: options.mode });
+      const results = await folio.retriever.search({
+        query,
+        spaceIds: [spaceId],
+        limit: options.depth ?? 100,
+        mode: options.mode,
+      });
       latencies.push(performance.now() - started);
       run.set(
         queryId,
