@@ -93,6 +93,7 @@ export const CATALOG_MIGRATIONS: Migration[] = [
       )`,
       `CREATE TABLE feedback (
         id uuid PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY,
         answer_id text NOT NULL,
         space_id text NOT NULL,
         user_id text NOT NULL,
