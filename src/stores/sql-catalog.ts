@@ -499,10 +499,9 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     },
 
     async listFeedback(answerId) {
-      const { rows } = await client.query<FeedbackRow>(
-        "SELECT * FROM feedback WHERE answer_id = $1 ORDER BY seq",
-        [answerId],
-      );
+      const { rows } = await client.query<FeedbackRow>("SELECT * FROM feedback WHERE answer_id = $1 ORDER BY seq", [
+        answerId,
+      ]);
       return rows.map(toFeedback);
     },
 
