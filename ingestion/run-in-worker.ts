@@ -32,11 +32,13 @@ type QueuedJob = {
   reject: (error: Error) => void;
 };
 
-type PooledWorker = { worker: Worker; busy: boolean };
+type PooledWorker = { worker: Worker; busy: boolean; idleTimer?: NodeJS.Timeout };
 
 const runningFromSource = import.meta.url.endsWith(".ts");
 const workerFile = new URL(runningFromSource ? "./parse-worker.ts" : "./parse-worker.js", import.meta.url);
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
+/** An idle worker holds a parser and the tokenizer in memory (~100 MB); a quiet server gives it back. */
+const IDLE_WORKER_MS = 60_000;
 
 /**
  * From TypeScript source (tsx, vitest) the worker must load tsx itself before importing the .ts entry:
@@ -107,8 +109,18 @@ function createParsePool(maxHeapMb: number) {
 
   function acquire(): PooledWorker {
     const reused = idle.pop();
-    if (reused) return reused;
+    if (reused) {
+      clearTimeout(reused.idleTimer);
+      return reused;
+    }
     return { worker: startWorker(maxHeapMb), busy: false };
+  }
+
+  function retire(pooled: PooledWorker): Promise<number> {
+    const index = idle.indexOf(pooled);
+    if (index >= 0) idle.splice(index, 1);
+    clearTimeout(pooled.idleTimer);
+    return pooled.worker.terminate();
   }
 
   function runJob(job: QueuedJob): void {
@@ -133,6 +145,7 @@ function createParsePool(maxHeapMb: number) {
       if (keepWorker) {
         worker.unref();
         idle.push(pooled);
+        pooled.idleTimer = setTimeout(() => void retire(pooled), IDLE_WORKER_MS).unref();
       } else {
         void worker.terminate();
       }
@@ -191,6 +204,10 @@ function createParsePool(maxHeapMb: number) {
         else queue.push(job);
       });
     },
+    /** Ends the idle workers; their stdio ports would otherwise keep a finished CLI process alive. */
+    async closeIdle(): Promise<void> {
+      await Promise.all([...idle].map(retire));
+    },
   };
 }
 
@@ -205,4 +222,9 @@ export function processFileInWorker(request: ProcessFileRequest): Promise<Proces
     pools.set(request.limits.maxHeapMb, pool);
   }
   return pool.process(request);
+}
+
+/** Stops idle parse workers (busy ones finish their file first and are then kept until the next call). */
+export async function closeParseWorkers(): Promise<void> {
+  await Promise.all([...pools.values()].map((pool) => pool.closeIdle()));
 }

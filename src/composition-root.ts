@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
-import { processFileInWorker } from "../ingestion/run-in-worker.js";
+import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
 import { createAnswerService } from "./answer/answer-question.js";
 import { createExtractiveGenerator } from "./answer/extractive-generator.js";
 import { describeStorage, type FolioConfig } from "./config/config.js";
@@ -122,6 +122,7 @@ export async function createFolio(config: FolioConfig, logger: Logger): Promise<
       }
     },
     async close() {
+      await closeParseWorkers();
       await vectorIndex.close();
       await catalog.close();
       await stores.client.close();
