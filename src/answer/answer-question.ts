@@ -2,7 +2,8 @@
  * The one call every adapter uses to answer: rewrite a follow-up into a standalone query, search the
  * asker's spaces, decide whether anything is relevant enough, stream the generator's text, and turn
  * its [n] markers into page-exact citations with signed links. Emits AnswerEvents; errors become one
- * `error` event with a safe message and the request id (details go to the log).
+ * `error` event with a safe message and the request id (details go to the log), and a fired abort
+ * signal ends the stream with one `aborted` error event instead of a `done`.
  */
 import type { PageText } from "../domain/types.js";
 import { toFolioError } from "../errors.js";
@@ -26,12 +27,27 @@ export type AnswerServiceOptions = {
 export const NO_CONTEXT_ANSWER =
   "I couldn't find this in the documents available here. The closest sources are below — they may help, but they do not answer the question.";
 
+/** When the search returns nothing at all there are no closest sources to point to. */
+export const NO_SOURCES_ANSWER = "I couldn't find anything about this in the documents available here.";
+
+/** How many closest sources a no-context reply lists. */
+const CLOSEST_SOURCES = 3;
+
 const SAFE_FAILURE_MESSAGE =
   "Something went wrong while answering. Please try again; if it keeps happening, share the reference with your admin.";
+
+const ABORTED_MESSAGE = "The question was cancelled.";
 
 export type AnswerService = {
   answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent>;
 };
+
+/** Thrown inside the pipeline when the asker's signal fires; becomes one `aborted` error event. */
+class AnswerAborted extends Error {}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AnswerAborted();
+}
 
 export function createAnswerService(dependencies: {
   retriever: Retriever;
@@ -47,12 +63,30 @@ export function createAnswerService(dependencies: {
 
   async function* answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
     const logger = dependencies.logger.child({ requestId: context.requestId });
+    const { signal } = context;
     const startedAt = performance.now();
     const timingsMs: Record<string, number> = {};
     const lap = (name: string, since: number) => {
       timingsMs[name] = Math.round(performance.now() - since);
     };
+    // Several citations often come from one document: read its pages once per question.
+    const pagesByDocument = new Map<string, Promise<PageText[]>>();
+    const pageTexts = (documentId: string) => {
+      let pages = pagesByDocument.get(documentId);
+      if (!pages) {
+        pages = dependencies.pageTexts(documentId);
+        pagesByDocument.set(documentId, pages);
+      }
+      return pages;
+    };
+    const closestSources = (sources: NumberedSource[], query: string) =>
+      Promise.all(
+        sources
+          .slice(0, CLOSEST_SOURCES)
+          .map((source) => buildCitation(source, query, pageTexts, dependencies.linkForCitation)),
+      );
     try {
+      throwIfAborted(signal);
       let query = question;
       if (context.history.length > 0) {
         yield { type: "status", status: "rewriting", message: "Reading the thread…" };
@@ -66,9 +100,10 @@ export function createAnswerService(dependencies: {
         query,
         spaceIds: context.spaceIds,
         limit: candidates,
-        signal: context.signal,
+        signal,
       });
       lap("retrieval", retrievalStart);
+      throwIfAborted(signal);
       const sources: NumberedSource[] = results.slice(0, topK).map((result, index) => ({ n: index + 1, result }));
       const relevance = assessRelevance(
         query,
@@ -82,14 +117,11 @@ export function createAnswerService(dependencies: {
 
       let answerText: string;
       let citations: Citation[];
-      if (!relevance.relevant) {
-        answerText = NO_CONTEXT_ANSWER;
+      let noContext = !relevance.relevant;
+      if (noContext) {
+        answerText = sources.length === 0 ? NO_SOURCES_ANSWER : NO_CONTEXT_ANSWER;
         yield { type: "delta", text: answerText };
-        citations = await Promise.all(
-          sources
-            .slice(0, 3)
-            .map((source) => buildCitation(source, query, dependencies.pageTexts, dependencies.linkForCitation)),
-        );
+        citations = await closestSources(sources, query);
       } else {
         yield {
           type: "status",
@@ -99,38 +131,41 @@ export function createAnswerService(dependencies: {
         const generationStart = performance.now();
         let generated = "";
         yield { type: "status", status: "writing", message: "Writing the answer…" };
-        for await (const text of dependencies.generator.generate(question, sources, context.signal)) {
-          if (context.signal?.aborted) break;
+        for await (const text of dependencies.generator.generate(question, sources, signal)) {
+          throwIfAborted(signal);
           generated += text;
           yield { type: "delta", text };
         }
+        throwIfAborted(signal);
         lap("generation", generationStart);
         ({ answer: answerText, citations } = await buildCitations(
           generated,
           sources,
-          dependencies.pageTexts,
+          pageTexts,
           dependencies.linkForCitation,
         ));
+        // An answer that cites nothing is the generator saying the sources do not hold the answer:
+        // treat it as no-context and show the closest sources, never an unsupported answer.
+        if (citations.length === 0) {
+          noContext = true;
+          citations = await closestSources(sources, query);
+        }
       }
-      if (context.signal?.aborted) {
-        yield { type: "error", code: "aborted", message: "The question was cancelled.", requestId: context.requestId };
-        return;
-      }
+      throwIfAborted(signal);
       yield { type: "citations", citations };
       lap("total", startedAt);
-      const answer: Answer = {
-        requestId: context.requestId,
-        answer: answerText,
-        noContext: !relevance.relevant,
-        citations,
-        timingsMs,
-      };
+      const answer: Answer = { requestId: context.requestId, answer: answerText, noContext, citations, timingsMs };
       logger.info(
         { noContext: answer.noContext, citations: citations.length, latencyMs: timingsMs.total },
         "question answered",
       );
       yield { type: "done", answer };
     } catch (error) {
+      if (error instanceof AnswerAborted || signal?.aborted) {
+        logger.info({ latencyMs: Math.round(performance.now() - startedAt) }, "question cancelled");
+        yield { type: "error", code: "aborted", message: ABORTED_MESSAGE, requestId: context.requestId };
+        return;
+      }
       const failure = toFolioError(error, "answer_failed");
       logger.error({ err: failure, code: failure.code }, "answering failed");
       yield { type: "error", code: failure.code, message: SAFE_FAILURE_MESSAGE, requestId: context.requestId };

@@ -1,8 +1,9 @@
 /**
  * Turns the [n] markers of a finished answer into citations: markers that point to no source are
- * removed, and each cited source gets the sentence it is cited for as its quote and the page that
- * holds that sentence — found by offsets within the chunk's exact provenance, with the TF-IDF page
- * finder as the fallback when offsets are missing.
+ * removed, and each cited source gets the sentence it is cited for as its quote and the page(s) that
+ * hold that sentence — found by offsets within the chunk's exact provenance, with the TF-IDF page
+ * finder as the fallback when offsets are missing. A sentence that runs across a page break cites
+ * both pages (pageStart..pageEnd); the link opens the page where it starts.
  */
 import type { PageText, SearchResult } from "../domain/types.js";
 import type { Citation } from "./answer-events.js";
@@ -52,6 +53,27 @@ export function pageAtOffset(result: SearchResult, pages: PageText[], offset: nu
   return null;
 }
 
+/** The pages holding the quoted sentence: by provenance offsets, else the TF-IDF page finder, else the chunk's first page. */
+async function locateQuote(
+  result: SearchResult,
+  quote: { text: string; start: number; end: number } | undefined,
+  pageTexts: (documentId: string) => Promise<PageText[]>,
+): Promise<{ pageStart: number | null; pageEnd: number | null }> {
+  const { pageStart, pageEnd } = result;
+  if (pageStart === null || pageEnd === null || pageStart === pageEnd) return { pageStart, pageEnd: pageStart };
+  const pages = await pageTexts(result.documentId);
+  if (quote) {
+    const first = pageAtOffset(result, pages, quote.start);
+    const last = pageAtOffset(result, pages, Math.max(quote.start, quote.end - 1));
+    if (first !== null && last !== null) return { pageStart: first, pageEnd: last };
+  }
+  const found = findBestPage(
+    quote?.text ?? result.text,
+    pages.filter((candidate) => candidate.pageNumber >= pageStart && candidate.pageNumber <= pageEnd),
+  );
+  return { pageStart: found ?? pageStart, pageEnd: found ?? pageStart };
+}
+
 export async function buildCitation(
   source: NumberedSource,
   claim: string,
@@ -60,30 +82,16 @@ export async function buildCitation(
 ): Promise<Citation> {
   const { result } = source;
   const best = rankSentences(result.text, uniqueTerms(claim))[0];
-  const quoteText = best?.text ?? result.text;
-  let page: number | null = result.pageStart;
-  if (result.pageStart !== null && result.pageEnd !== null && result.pageStart !== result.pageEnd) {
-    const pages = await pageTexts(result.documentId);
-    page =
-      (best ? pageAtOffset(result, pages, best.start) : null) ??
-      findBestPage(
-        quoteText,
-        pages.filter(
-          (candidate) =>
-            candidate.pageNumber >= (result.pageStart ?? 0) && candidate.pageNumber <= (result.pageEnd ?? 0),
-        ),
-      ) ??
-      result.pageStart;
-  }
+  const { pageStart, pageEnd } = await locateQuote(result, best, pageTexts);
   return {
     n: source.n,
     documentId: result.documentId,
     title: result.title,
     file: result.file,
-    pageStart: page,
-    pageEnd: page,
-    quote: shortenQuote(quoteText),
-    url: linkForCitation({ documentId: result.documentId, page }),
+    pageStart,
+    pageEnd,
+    quote: shortenQuote(best?.text ?? result.text),
+    url: linkForCitation({ documentId: result.documentId, page: pageStart }),
   };
 }
 

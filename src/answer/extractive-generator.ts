@@ -1,12 +1,18 @@
 /**
  * The answer mode until the local LLM lands: no generation, only evidence. From each of the top
  * sources it takes the sentence that best matches the question and quotes it with its [n] marker,
- * best-supported first, streamed one sentence at a time.
+ * best-supported first, streamed one sentence at a time. Bracketed reference numbers inside a quote
+ * ("Docker [2]" in a NIST paper) are written "(2)" so they cannot be read as Folio's own [n] markers.
  */
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { rankSentences, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
 
 const MAX_QUOTES = 3;
+const DOCUMENT_REFERENCE = /\[(\d{1,3})\]/g;
+
+function quoteOf(sentence: string): string {
+  return shortenQuote(sentence, 400).replace(DOCUMENT_REFERENCE, "($1)");
+}
 
 export function createExtractiveGenerator(): AnswerGenerator {
   return {
@@ -26,7 +32,7 @@ export function createExtractiveGenerator(): AnswerGenerator {
       }
       for (const [index, pick] of picks.entries()) {
         if (signal?.aborted) return;
-        yield `${index === 0 ? "" : "\n"}“${shortenQuote(pick.best.text, 400)}” [${pick.n}]`;
+        yield `${index === 0 ? "" : "\n"}“${quoteOf(pick.best.text)}” [${pick.n}]`;
       }
     },
   };

@@ -13,8 +13,8 @@ function termFrequencies(text: string): Map<string, number> {
   return counts;
 }
 
-/** Page number of the page most similar to `text`, or null when no page shares a term with it. */
-export function findBestPage(text: string, pages: PageText[]): number | null {
+/** A finder fitted once on a file's pages, for asking about many texts (evaluation). */
+export function createPageFinder(pages: PageText[]): (text: string) => number | null {
   const pageTerms = pages.map((page) => termFrequencies(page.text));
   const documentFrequency = new Map<string, number>();
   for (const terms of pageTerms)
@@ -31,16 +31,25 @@ export function findBestPage(text: string, pages: PageText[]): number | null {
     }
     return { weights, norm: Math.sqrt(norm) };
   };
-  const query = weigh(termFrequencies(text));
-  if (query.norm === 0) return null;
-  let best: { page: number; score: number } | null = null;
-  pageTerms.forEach((terms, index) => {
-    const page = weigh(terms);
-    if (page.norm === 0) return;
-    let dot = 0;
-    for (const [term, weight] of query.weights) dot += weight * (page.weights.get(term) ?? 0);
-    const score = dot / (query.norm * page.norm);
-    if (score > 0 && (!best || score > best.score)) best = { page: pages[index]?.pageNumber ?? index + 1, score };
-  });
-  return (best as { page: number; score: number } | null)?.page ?? null;
+  const pageVectors = pageTerms.map(weigh);
+  return (text) => {
+    const query = weigh(termFrequencies(text));
+    if (query.norm === 0) return null;
+    let best: { page: number; score: number } | null = null;
+    for (const [index, page] of pageVectors.entries()) {
+      if (page.norm === 0) continue;
+      let dot = 0;
+      for (const [term, weight] of query.weights) dot += weight * (page.weights.get(term) ?? 0);
+      const score = dot / (query.norm * page.norm);
+      // Strictly greater: on a tie the earlier page wins.
+      if (score > 0 && (best === null || score > best.score))
+        best = { page: pages[index]?.pageNumber ?? index + 1, score };
+    }
+    return best?.page ?? null;
+  };
+}
+
+/** Page number of the page most similar to `text`, or null when no page shares a term with it. */
+export function findBestPage(text: string, pages: PageText[]): number | null {
+  return createPageFinder(pages)(text);
 }

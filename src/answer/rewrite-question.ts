@@ -7,7 +7,12 @@
 import { analyzeText } from "../retrieval/text-analyzer.js";
 import type { ConversationTurn } from "./answer-events.js";
 
-const REFERRING_WORDS = /\b(it|its|they|them|their|this|that|these|those|there|he|she|his|her|one|same|else|more)\b/i;
+/**
+ * Words that point back at an earlier turn. "that", "one", "more" and "there" are left out: they are far
+ * more often relative or filler words ("the plan that covers…"), and a short follow-up such as "is that
+ * covered?" is caught by the term count anyway.
+ */
+const REFERRING_WORDS = /\b(it|its|they|them|their|this|these|those|he|she|his|her|same|else)\b/i;
 const MIN_STANDALONE_TERMS = 4;
 
 export function rewriteQuestion(question: string, history: ConversationTurn[]): string {

@@ -25,10 +25,14 @@ export type AnswerEvaluationReport = {
 
 type GoldPage = { file: string; page: number };
 
-const CITATION = /\[?([^\s[\]#]+\.pdf)#page=(\d+)\]?/gi;
+/** `[file name.pdf#page=N]` (the name may hold spaces inside brackets) or a bare `file.pdf#page=N`. */
+const CITATION = /\[([^[\]#]+?\.pdf)#page=(\d+)\]|([^\s[\]#]+\.pdf)#page=(\d+)/gi;
 
 export function goldPagesOf(reference: string): GoldPage[] {
-  return [...reference.matchAll(CITATION)].map((match) => ({ file: match[1] ?? "", page: Number(match[2]) }));
+  return [...reference.matchAll(CITATION)].map((match) => ({
+    file: (match[1] ?? match[3] ?? "").trim(),
+    page: Number(match[2] ?? match[4]),
+  }));
 }
 
 function ratio(count: number, total: number): number {

@@ -1,7 +1,9 @@
 /**
  * Signed, expiring links to the source viewer (`/files/<documentId>?exp=&sig=`), so a citation opens
  * the original file for whoever holds the link — and only until it expires. The signature is an
- * HMAC-SHA256 of "<documentId>:<exp>" with the deployment's link secret.
+ * HMAC-SHA256 of "<documentId>:<exp>" with the deployment's link secret. The page is not signed: it
+ * travels as the `#page=N` fragment, which browsers never send to the server, and a link grants the
+ * whole document anyway. Signatures are compared with timingSafeEqual so response times reveal nothing.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
