@@ -8,23 +8,41 @@ import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { rankSentences, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
 
 const MAX_QUOTES = 3;
+/** A further quote must carry at least this share of the best quote's support, or it is noise. */
+const MIN_RELATIVE_SUPPORT = 0.5;
 const DOCUMENT_REFERENCE = /\[(\d{1,3})\]/g;
 
 function quoteOf(sentence: string): string {
   return shortenQuote(sentence, 400).replace(DOCUMENT_REFERENCE, "($1)");
 }
 
+/**
+ * How specific each question term is among the retrieved sources: ln(1 + sources / sources holding it).
+ * "cloud" in every source of a cloud document weighs less than "elasticity" in one of them.
+ */
+function specificityWeights(questionTerms: Set<string>, sources: NumberedSource[]): Map<string, number> {
+  const sourceTerms = sources.map((source) => uniqueTerms(source.result.text));
+  const weights = new Map<string, number>();
+  for (const term of questionTerms) {
+    const holding = sourceTerms.filter((terms) => terms.has(term)).length;
+    if (holding > 0) weights.set(term, Math.log(1 + sourceTerms.length / holding));
+  }
+  return weights;
+}
+
 export function createExtractiveGenerator(): AnswerGenerator {
   return {
     async *generate(question: string, sources: NumberedSource[], signal?: AbortSignal) {
       const questionTerms = uniqueTerms(question);
+      const weights = specificityWeights(questionTerms, sources);
       const picks = sources
-        .map((source) => ({ n: source.n, best: rankSentences(source.result.text, questionTerms)[0] }))
+        .map((source) => ({ n: source.n, best: rankSentences(source.result.text, questionTerms, weights)[0] }))
         .filter(
           (pick): pick is { n: number; best: NonNullable<typeof pick.best> } =>
             pick.best !== undefined && pick.best.score > 0,
         )
         .sort((left, right) => right.best.score - left.best.score || left.n - right.n)
+        .filter((pick, _index, ranked) => pick.best.score >= MIN_RELATIVE_SUPPORT * (ranked[0]?.best.score ?? 0))
         .slice(0, MAX_QUOTES);
       if (picks.length === 0) {
         yield "The closest passages are listed below; none of them states the answer directly.";

@@ -14,7 +14,7 @@ import type { LogFields, Logger } from "../../src/logger.js";
 import type { Retriever, SearchRequest } from "../../src/retrieval/retriever.js";
 
 const PAGES: PageText[] = [
-  { pageNumber: 1, text: "PerksPlus overview. Employees may expense up to $1000 for fitness programs each year." },
+  { pageNumber: 1, text: "PerksPlus is the wellness program. Employees may expense up to $1000 for fitness programs each year." },
   { pageNumber: 2, text: "Gym memberships and yoga classes are covered. Claims are due by the end of January." },
 ];
 
@@ -46,7 +46,7 @@ const CLAIMS_CHUNK = result({
   documentId: "doc-claims",
   file: "claims.pdf",
   title: "Claims",
-  text: "Submit fitness claims through the benefits portal with a receipt.",
+  text: "Employees submit fitness program claims through the benefits portal with a receipt.",
   pageStart: 4,
   pageEnd: 4,
 });
@@ -164,7 +164,7 @@ describe("answerQuestion", () => {
       noContext: false,
     });
     expect(deltas).toBe(
-      "“Employees may expense up to $1000 for fitness programs each year.” [1]\n“Submit fitness claims through the benefits portal with a receipt.” [2]",
+      "“Employees may expense up to $1000 for fitness programs each year.” [1]\n“Employees submit fitness program claims through the benefits portal with a receipt.” [2]",
     );
     expect(done.answer.citations).toEqual([
       {
@@ -184,7 +184,7 @@ describe("answerQuestion", () => {
         file: "claims.pdf",
         pageStart: 4,
         pageEnd: 4,
-        quote: "Submit fitness claims through the benefits portal with a receipt.",
+        quote: "Employees submit fitness program claims through the benefits portal with a receipt.",
         url: "https://folio.test/files/doc-claims#page=4",
       },
     ]);

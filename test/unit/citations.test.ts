@@ -195,7 +195,7 @@ describe("buildCitations", () => {
 
   it("cites both pages for a sentence that runs across a page break, linking where it starts", async () => {
     const pages: PageText[] = [
-      { pageNumber: 1, text: "Intro line. The annual deductible for the standard plan is" },
+      { pageNumber: 1, text: "This page is the introduction. The annual deductible for the standard plan is" },
       { pageNumber: 2, text: "two thousand dollars per person. Unrelated closing words." },
     ];
     const chunk = chunkOf(pages, { pageStart: 1, pageEnd: 2, charStart: 0, charEnd: pages[1]?.text.length ?? 0 });
