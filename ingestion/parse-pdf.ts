@@ -62,6 +62,41 @@ export function joinTextItems(items: readonly unknown[]): string {
   return normalizePageText(text);
 }
 
+/** The parts of a pdf.js form-field (Widget) annotation this parser reads. */
+type FormField = {
+  subtype?: unknown;
+  fieldType?: unknown;
+  fieldValue?: unknown;
+  hidden?: unknown;
+  options?: Array<{ exportValue?: unknown; displayValue?: unknown }>;
+};
+
+/**
+ * What the filled-in form fields of a page say: text field values, and the shown text of the chosen
+ * list/combo options. pdf.js keeps these out of getTextContent (they live in annotations), so a filled
+ * form would otherwise lose its answers. Buttons and check boxes carry no prose and are skipped.
+ */
+export function formFieldText(annotations: readonly unknown[]): { text: string; fields: number } {
+  const lines: string[] = [];
+  let fields = 0;
+  for (const annotation of annotations as FormField[]) {
+    if (annotation?.subtype !== "Widget") continue;
+    fields += 1;
+    if (annotation.hidden === true) continue;
+    if (annotation.fieldType === "Tx" && typeof annotation.fieldValue === "string") {
+      lines.push(annotation.fieldValue.replace(/\r\n?/g, "\n"));
+    } else if (annotation.fieldType === "Ch") {
+      const chosen = Array.isArray(annotation.fieldValue) ? annotation.fieldValue : [annotation.fieldValue];
+      for (const value of chosen) {
+        if (typeof value !== "string") continue;
+        const option = annotation.options?.find((candidate) => candidate.exportValue === value);
+        lines.push(typeof option?.displayValue === "string" ? option.displayValue : value);
+      }
+    }
+  }
+  return { text: normalizePageText(lines.filter((line) => line.trim().length > 0).join("\n")), fields };
+}
+
 function normalizePageText(text: string): string {
   return text
     .split("\n")
@@ -146,11 +181,20 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
     const warnings: string[] = [];
     const pages: PageText[] = [];
     const unreadablePages: number[] = [];
+    let formFields = 0;
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
       try {
         const page = await pdf.getPage(pageNumber);
         const content = await page.getTextContent();
-        pages.push({ pageNumber, text: joinTextItems(content.items) });
+        let text = joinTextItems(content.items);
+        try {
+          const form = formFieldText(await page.getAnnotations({ intent: "display" }));
+          formFields += form.fields;
+          if (form.text.length > 0) text = text.length > 0 ? `${text}\n\n${form.text}` : form.text;
+        } catch {
+          // Unreadable annotations cost the form values only; the page text stands.
+        }
+        pages.push({ pageNumber, text });
         page.cleanup();
       } catch (error) {
         // One broken page should not cost the rest of the document; the page stays, empty.
@@ -180,8 +224,10 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
     ) {
       throw new ParseError(
         "pdf_no_text",
-        "This PDF has no text layer (it looks like a scan) — upload a PDF with selectable text or run OCR first.",
-        { file: fileName, details: { pages: pageCount, visibleCharacters } },
+        formFields > 0
+          ? "This PDF is a form with no text of its own and its fields are empty — upload a filled-in copy or the original document."
+          : "This PDF has no text layer (it looks like a scan) — upload a PDF with selectable text or run OCR first.",
+        { file: fileName, details: { pages: pageCount, visibleCharacters, formFields } },
       );
     }
     const emptyPages = pages.filter((page) => page.text.length === 0).length - unreadablePages.length;

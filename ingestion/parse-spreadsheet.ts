@@ -5,6 +5,7 @@
  */
 import { parse as parseCsvText } from "csv-parse/sync";
 import ExcelJS from "exceljs";
+import { strToU8, unzipSync, zipSync } from "fflate";
 import type { MediaType } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
 import type { ParseLimits } from "./limits.js";
@@ -19,7 +20,11 @@ function tooManyCells(fileName: string, limit: number): ParseError {
   );
 }
 
-/** Drops trailing empty cells and fully empty rows; returns header + data rows with their numbers. */
+/**
+ * Drops trailing empty cells and fully empty rows; returns header + data rows with their numbers.
+ * `rows` may be sparse (index = row number - 1): holes are skipped, never materialised, so a sheet
+ * declaring a million-row used range costs only the rows it really has.
+ */
 function toTable(
   rows: string[][],
   sheet: string,
@@ -27,23 +32,26 @@ function toTable(
   limits: ParseLimits,
   cellBudget: { used: number },
 ): TableBlock | null {
-  const cleaned = rows.map((row) => {
-    let end = row.length;
-    while (end > 0 && (row[end - 1] ?? "").trim() === "") end -= 1;
-    return row.slice(0, end).map((cell) => cell.replace(/\s+/g, " ").trim());
-  });
-  const headerIndex = cleaned.findIndex((row) => row.length > 0);
-  if (headerIndex === -1) return null;
-  const header = cleaned[headerIndex] ?? [];
+  let header: string[] | null = null;
+  let headerIndex = -1;
   const dataRows: string[][] = [];
   let firstRow = 0;
-  cleaned.slice(headerIndex + 1).forEach((row, offset) => {
-    if (row.length === 0) return;
-    cellBudget.used += row.filter((cell) => cell.length > 0).length;
+  rows.forEach((row, index) => {
+    let end = row.length;
+    while (end > 0 && (row[end - 1] ?? "").trim() === "") end -= 1;
+    if (end === 0) return;
+    const cleaned = Array.from(row.slice(0, end), (cell) => (cell ?? "").replace(/\s+/g, " ").trim());
+    if (header === null) {
+      header = cleaned;
+      headerIndex = index;
+      return;
+    }
+    cellBudget.used += cleaned.filter((cell) => cell.length > 0).length;
     if (cellBudget.used > limits.maxCells) throw tooManyCells(fileName, limits.maxCells);
-    if (dataRows.length === 0) firstRow = offset + 1;
-    dataRows.push(row);
+    if (dataRows.length === 0) firstRow = index - headerIndex;
+    dataRows.push(cleaned);
   });
+  if (header === null) return null;
   // Rows are renumbered densely so a chunk's rowStart..rowEnd counts the data rows it holds.
   return {
     kind: "table",
@@ -66,11 +74,35 @@ function cellText(cell: ExcelJS.Cell): string {
   }
 }
 
+const drawingPartPattern = /^xl\/drawings\/[^/]+\.xml$/;
+const emptyDrawing = strToU8(
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"/>',
+);
+
+function hasDrawings(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes("xl/drawings/", 0, "latin1");
+}
+
+/** The package with every DrawingML part emptied (stored, not recompressed). */
+function withoutDrawings(bytes: Uint8Array): Uint8Array {
+  const parts = unzipSync(bytes);
+  for (const name of Object.keys(parts)) if (drawingPartPattern.test(name)) parts[name] = emptyDrawing;
+  return zipSync(parts, { level: 0 });
+}
+
 export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: ParseLimits): Promise<ParsedDocument> {
   guardZipArchive(bytes, fileName, limits);
-  const workbook = new ExcelJS.Workbook();
+  let workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
+    try {
+      await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
+    } catch (error) {
+      // exceljs crashes on drawings it cannot read (e.g. un-prefixed DrawingML from non-Excel writers);
+      // Folio reads no images, so a second attempt replaces the drawing parts with empty ones.
+      if (!hasDrawings(bytes)) throw error;
+      workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(Buffer.from(withoutDrawings(bytes)) as unknown as ArrayBuffer);
+    }
   } catch (error) {
     throw new ParseError(
       "xlsx_corrupt",
@@ -87,21 +119,19 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Par
   const cellBudget = { used: 0 };
   workbook.eachSheet((worksheet) => {
     const rows: string[][] = [];
-    worksheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
+    // Only rows that hold values: `includeEmpty` would build a Row for every number up to the last
+    // row, a million of them for a sheet whose used range was inflated by one stray styled row.
+    worksheet.eachRow((row, rowNumber) => {
       const cells: string[] = [];
       row.eachCell({ includeEmpty: true }, (cell, columnNumber) => {
         cells[columnNumber - 1] = cellText(cell);
       });
       rows[rowNumber - 1] = Array.from(cells, (cell) => cell ?? "");
     });
-    const table = toTable(
-      Array.from(rows, (row) => row ?? []),
-      worksheet.name,
-      fileName,
-      limits,
-      cellBudget,
-    );
+    const table = toTable(rows, worksheet.name, fileName, limits, cellBudget);
     if (table && table.rows.length > 0) blocks.push(table);
+    // A sheet holding a single row (a title, a note) is content, not a header: index that row.
+    else if (table && table.header.length > 0) blocks.push({ ...table, header: [], rows: [table.header], firstRow: 1 });
     else warnings.push(`Sheet "${worksheet.name}" has no data rows.`);
   });
   const title = workbook.title || fileName.replace(/\.[^.]+$/, "");

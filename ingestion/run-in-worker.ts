@@ -24,7 +24,8 @@ export type ProcessFileRequest = {
   signal?: AbortSignal;
 };
 
-type Processed = { document: ParsedDocument; chunks: ChunkDraft[] };
+/** `peakHeapMb`: the worker's highest sampled heap use while on this file (also in a ParseError's details). */
+type Processed = { document: ParsedDocument; chunks: ChunkDraft[]; peakHeapMb: number };
 
 type QueuedJob = {
   request: ProcessFileRequest;
@@ -57,6 +58,11 @@ function startWorker(maxHeapMb: number): Worker {
   return new Worker(bootstrap, { ...options, eval: true });
 }
 
+function formatSeconds(milliseconds: number): string {
+  const seconds = milliseconds / 1000;
+  return seconds === 1 ? "1 second" : `${seconds < 10 ? Number(seconds.toFixed(1)) : Math.round(seconds)} seconds`;
+}
+
 function tooLarge(request: ProcessFileRequest): ParseError {
   const megabytes = (request.bytes.byteLength / (1024 * 1024)).toFixed(1);
   return new ParseError(
@@ -66,8 +72,8 @@ function tooLarge(request: ProcessFileRequest): ParseError {
   );
 }
 
-function fromReply(reply: Extract<ParseReply, { ok: false }>, fileName: string): FolioError {
-  const details = reply.error.reason ? { reason: reply.error.reason } : {};
+function fromReply(reply: Extract<ParseReply, { ok: false }>, fileName: string, peakHeapMb: number): FolioError {
+  const details = reply.error.reason ? { reason: reply.error.reason, peakHeapMb } : { peakHeapMb };
   return reply.error.parse
     ? new ParseError(reply.error.code, reply.error.message, {
         file: fileName,
@@ -158,13 +164,13 @@ function createParsePool(maxHeapMb: number) {
       cleanUp(keepWorker);
       outcome();
     };
-    const onMessage = (message: { id: number; reply: ParseReply }) => {
+    const onMessage = (message: { id: number; reply: ParseReply; peakHeapMb: number }) => {
       if (message.id !== id) return;
-      const { reply } = message;
+      const { reply, peakHeapMb } = message;
       settle(true, () =>
         reply.ok
-          ? job.resolve({ document: reply.document, chunks: reply.chunks })
-          : job.reject(fromReply(reply, request.fileName)),
+          ? job.resolve({ document: reply.document, chunks: reply.chunks, peakHeapMb })
+          : job.reject(fromReply(reply, request.fileName, peakHeapMb)),
       );
     };
     const onError = (error: Error & { code?: string }) =>
@@ -176,7 +182,7 @@ function createParsePool(maxHeapMb: number) {
         job.reject(
           new ParseError(
             "parse_timeout",
-            `Reading this file took longer than ${Math.round(request.limits.timeMs / 1000)} seconds, so Folio stopped — it may be damaged or unusually complex; try re-saving it or splitting it.`,
+            `Reading this file took longer than ${formatSeconds(request.limits.timeMs)}, so Folio stopped — it may be damaged or unusually complex; try re-saving it or splitting it.`,
             { file: request.fileName },
           ),
         ),

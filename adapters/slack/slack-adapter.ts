@@ -14,11 +14,18 @@ import { FolioError, toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import type { HttpRoute } from "../../src/http/http-route.js";
 import type { Logger } from "../../src/logger.js";
-import { answerInThread } from "./slack-answer.js";
-import { createMemoryChannelModeStore, parseFolioCommand, runFolioCommand } from "./slack-commands.js";
+import { answerInThread, type NativeStreaming } from "./slack-answer.js";
+import {
+  createMemoryChannelModeStore,
+  createSettingsChannelModeStore,
+  parseFolioCommand,
+  runFolioCommand,
+  type SettingsStore,
+} from "./slack-commands.js";
 import {
   classifyMessageEvent,
   findFileShareThread,
+  looksLikeQuestion,
   type SlackFileObject,
   type SlackMessageEvent,
 } from "./slack-events.js";
@@ -48,6 +55,8 @@ export type SlackAdapterTuning = {
   maxFileBytes: number;
   /** How the Web API client retries failed calls; rate-limited calls always wait for Retry-After. */
   retryConfig: webApi.RetryOptions;
+  /** Try Slack's chat streaming API (chat.startStream…) before editing the message as text arrives. */
+  nativeStreaming: boolean;
 };
 
 export type SlackAdapterOptions = {
@@ -55,6 +64,11 @@ export type SlackAdapterOptions = {
   slack: SlackConfig;
   librarySpaceId: string | null;
   logger: Logger;
+  /**
+   * Where per-channel modes (`/folio answer-all`) are kept: the catalog in `folio serve`, so they
+   * survive restarts and hold across replicas. Without it they live in this process only.
+   */
+  settings?: SettingsStore | null;
   tuning?: Partial<SlackAdapterTuning>;
 };
 
@@ -72,6 +86,7 @@ const DEFAULT_TUNING: SlackAdapterTuning = {
   answerTimeoutMs: 120_000,
   maxFileBytes: DEFAULT_PARSE_LIMITS.maxBytes,
   retryConfig: { retries: 4, factor: 2, minTimeout: 1_000, maxTimeout: 30_000, randomize: true },
+  nativeStreaming: true,
 };
 
 /** The Web API client wants the base URL ending in `/api/`; accept `https://host`, `…/api` or `…/api/`. */
@@ -117,7 +132,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     timeout: 30_000,
   };
   const client = new webApi.WebClient(slack.botToken, clientOptions);
-  const channelModes = createMemoryChannelModeStore();
+  const channelModes = options.settings
+    ? createSettingsChannelModeStore(options.settings)
+    : createMemoryChannelModeStore();
+  const nativeStreaming: NativeStreaming = { state: tuning.nativeStreaming ? "unknown" : "unavailable" };
   const inFlight = new Set<Promise<unknown>>();
 
   let identity: Promise<BotIdentity & { teamId: string | null }> | null = null;
@@ -236,6 +254,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       requestId,
       updateIntervalMs: tuning.updateIntervalMs,
       timeoutMs: tuning.answerTimeoutMs,
+      streaming: {
+        recipientUserId: input.conversation.userId,
+        recipientTeamId: input.conversation.teamId,
+        support: nativeStreaming,
+      },
     });
   };
 
@@ -276,9 +299,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       const bot = await resolveIdentity();
       const teamId = context.teamId ?? bot.teamId ?? "unknown";
       const channel = message.channel ?? "";
+      // The mode is read only for a top-level channel question, the one message it can change.
+      const mayAnswerAll =
+        message.channel_type !== "im" &&
+        (message.thread_ts === undefined || message.thread_ts === message.ts) &&
+        looksLikeQuestion(message.text ?? "");
       const decision = classifyMessageEvent(message, {
         botUserId: bot.botUserId,
-        answersEveryQuestion: channelModes.answersEveryQuestion(`${teamId}:${channel}`),
+        answersEveryQuestion: mayAnswerAll && (await channelModes.answersEveryQuestion(`${teamId}:${channel}`)),
       });
       if (decision.kind === "ignore") return;
       const isDirectMessage = isDirectMessageChannel(channel, message.channel_type);

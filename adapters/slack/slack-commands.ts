@@ -1,7 +1,7 @@
 /**
  * The `/folio` slash command: `help`, `docs` (what this conversation's space holds), `forget <doc>`
  * (only the uploader or a configured admin), and `answer-all on|off` (the per-channel mode in which
- * Folio answers every question, not only mentions). Parsing and replies are pure; the handler takes
+ * Folio answers every question, not only mentions; kept in the database when there is one). Parsing and replies are pure; the handler takes
  * the core and a channel-mode store so it can be tested with fakes.
  */
 import type { DocumentRecord, SpaceId } from "../../src/domain/types.js";
@@ -50,19 +50,42 @@ export const HELP_TEXT = [
 
 /** Remembers which channels answer every question. Off unless turned on. */
 export interface ChannelModeStore {
-  answersEveryQuestion(channelKey: string): boolean;
-  setAnswersEveryQuestion(channelKey: string, enabled: boolean): void;
+  answersEveryQuestion(channelKey: string): Promise<boolean>;
+  setAnswersEveryQuestion(channelKey: string, enabled: boolean): Promise<void>;
 }
 
-/** Process-local; a restart returns every channel to mentions-only, the safe default. */
+/** Process-local, for tests and tools without a database: a restart returns every channel to mentions-only. */
 export function createMemoryChannelModeStore(): ChannelModeStore {
   const enabled = new Set<string>();
   return {
-    answersEveryQuestion: (channelKey) => enabled.has(channelKey),
-    setAnswersEveryQuestion(channelKey, value) {
+    answersEveryQuestion: async (channelKey) => enabled.has(channelKey),
+    async setAnswersEveryQuestion(channelKey, value) {
       if (value) enabled.add(channelKey);
       else enabled.delete(channelKey);
     },
+  };
+}
+
+/** The catalog's small key/value settings (the Catalog port satisfies it). */
+export type SettingsStore = {
+  getSetting(key: string): Promise<string | null>;
+  setSetting(key: string, value: string | null): Promise<void>;
+};
+
+/** Setting key of a channel's answer-every-question mode. */
+export function answerAllSettingKey(channelKey: string): string {
+  return `slack.answer-all:${channelKey}`;
+}
+
+/**
+ * Kept in the database: the mode survives restarts and every replica sees the same one. Off is stored
+ * as no row, so the default stays mentions-only.
+ */
+export function createSettingsChannelModeStore(settings: SettingsStore): ChannelModeStore {
+  return {
+    answersEveryQuestion: async (channelKey) => (await settings.getSetting(answerAllSettingKey(channelKey))) === "on",
+    setAnswersEveryQuestion: (channelKey, enabled) =>
+      settings.setSetting(answerAllSettingKey(channelKey), enabled ? "on" : null),
   };
 }
 
@@ -124,7 +147,7 @@ export async function runFolioCommand(
     }
     case "answer-all":
       if (context.isDirectMessage) return "In a direct message I already answer every message.";
-      dependencies.channelModes.setAnswersEveryQuestion(context.channelKey, command.enabled);
+      await dependencies.channelModes.setAnswersEveryQuestion(context.channelKey, command.enabled);
       return command.enabled
         ? "I will answer every question asked in this channel (messages ending with “?”). `/folio answer-all off` stops it."
         : "I will answer only when mentioned in this channel.";

@@ -17,6 +17,22 @@ function quoteOf(sentence: string): string {
 }
 
 /**
+ * Words that shape a question but say nothing about its subject. The BM25 analyzer keeps most of them
+ * (Lucene's short stop list), and left in they let "employees can choose…" outrank "employees may
+ * expense up to $1000…" for "How much can employees expense?".
+ */
+const QUESTION_WORDS = uniqueTerms(
+  "how much many can could would should will shall may might must do does did what which who whom whose when where why is are was were am be been has have had i we you me us my our your please tell know",
+);
+
+function contentTerms(question: string): Set<string> {
+  const terms = uniqueTerms(question);
+  const content = new Set([...terms].filter((term) => !QUESTION_WORDS.has(term)));
+  // A question made only of such words ("What is it?") keeps them rather than matching nothing.
+  return content.size > 0 ? content : terms;
+}
+
+/**
  * How specific each question term is among the retrieved sources: ln(1 + sources / sources holding it).
  * "cloud" in every source of a cloud document weighs less than "elasticity" in one of them.
  */
@@ -33,7 +49,7 @@ function specificityWeights(questionTerms: Set<string>, sources: NumberedSource[
 export function createExtractiveGenerator(): AnswerGenerator {
   return {
     async *generate(question: string, sources: NumberedSource[], signal?: AbortSignal) {
-      const questionTerms = uniqueTerms(question);
+      const questionTerms = contentTerms(question);
       const weights = specificityWeights(questionTerms, sources);
       const picks = sources
         .map((source) => ({ n: source.n, best: rankSentences(source.result.text, questionTerms, weights)[0] }))

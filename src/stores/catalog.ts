@@ -86,5 +86,10 @@ export interface Catalog {
   }): Promise<Feedback>;
   listFeedback(answerId: string): Promise<Feedback[]>;
 
+  /** A small named setting (e.g. an adapter's per-channel mode), shared by every replica; null when unset. */
+  getSetting(key: string): Promise<string | null>;
+  /** Sets a setting; null removes it. */
+  setSetting(key: string, value: string | null): Promise<void>;
+
   close(): Promise<void>;
 }

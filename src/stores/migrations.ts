@@ -104,6 +104,16 @@ export const CATALOG_MIGRATIONS: Migration[] = [
       "CREATE INDEX feedback_answer ON feedback (answer_id)",
     ],
   },
+  {
+    name: "0002_settings",
+    statements: [
+      `CREATE TABLE settings (
+        key text PRIMARY KEY,
+        value text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
 ];
 
 /**

@@ -505,6 +505,23 @@ export function createSqlCatalog(client: SqlClient): Catalog {
       return rows.map(toFeedback);
     },
 
+    async getSetting(key) {
+      const { rows } = await client.query<{ value: string }>("SELECT value FROM settings WHERE key = $1", [key]);
+      return rows[0]?.value ?? null;
+    },
+
+    async setSetting(key, value) {
+      if (value === null) {
+        await client.query("DELETE FROM settings WHERE key = $1", [key]);
+        return;
+      }
+      await client.query(
+        `INSERT INTO settings (key, value) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = now()`,
+        [key, value],
+      );
+    },
+
     async close() {
       // The shared SQL client belongs to open-stores.ts, which closes it.
     },

@@ -2,7 +2,10 @@
  * A local stand-in for Slack's Web API (node:http) for the Slack e2e tests: it answers the methods
  * Folio calls, records every call with its decoded arguments and token, keeps the messages of each
  * channel so `conversations.replies` returns real threads (Folio's own posts included), serves
- * private file downloads only to the bot token, and can answer 429 with Retry-After.
+ * private file downloads only to the bot token, and can answer 429 with Retry-After. It speaks Slack's
+ * chat streaming API (chat.startStream / appendStream / stopStream) or refuses it as a workspace
+ * without it would, and hands out a Socket Mode URL for the app token. Methods it does not know get
+ * `unknown_method`, as from Slack.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -13,6 +16,8 @@ export type RecordedCall = {
   args: Record<string, unknown>;
   token: string | null;
   at: number;
+  /** What the stand-in answered (absent for a 429). */
+  result?: Record<string, unknown>;
 };
 
 export type FakeMessage = {
@@ -23,7 +28,12 @@ export type FakeMessage = {
   bot_id?: string;
   text: string;
   blocks?: unknown[];
+  /** Set while a chat.startStream message is open; cleared by chat.stopStream. */
+  streaming?: boolean;
 };
+
+/** How the stand-in answers chat.startStream: like a workspace with the streaming API, or without. */
+export type FakeStreamingMode = "supported" | "unknown_method" | "not_allowed";
 
 export type FakeFile = {
   id: string;
@@ -51,12 +61,18 @@ export type FakeSlackWebApi = {
   addFile(input: { id: string; name: string; mimetype: string; bytes: Uint8Array; user: string }): FakeFile;
   /** The next `count` calls to `method` answer 429 with `Retry-After: retryAfterSeconds`. */
   rateLimit(method: string, count: number, retryAfterSeconds: number): void;
+  /** Default "unknown_method" (a workspace or API host without chat streaming). */
+  setStreamingMode(mode: FakeStreamingMode): void;
+  /** What apps.connections.open returns to the app token (Socket Mode). */
+  setSocketModeUrl(url: string): void;
   close(): Promise<void>;
 };
 
 export const FAKE_TEAM_ID = "T0FOLIO";
 export const FAKE_BOT_USER_ID = "U0FOLIOBOT";
 export const FAKE_BOT_ID = "B0FOLIOBOT";
+export const FAKE_BOT_TOKEN = "xoxb-test";
+export const FAKE_APP_TOKEN = "xapp-test";
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -64,12 +80,15 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** Arguments whose values are structures, sent as JSON strings; every other field is text as it is. */
+const JSON_ARGUMENTS = new Set(["blocks", "attachments", "chunks", "metadata", "unfurls"]);
+
 /** The Web API client sends form fields; nested values (blocks) arrive as JSON strings. */
 function decodeArguments(body: string, contentType: string): Record<string, unknown> {
   if (contentType.includes("application/json")) return body ? (JSON.parse(body) as Record<string, unknown>) : {};
   const args: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(body)) {
-    if ((value.startsWith("[") || value.startsWith("{")) && key !== "text") {
+    if (JSON_ARGUMENTS.has(key)) {
       try {
         args[key] = JSON.parse(value);
         continue;
@@ -95,9 +114,21 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
     return `${clock + sequence}.${String(sequence).padStart(6, "0")}`;
   };
   let baseUrl = "";
+  let streamingMode: FakeStreamingMode = "unknown_method";
+  let socketModeUrl: string | null = null;
+
+  /** markdown_text, or the text of `markdown_text` chunks (what the SDK's ChatStreamer sends). */
+  const streamedText = (args: Record<string, unknown>): string => {
+    if (typeof args.markdown_text === "string") return args.markdown_text;
+    if (!Array.isArray(args.chunks)) return "";
+    return (args.chunks as Array<{ type?: string; text?: string }>)
+      .map((chunk) => (chunk.type === "markdown_text" ? (chunk.text ?? "") : ""))
+      .join("");
+  };
 
   const handleMethod = (method: string, args: Record<string, unknown>): Record<string, unknown> => {
     const channel = typeof args.channel === "string" ? args.channel : "";
+    const findMessage = () => messages.find((entry) => entry.channel === channel && entry.ts === args.ts);
     switch (method) {
       case "auth.test":
         return { ok: true, user_id: FAKE_BOT_USER_ID, bot_id: FAKE_BOT_ID, team_id: FAKE_TEAM_ID, team: "Folio Test" };
@@ -115,11 +146,54 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
         return { ok: true, channel, ts: message.ts, message };
       }
       case "chat.update": {
-        const message = messages.find((entry) => entry.channel === channel && entry.ts === args.ts);
+        const message = findMessage();
         if (!message) return { ok: false, error: "message_not_found" };
+        // An open stream is written through appendStream/stopStream only.
+        if (message.streaming) return { ok: false, error: "cant_update_message" };
         message.text = String(args.text ?? "");
         message.blocks = Array.isArray(args.blocks) ? args.blocks : [];
         return { ok: true, channel, ts: message.ts, text: message.text };
+      }
+      case "chat.delete": {
+        const index = messages.findIndex((entry) => entry.channel === channel && entry.ts === args.ts);
+        if (index < 0) return { ok: false, error: "message_not_found" };
+        messages.splice(index, 1);
+        return { ok: true, channel, ts: args.ts };
+      }
+      case "chat.startStream": {
+        if (streamingMode !== "supported") return { ok: false, error: streamingMode };
+        if (typeof args.thread_ts !== "string") return { ok: false, error: "invalid_arguments" };
+        if (!channel.startsWith("D") && (!args.recipient_user_id || !args.recipient_team_id)) {
+          return { ok: false, error: "missing_recipient_user_id" };
+        }
+        const text = streamedText(args);
+        if (!text) return { ok: false, error: "no_text" };
+        const message: FakeMessage = {
+          channel,
+          ts: nextTs(),
+          user: FAKE_BOT_USER_ID,
+          bot_id: FAKE_BOT_ID,
+          text,
+          thread_ts: args.thread_ts,
+          streaming: true,
+        };
+        messages.push(message);
+        return { ok: true, channel, ts: message.ts };
+      }
+      case "chat.appendStream":
+      case "chat.stopStream": {
+        if (streamingMode !== "supported") return { ok: false, error: streamingMode };
+        const message = findMessage();
+        if (!message) return { ok: false, error: "message_not_found" };
+        if (!message.streaming) return { ok: false, error: "message_not_in_streaming_state" };
+        const text = streamedText(args);
+        if (method === "chat.appendStream" && !text) return { ok: false, error: "no_text" };
+        message.text += text;
+        if (method === "chat.stopStream") {
+          message.streaming = false;
+          if (Array.isArray(args.blocks)) message.blocks = args.blocks;
+        }
+        return { ok: true, channel, ts: message.ts };
       }
       case "chat.postEphemeral":
         return { ok: true, message_ts: nextTs() };
@@ -137,8 +211,17 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
       case "users.info":
         return { ok: true, user: { id: args.user, name: "person", is_admin: false, is_bot: false } };
       default:
-        return { ok: true };
+        return { ok: false, error: "unknown_method" };
     }
+  };
+
+  /** The app-level token opens Socket Mode connections and nothing else; the bot token everything else. */
+  const answer = (method: string, args: Record<string, unknown>, token: string | null): Record<string, unknown> => {
+    if (method === "apps.connections.open") {
+      if (token !== FAKE_APP_TOKEN) return { ok: false, error: "not_allowed_token_type" };
+      return socketModeUrl ? { ok: true, url: socketModeUrl } : { ok: false, error: "internal_error" };
+    }
+    return token === FAKE_BOT_TOKEN ? handleMethod(method, args) : { ok: false, error: "invalid_auth" };
   };
 
   const server: Server = createServer((request, response) => {
@@ -150,7 +233,7 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
         downloads.push({ fileId, authorization });
         const entry = files.get(fileId);
         // Like Slack: no valid bot token, no file — a sign-in page instead.
-        if (!entry || authorization !== "Bearer xoxb-test") {
+        if (!entry || authorization !== `Bearer ${FAKE_BOT_TOKEN}`) {
           response.writeHead(200, { "content-type": "text/html" }).end("<html>Sign in to Slack</html>");
           return;
         }
@@ -164,7 +247,8 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
       const method = url.pathname.slice("/api/".length);
       const args = decodeArguments(await readBody(request), request.headers["content-type"] ?? "");
       const token = authorization?.replace(/^Bearer /, "") ?? (typeof args.token === "string" ? args.token : null);
-      calls.push({ method, args, token, at: Date.now() });
+      const call: RecordedCall = { method, args, token, at: Date.now() };
+      calls.push(call);
       const limit = rateLimits.get(method);
       if (limit && limit.count > 0) {
         limit.count -= 1;
@@ -173,7 +257,8 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
           .end(JSON.stringify({ ok: false, error: "ratelimited" }));
         return;
       }
-      const body = token === "xoxb-test" ? handleMethod(method, args) : { ok: false, error: "invalid_auth" };
+      const body = answer(method, args, token);
+      call.result = body;
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     })();
   });
@@ -208,6 +293,12 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
     },
     rateLimit(method, count, retryAfterSeconds) {
       rateLimits.set(method, { count, retryAfterSeconds });
+    },
+    setStreamingMode(mode) {
+      streamingMode = mode;
+    },
+    setSocketModeUrl(url) {
+      socketModeUrl = url;
     },
     async close() {
       server.closeAllConnections();

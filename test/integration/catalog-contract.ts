@@ -252,6 +252,21 @@ export function runCatalogContract(name: string, openCatalog: CatalogFactory): v
         await expect(catalog.updateJob("x", { status: "running" })).rejects.toMatchObject({ code: "job_not_found" });
       }));
 
+    it("keeps settings: set, overwrite, read back, remove", () =>
+      withCatalog(async (catalog) => {
+        const key = `test.setting:${randomUUID()}`;
+        expect(await catalog.getSetting(key)).toBeNull();
+        await catalog.setSetting(key, "on");
+        expect(await catalog.getSetting(key)).toBe("on");
+        await catalog.setSetting(key, "off");
+        expect(await catalog.getSetting(key)).toBe("off");
+        expect(await catalog.getSetting(`${key}-other`)).toBeNull();
+        await catalog.setSetting(key, null);
+        expect(await catalog.getSetting(key)).toBeNull();
+        await catalog.setSetting(key, null);
+        expect(await catalog.getSetting(key)).toBeNull();
+      }));
+
     it("stores feedback per answer", () =>
       withCatalog(async (catalog) => {
         const answerId = randomUUID();

@@ -14,7 +14,10 @@ import type { LogFields, Logger } from "../../src/logger.js";
 import type { Retriever, SearchRequest } from "../../src/retrieval/retriever.js";
 
 const PAGES: PageText[] = [
-  { pageNumber: 1, text: "PerksPlus is the wellness program. Employees may expense up to $1000 for fitness programs each year." },
+  {
+    pageNumber: 1,
+    text: "PerksPlus is the wellness program. Employees may expense up to $1000 for fitness programs each year.",
+  },
   { pageNumber: 2, text: "Gym memberships and yoga classes are covered. Claims are due by the end of January." },
 ];
 

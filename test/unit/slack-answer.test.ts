@@ -1,15 +1,35 @@
 import { describe, expect, it } from "vitest";
 import { createSlackAdapter } from "../../adapters/slack/slack-adapter.js";
-import { answerInThread } from "../../adapters/slack/slack-answer.js";
+import {
+  answerInThread,
+  type NativeStreaming,
+  STREAM_TEXT_LIMIT,
+  splitStreamText,
+} from "../../adapters/slack/slack-answer.js";
 import type { AnswerEvent } from "../../src/answer/answer-events.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import { silentLogger } from "../../src/logger.js";
 
 type Call = { method: string; args: Record<string, unknown> };
 
-/** The two Web API methods answerInThread uses, recorded. */
-function createFakeClient(calls: Call[]) {
+/** A Web API platform error as the client throws it for `{ ok: false, error }`. */
+function platformError(error: string) {
+  return Object.assign(new Error(`An API error occurred: ${error}`), {
+    code: "slack_webapi_platform_error",
+    data: { ok: false, error },
+  });
+}
+
+/**
+ * The chat methods answerInThread uses, recorded. `streaming` is how chat.startStream answers: like a
+ * workspace with the streaming API, or with the error of one without it.
+ */
+function createFakeClient(calls: Call[], streaming: "supported" | "unknown_method" | "not_allowed" = "unknown_method") {
   let ts = 0;
+  const record = (method: string) => async (args: Record<string, unknown>) => {
+    calls.push({ method, args });
+    return { ok: true };
+  };
   return {
     chat: {
       postMessage: async (args: Record<string, unknown>) => {
@@ -17,10 +37,16 @@ function createFakeClient(calls: Call[]) {
         ts += 1;
         return { ok: true, ts: `${ts}.0` };
       },
-      update: async (args: Record<string, unknown>) => {
-        calls.push({ method: "chat.update", args });
-        return { ok: true };
+      update: record("chat.update"),
+      delete: record("chat.delete"),
+      startStream: async (args: Record<string, unknown>) => {
+        calls.push({ method: "chat.startStream", args });
+        if (streaming !== "supported") throw platformError(streaming);
+        ts += 1;
+        return { ok: true, ts: `${ts}.0` };
       },
+      appendStream: record("chat.appendStream"),
+      stopStream: record("chat.stopStream"),
     },
   };
 }
@@ -34,11 +60,15 @@ const answerDone: AnswerEvent = {
   answer: { requestId: "req-1", answer: "One two three [1].", noContext: false, citations: [], timingsMs: {} },
 };
 
-async function run(events: (clock: { now: number }) => AsyncIterable<AnswerEvent>, threadTs: string | null = "100.0") {
+async function run(
+  events: (clock: { now: number }) => AsyncIterable<AnswerEvent>,
+  threadTs: string | null = "100.0",
+  native?: { mode: "supported" | "unknown_method" | "not_allowed"; support: NativeStreaming },
+) {
   const calls: Call[] = [];
   const clock = { now: 0 };
   const outcome = await answerInThread({
-    client: createFakeClient(calls) as never,
+    client: createFakeClient(calls, native?.mode) as never,
     core: createFakeCore(events, clock),
     logger: silentLogger,
     channel: "C1",
@@ -50,9 +80,25 @@ async function run(events: (clock: { now: number }) => AsyncIterable<AnswerEvent
     requestId: "req-1",
     updateIntervalMs: 1_000,
     timeoutMs: 10_000,
+    streaming: native ? { recipientUserId: "U1", recipientTeamId: "T1", support: native.support } : null,
     now: () => clock.now,
   });
   return { calls, outcome };
+}
+
+/** Status, then four deltas at 300, 1200, 1500 and 2300 ms, then the answer. */
+async function* fourDeltas(clock: { now: number }): AsyncIterable<AnswerEvent> {
+  yield { type: "status", status: "searching", message: "Searching your documents…" };
+  for (const [at, text] of [
+    [300, "One"],
+    [1_200, " two"],
+    [1_500, " three"],
+    [2_300, " [1]."],
+  ] as const) {
+    clock.now = at;
+    yield { type: "delta", text };
+  }
+  yield answerDone;
 }
 
 describe("answerInThread", () => {
@@ -82,6 +128,149 @@ describe("answerInThread", () => {
       "section",
       "actions",
     ]);
+  });
+
+  it("streams through chat.startStream / appendStream / stopStream, throttled, then formats the message", async () => {
+    const support: NativeStreaming = { state: "unknown" };
+    const { calls, outcome } = await run(fourDeltas, "100.0", { mode: "supported", support });
+    expect(outcome).toEqual({ status: "answered", messageTs: "2.0" });
+    expect(support.state).toBe("available");
+    expect(calls.map((call) => [call.method, call.args.ts ?? null, call.args.markdown_text ?? call.args.text])).toEqual(
+      [
+        ["chat.postMessage", null, "Searching your documents…"],
+        ["chat.startStream", null, "One two"],
+        ["chat.delete", "1.0", undefined],
+        ["chat.appendStream", "2.0", " three [1]."],
+        ["chat.stopStream", "2.0", undefined],
+        ["chat.update", "2.0", "One two three [1]."],
+      ],
+    );
+    expect(calls[1]?.args).toMatchObject({ thread_ts: "100.0", recipient_user_id: "U1", recipient_team_id: "T1" });
+    expect(((calls.at(-1)?.args.blocks ?? []) as Array<{ type: string }>).map((block) => block.type)).toEqual([
+      "section",
+      "actions",
+    ]);
+  });
+
+  it("sends what is still buffered with chat.stopStream", async () => {
+    const { calls } = await run(
+      async function* (clock) {
+        clock.now = 1_000;
+        yield { type: "delta", text: "One" };
+        clock.now = 1_100;
+        yield { type: "delta", text: " two" };
+        yield answerDone;
+      },
+      "100.0",
+      { mode: "supported", support: { state: "unknown" } },
+    );
+    expect(calls.map((call) => [call.method, call.args.markdown_text])).toEqual([
+      ["chat.postMessage", undefined],
+      ["chat.startStream", "One"],
+      ["chat.delete", undefined],
+      ["chat.stopStream", " two"],
+      ["chat.update", undefined],
+    ]);
+  });
+
+  it("falls back to throttled edits on unknown_method, and does not ask again", async () => {
+    const support: NativeStreaming = { state: "unknown" };
+    const first = await run(fourDeltas, "100.0", { mode: "unknown_method", support });
+    expect(support.state).toBe("unavailable");
+    expect(first.calls.map((call) => [call.method, call.args.text ?? call.args.markdown_text])).toEqual([
+      ["chat.postMessage", "Searching your documents…"],
+      ["chat.startStream", "One two"],
+      ["chat.update", "One two …"],
+      ["chat.update", "One two three [1]. …"],
+      ["chat.update", "One two three [1]."],
+    ]);
+    const second = await run(fourDeltas, "100.0", { mode: "unknown_method", support });
+    expect(second.calls.map((call) => call.method)).not.toContain("chat.startStream");
+    expect(second.outcome.status).toBe("answered");
+  });
+
+  it("falls back for one answer on an error that says nothing about the workspace", async () => {
+    const support: NativeStreaming = { state: "unknown" };
+    const calls: Call[] = [];
+    const client = createFakeClient(calls, "supported");
+    client.chat.startStream = async (args) => {
+      calls.push({ method: "chat.startStream", args });
+      throw platformError("channel_not_found");
+    };
+    const clock = { now: 0 };
+    const outcome = await answerInThread({
+      client: client as never,
+      core: createFakeCore(fourDeltas, clock),
+      logger: silentLogger,
+      channel: "C1",
+      threadTs: "100.0",
+      question: "q",
+      spaceId: "slack:T:C1",
+      spaceIds: ["slack:T:C1"],
+      history: [],
+      requestId: "req-1",
+      updateIntervalMs: 1_000,
+      timeoutMs: 10_000,
+      streaming: { recipientUserId: "U1", recipientTeamId: "T1", support },
+      now: () => clock.now,
+    });
+    expect(outcome.status).toBe("answered");
+    expect(support.state).toBe("unknown");
+    expect(calls.filter((call) => call.method === "chat.startStream")).toHaveLength(1);
+  });
+
+  it("closes the stream and puts the apology in the streamed message when the core fails mid-answer", async () => {
+    const { calls, outcome } = await run(
+      async function* (clock) {
+        clock.now = 1_000;
+        yield { type: "delta", text: "One" };
+        throw new Error("database gone");
+      },
+      "100.0",
+      { mode: "supported", support: { state: "unknown" } },
+    );
+    expect(outcome).toEqual({ status: "failed", messageTs: "2.0" });
+    expect(calls.slice(-2).map((call) => [call.method, call.args.ts, call.args.text])).toEqual([
+      ["chat.stopStream", "2.0", undefined],
+      ["chat.update", "2.0", "Sorry — something went wrong while answering. Reference: `req-1`"],
+    ]);
+  });
+
+  it("keeps every streaming call under Slack's markdown_text limit", async () => {
+    const long = "word ".repeat(5_000); // 25,000 characters in one delta
+    const { calls } = await run(
+      async function* (clock) {
+        clock.now = 1_000;
+        yield { type: "delta", text: long };
+        clock.now = 2_000;
+        yield { type: "delta", text: long };
+        yield answerDone;
+      },
+      "100.0",
+      { mode: "supported", support: { state: "unknown" } },
+    );
+    const streamCalls = calls.filter((call) => call.method.endsWith("Stream"));
+    const texts = streamCalls.map((call) => String(call.args.markdown_text ?? ""));
+    expect(texts.every((text) => text.length <= STREAM_TEXT_LIMIT)).toBe(true);
+    expect(texts.join("")).toBe(long + long);
+    // 25,000 = 12,000 + 12,000 + 1,000, twice; the stop has nothing left to send.
+    expect(texts.map((text) => text.length)).toEqual([12_000, 12_000, 1_000, 12_000, 12_000, 1_000, 0]);
+    expect(streamCalls.map((call) => call.method)).toEqual([
+      "chat.startStream",
+      ...Array.from({ length: 5 }, () => "chat.appendStream"),
+      "chat.stopStream",
+    ]);
+  });
+
+  it("splits stream text without separating the halves of an emoji", () => {
+    expect(splitStreamText("abcdef", 4)).toEqual(["abcd", "ef"]);
+    expect(splitStreamText("abc😀def", 4)).toEqual(["abc", "😀de", "f"]);
+    expect(splitStreamText("", 4)).toEqual([]);
+  });
+
+  it("never streams natively at the top level (chat.startStream needs a thread)", async () => {
+    const { calls } = await run(fourDeltas, null, { mode: "supported", support: { state: "unknown" } });
+    expect(calls.map((call) => call.method)).not.toContain("chat.startStream");
   });
 
   it("answers at the top level when there is no thread", async () => {

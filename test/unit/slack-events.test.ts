@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeSlackApiUrl } from "../../adapters/slack/slack-adapter.js";
 import {
   createMemoryChannelModeStore,
+  createSettingsChannelModeStore,
   parseFolioCommand,
   runFolioCommand,
 } from "../../adapters/slack/slack-commands.js";
@@ -187,11 +188,31 @@ describe("/folio", () => {
 
   it("turns the answer-every-question mode on and off per channel", async () => {
     const { run, channelModes } = setup([]);
-    expect(channelModes.answersEveryQuestion("T:C1")).toBe(false);
+    expect(await channelModes.answersEveryQuestion("T:C1")).toBe(false);
     await run("answer-all on", "U1");
-    expect(channelModes.answersEveryQuestion("T:C1")).toBe(true);
-    expect(channelModes.answersEveryQuestion("T:C2")).toBe(false);
+    expect(await channelModes.answersEveryQuestion("T:C1")).toBe(true);
+    expect(await channelModes.answersEveryQuestion("T:C2")).toBe(false);
     await run("answer-all off", "U1");
-    expect(channelModes.answersEveryQuestion("T:C1")).toBe(false);
+    expect(await channelModes.answersEveryQuestion("T:C1")).toBe(false);
+  });
+
+  it("keeps the mode in the settings store: a row while on, none while off", async () => {
+    const rows = new Map<string, string>();
+    const settings = {
+      getSetting: async (key: string) => rows.get(key) ?? null,
+      setSetting: async (key: string, value: string | null) => {
+        if (value === null) rows.delete(key);
+        else rows.set(key, value);
+      },
+    };
+    const channelModes = createSettingsChannelModeStore(settings);
+    expect(await channelModes.answersEveryQuestion("T:C1")).toBe(false);
+    await channelModes.setAnswersEveryQuestion("T:C1", true);
+    expect([...rows]).toEqual([["slack.answer-all:T:C1", "on"]]);
+    // A second store over the same settings (another replica, or after a restart) sees it.
+    expect(await createSettingsChannelModeStore(settings).answersEveryQuestion("T:C1")).toBe(true);
+    expect(await channelModes.answersEveryQuestion("T:C2")).toBe(false);
+    await channelModes.setAnswersEveryQuestion("T:C1", false);
+    expect(rows.size).toBe(0);
   });
 });

@@ -21,6 +21,7 @@ export async function runServeCommand(config: FolioConfig, logger: Logger): Prom
         core: folio.core,
         slack: config.slack,
         librarySpaceId: config.librarySpaceId,
+        settings: folio.catalog,
         logger,
       });
     }
