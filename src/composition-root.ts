@@ -65,12 +65,13 @@ export async function createFolio(config: FolioConfig, logger: Logger): Promise<
     sparseVectors,
     bm25: config.bm25,
     logger,
-    processFile: ({ bytes, fileName }) =>
+    processFile: ({ bytes, fileName, signal }) =>
       processFileInWorker({
         bytes,
         fileName,
         limits: DEFAULT_PARSE_LIMITS,
         chunking: { ...config.chunking, tokenizerDirectory },
+        signal,
       }),
   });
   const retriever = createSparseRetriever({ catalog, vectorIndex });
