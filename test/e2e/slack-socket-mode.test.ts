@@ -17,6 +17,7 @@ import { type FolioConfig, loadConfig } from "../../src/config/config.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import { silentLogger } from "../../src/logger.js";
 import { sharedData, sharedModelsDir } from "../support/shared-paths.js";
+import { sleep, waitFor } from "../support/wait-for.js";
 import { type FakeSocketMode, startFakeSocketMode } from "./slack-fake-socket-mode.js";
 import {
   FAKE_APP_TOKEN,
@@ -48,21 +49,6 @@ let eventCounter = 0;
 const deltasByRequest = new Map<string, string[]>();
 /** When true, every delta of the real core is cut into words that arrive DELTA_DELAY_MS apart. */
 let slowDeltas = false;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(
-  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting for the Slack adapter");
-    await sleep(50);
-  }
-}
 
 /** The real core, its deltas optionally slowed and split so an answer streams in several pieces. */
 function observedCore(core: FolioCore): FolioCore {

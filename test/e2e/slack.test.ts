@@ -18,6 +18,7 @@ import { loadConfig } from "../../src/config/config.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import { silentLogger } from "../../src/logger.js";
 import { sharedData, sharedModelsDir } from "../support/shared-paths.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   FAKE_BOT_ID,
   FAKE_BOT_USER_ID,
@@ -87,19 +88,6 @@ async function sendEvent(event: Record<string, unknown>, options: { eventId?: st
   // Slack's limit is 3 s; Folio acknowledges before it works (an upload or answer takes longer).
   expect(Date.now() - started).toBeLessThan(3_000);
   return response;
-}
-
-async function waitFor<T>(
-  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting for the Slack adapter");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Folio's messages in a thread, in order, as the stand-in holds them (after every edit). */
