@@ -237,6 +237,7 @@ function uploadFile(file) {
     const form = new FormData();
     form.append("file", file, file.name);
     request.open("POST", "/api/upload");
+    request.setRequestHeader("X-Folio-Console", "1");
     request.send(form);
   });
 }
@@ -322,7 +323,7 @@ async function askQuestion(question) {
   try {
     const response = await fetch("/api/ask", {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "X-Folio-Console": "1" },
       body: JSON.stringify({ question }),
     });
     if (!response.ok || !response.body) {

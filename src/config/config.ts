@@ -46,10 +46,15 @@ export type FolioConfig = {
   linkSecret: string | null;
   linkTtlSeconds: number;
   librarySpaceId: string | null;
+  /** Who may use the web console: this machine only (default), anyone who reaches PORT, or nobody. */
+  consoleAccess: ConsoleAccess;
   logLevel: LogLevel;
   chunking: { maxTokens: number; overlapTokens: number };
   bm25: { k1: number; b: number };
 };
+
+export const CONSOLE_ACCESS = ["local", "open", "off"] as const;
+export type ConsoleAccess = (typeof CONSOLE_ACCESS)[number];
 
 export type Environment = Record<string, string | undefined>;
 
@@ -239,6 +244,7 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     linkSecret,
     linkTtlSeconds: reader.integer("FOLIO_LINK_TTL_SECONDS", 7 * 24 * 3600, { min: 60, max: 366 * 24 * 3600 }),
     librarySpaceId: reader.text("FOLIO_LIBRARY_SPACE"),
+    consoleAccess: reader.oneOf("FOLIO_CONSOLE", CONSOLE_ACCESS, "local"),
     logLevel: reader.oneOf("FOLIO_LOG_LEVEL", LOG_LEVELS, "info"),
     chunking: {
       maxTokens: reader.integer("FOLIO_CHUNK_TOKENS", 512, { min: 32, max: 8192 }),

@@ -12,6 +12,7 @@ import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { Folio } from "../composition-root.js";
 import { isFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { CONSOLE_REQUEST_HEADER, consoleRefusal } from "./console-access.js";
 import { createConsoleApi } from "./console-api.js";
 import { createConsoleHistory } from "./console-history.js";
 import { sendJsonError } from "./http-responses.js";
@@ -47,6 +48,8 @@ const CONSOLE_ASSETS: Record<string, { file: string; contentType: string }> = {
 /** The console loads nothing from elsewhere: it must work offline and inside a locked-down network. */
 const CONSOLE_CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const CONSOLE_API_PATHS = new Set(["/api/history", "/api/documents", "/api/upload", "/api/ask"]);
 
 const STATUS_BY_CODE: Record<string, number> = {
   invalid_json: 400,
@@ -110,6 +113,17 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       if (url.pathname.startsWith(FILES_PATH_PREFIX)) {
         return serveSourceFile({ url, response, catalog: folio.catalog, linkSigner: folio.linkSigner });
       }
+    }
+    if (CONSOLE_API_PATHS.has(url.pathname) || CONSOLE_ASSETS[url.pathname]) {
+      const refusal = consoleRefusal(folio.config.consoleAccess, {
+        method,
+        remoteAddress: request.socket.remoteAddress,
+        host: request.headers.host,
+        hasConsoleHeader: request.headers[CONSOLE_REQUEST_HEADER] !== undefined,
+      });
+      if (refusal) return sendJsonError(response, refusal.status, refusal.code, refusal.message);
+    }
+    if (method === "GET") {
       if (url.pathname === "/api/history") return consoleApi.history(response);
       if (url.pathname === "/api/documents") return consoleApi.documents(response);
       const asset = CONSOLE_ASSETS[url.pathname];

@@ -4,6 +4,7 @@
  * their specific rejections, streamed answers, and a thread that survives a restart.
  */
 import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Answer, AnswerEvent } from "../../src/answer/answer-events.js";
 import { locateConsoleAssets } from "../../src/http/console-assets.js";
@@ -12,6 +13,9 @@ import { createLinkSigner } from "../../src/links/signed-links.js";
 import { silentLogger } from "../../src/logger.js";
 import { sharedData } from "../support/shared-paths.js";
 import { startTestServer, type TestServer } from "../support/start-test-server.js";
+
+/** What the console page sends with its API calls (src/http/console-access.ts). */
+const CONSOLE_HEADERS = { "X-Folio-Console": "1" };
 
 const LINK_SECRET = "http-server-test-secret-0123456789abcdef";
 const PDF_NAME = "contoso-perksplus.pdf";
@@ -39,7 +43,7 @@ async function upload(
 ): Promise<{ status: number; lines: UploadLine[]; body: string }> {
   const form = new FormData();
   form.append("file", new Blob([bytes]), fileName);
-  const response = await fetch(`${baseUrl}/api/upload`, { method: "POST", body: form });
+  const response = await fetch(`${baseUrl}/api/upload`, { method: "POST", body: form, headers: CONSOLE_HEADERS });
   const body = await response.text();
   if (response.status !== 200) return { status: response.status, lines: [], body };
   const lines = body
@@ -58,7 +62,7 @@ function resultOf(lines: UploadLine[]) {
 async function ask(baseUrl: string, question: string): Promise<AnswerEvent[]> {
   const response = await fetch(`${baseUrl}/api/ask`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...CONSOLE_HEADERS },
     body: JSON.stringify({ question }),
   });
   expect(response.status).toBe(200);
@@ -215,16 +219,57 @@ describe("Folio HTTP server", () => {
     });
   });
 
+  it("keeps the console to this machine and refuses cross-site API calls", async () => {
+    const withoutHeader = await fetch(`${server.url}/api/ask`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ question: "What is rapid elasticity?" }),
+    });
+    expect(withoutHeader.status).toBe(403);
+    expect(((await withoutHeader.json()) as { error: { code: string } }).error.code).toBe("console_header_missing");
+
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const target = new URL(server.url);
+      const request = httpRequest(
+        { host: target.hostname, port: target.port, path: "/api/history", headers: { Host: "attacker.example" } },
+        (response) => {
+          let body = "";
+          response.on("data", (data: Buffer) => {
+            body += data.toString();
+          });
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        },
+      );
+      request.on("error", reject);
+      request.end();
+    });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toContain("console_local_only");
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
   it("answers JSON errors for bad requests and unknown routes, never a stack", async () => {
-    const badJson = await fetch(`${server.url}/api/ask`, { method: "POST", body: "{not json" });
+    const badJson = await fetch(`${server.url}/api/ask`, {
+      method: "POST",
+      body: "{not json",
+      headers: CONSOLE_HEADERS,
+    });
     expect(badJson.status).toBe(400);
     expect(await badJson.json()).toEqual({
       error: { code: "invalid_json", message: "The request body must be a JSON object." },
     });
-    const empty = await fetch(`${server.url}/api/ask`, { method: "POST", body: JSON.stringify({ question: "  " }) });
+    const empty = await fetch(`${server.url}/api/ask`, {
+      method: "POST",
+      body: JSON.stringify({ question: "  " }),
+      headers: CONSOLE_HEADERS,
+    });
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { error: { code: string } }).error.code).toBe("invalid_question");
-    const notMultipart = await fetch(`${server.url}/api/upload`, { method: "POST", body: "plain" });
+    const notMultipart = await fetch(`${server.url}/api/upload`, {
+      method: "POST",
+      body: "plain",
+      headers: CONSOLE_HEADERS,
+    });
     expect(notMultipart.status).toBe(400);
     expect(((await notMultipart.json()) as { error: { code: string } }).error.code).toBe("invalid_upload");
     const missing = await fetch(`${server.url}/nowhere`);

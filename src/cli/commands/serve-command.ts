@@ -30,8 +30,12 @@ export async function runServeCommand(config: FolioConfig, logger: Logger): Prom
     server = createHttpServer({ folio, logger, consoleAssetsDir, routes: slack?.routes ?? [] });
     const { url } = await server.listen(config.port, "0.0.0.0");
     await slack?.start();
-    process.stdout.write(`Folio console: ${url}\n`);
-    logger.info({ url, publicUrl: config.publicUrl, slack: slack !== null }, "folio serving");
+    const consoleNote = { local: " (this machine only; FOLIO_CONSOLE=open to share it)", open: "", off: " (off)" };
+    process.stdout.write(`Folio console: ${url}${consoleNote[config.consoleAccess]}\n`);
+    logger.info(
+      { url, publicUrl: config.publicUrl, slack: slack !== null, console: config.consoleAccess },
+      "folio serving",
+    );
 
     const signal = await waitForShutdownSignal();
     logger.info({ signal }, "shutting down");
