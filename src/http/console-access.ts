@@ -3,7 +3,7 @@
  * while the same port may face the network for Slack's events and the signed source viewer. So by
  * default (FOLIO_CONSOLE=local) it answers only requests from a loopback address whose Host is a
  * loopback name (a DNS-rebinding page cannot pass), `open` serves it to whoever reaches the port, `off`
- * hides it. Every state-changing API call must carry CONSOLE_REQUEST_HEADER, which a cross-site page
+ * hides it. A request that came through a proxy is never local. Every state-changing API call must carry CONSOLE_REQUEST_HEADER, which a cross-site page
  * cannot send without a CORS preflight that Folio never grants.
  */
 import type { ConsoleAccess } from "../config/config.js";
@@ -16,6 +16,8 @@ export type ConsoleRequest = {
   /** The Host header as sent, port included. */
   host: string | undefined;
   hasConsoleHeader: boolean;
+  /** Whether the request carries Forwarded / X-Forwarded-* / X-Real-IP: it came through a proxy. */
+  viaProxy: boolean;
 };
 
 export type ConsoleRefusal = { status: number; code: string; message: string };
@@ -41,8 +43,12 @@ export function consoleRefusal(access: ConsoleAccess, request: ConsoleRequest): 
   }
   if (access === "local") {
     const name = hostName(request.host);
+    // A reverse proxy on this machine connects from loopback (often rewriting Host to 127.0.0.1) on
+    // behalf of someone else: proxied requests are never "this machine".
     const local =
-      isLoopbackAddress(request.remoteAddress) && (LOOPBACK_HOST_NAMES.has(name) || name.endsWith(".localhost"));
+      !request.viaProxy &&
+      isLoopbackAddress(request.remoteAddress) &&
+      (LOOPBACK_HOST_NAMES.has(name) || name.endsWith(".localhost"));
     if (!local) {
       return {
         status: 403,
@@ -60,4 +66,10 @@ export function consoleRefusal(access: ConsoleAccess, request: ConsoleRequest): 
     };
   }
   return null;
+}
+
+const PROXY_HEADERS = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"];
+
+export function cameThroughProxy(headers: Record<string, string | string[] | undefined>): boolean {
+  return PROXY_HEADERS.some((name) => headers[name] !== undefined);
 }

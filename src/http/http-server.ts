@@ -12,7 +12,7 @@ import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { Folio } from "../composition-root.js";
 import { isFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { CONSOLE_REQUEST_HEADER, consoleRefusal } from "./console-access.js";
+import { CONSOLE_REQUEST_HEADER, cameThroughProxy, consoleRefusal } from "./console-access.js";
 import { createConsoleApi } from "./console-api.js";
 import { createConsoleHistory } from "./console-history.js";
 import { sendJsonError } from "./http-responses.js";
@@ -120,6 +120,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         remoteAddress: request.socket.remoteAddress,
         host: request.headers.host,
         hasConsoleHeader: request.headers[CONSOLE_REQUEST_HEADER] !== undefined,
+        viaProxy: cameThroughProxy(request.headers),
       });
       if (refusal) return sendJsonError(response, refusal.status, refusal.code, refusal.message);
     }
@@ -152,7 +153,14 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         "http request",
       );
     });
-    const url = new URL(request.url ?? "/", "http://folio.local");
+    let url: URL;
+    try {
+      url = new URL(request.url ?? "/", "http://folio.local");
+    } catch {
+      // A request target that is not a URL ("//[") must cost one 400, not the process.
+      sendJsonError(response, 400, "invalid_url", "The request path is not a valid URL.");
+      return;
+    }
     dispatch(request, response, url).catch((error: unknown) => {
       const status = statusOf(error);
       const safe = isFolioError(error)

@@ -44,8 +44,9 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
     input.onProgress?.("received");
     const sha256 = createHash("sha256").update(input.bytes).digest("hex");
     await catalog.ensureSpace(input.spaceId);
-    const existing = await catalog.findDocumentBySha256(input.spaceId, sha256);
-    if (existing) {
+    const unchanged = async (): Promise<IngestResult | null> => {
+      const existing = await catalog.findDocumentBySha256(input.spaceId, sha256);
+      if (!existing) return null;
       const chunkCount = (await catalog.listChunks(existing.id)).length;
       input.onProgress?.("done");
       fileLogger.info({ documentId: existing.id }, "file unchanged; already ingested");
@@ -56,7 +57,9 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         pages: existing.pageCount,
         chunks: chunkCount,
       };
-    }
+    };
+    const already = await unchanged();
+    if (already) return already;
 
     const job = await catalog.createJob({ spaceId: input.spaceId, fileName: input.fileName });
     await catalog.updateJob(job.id, { status: "running" });
@@ -106,13 +109,19 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
           })),
         );
       } catch (error) {
-        // Keep catalog and index consistent: a document without vectors would be invisible but counted.
+        // Keep catalog and index consistent: vectors written by earlier batches go with the document.
+        await vectorIndex.deleteByDocument(stored.document.id).catch((cleanupError: unknown) => {
+          fileLogger.error({ err: cleanupError, documentId: stored.document.id }, "could not remove partial vectors");
+        });
         await catalog.deleteDocument(stored.document.id);
         throw error;
       }
       await replaceEarlierVersions(input, stored.document.id, fileLogger);
       await catalog.updateJob(job.id, { status: "succeeded", documentId: stored.document.id });
-      await sparseVectors.refreshIfDrifted(input.spaceId);
+      // The document is in; refreshing the space's length normalisation is upkeep, not part of this upload.
+      await sparseVectors.refreshIfDrifted(input.spaceId).catch((error: unknown) => {
+        fileLogger.warn({ err: error }, "BM25 vectors of the space could not be refreshed; they will be next time");
+      });
       input.onProgress?.("done");
       fileLogger.info(
         { documentId: stored.document.id, chunks: stored.chunks.length, latencyMs: Date.now() - startedAt },
@@ -126,6 +135,14 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         chunks: stored.chunks.length,
       };
     } catch (error) {
+      // Two uploads of the same bytes at once: the second one lost the race and is simply unchanged.
+      if (error instanceof FolioError && error.code === "duplicate_document") {
+        const raced = await unchanged();
+        if (raced) {
+          await catalog.updateJob(job.id, { status: "succeeded", documentId: raced.documentId });
+          return raced;
+        }
+      }
       const failure = toFolioError(error, "ingestion_failed");
       await catalog.updateJob(job.id, { status: "failed", errorCode: failure.code, errorMessage: failure.message });
       input.onProgress?.("done");
@@ -143,17 +160,25 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
       fileLogger.error({ code: failure.code, err: error }, "ingestion failed");
       if (failure instanceof FolioError && failure.code !== "internal_error" && failure.code !== "ingestion_failed")
         throw failure;
-      throw new FolioError("ingestion_failed", `Could not ingest ${input.fileName}: ${failure.message}`, {
-        cause: error,
-      });
+      // The cause (a database or disk error, say) is in the log line above; users get a safe sentence.
+      throw new FolioError(
+        "ingestion_failed",
+        `Folio could not store ${input.fileName} because of a problem on the server — try again; if it keeps happening, tell your admin.`,
+        { cause: error },
+      );
     }
   }
 
-  /** A changed file (same name, new bytes) replaces the older version's chunks in that space. */
+  /**
+   * A new version of a file (same name, same uploader, new bytes) replaces the older one in that space.
+   * Someone else's file of the same name is left alone: an upload must never remove another person's
+   * document (that is what /folio forget, with its permission check, is for).
+   */
   async function replaceEarlierVersions(input: IngestInput, keptDocumentId: string, fileLogger: Logger) {
     const documents = await catalog.listDocuments(input.spaceId);
     for (const document of documents) {
       if (document.fileName !== input.fileName || document.id === keptDocumentId) continue;
+      if (document.uploader !== input.uploader) continue;
       await vectorIndex.deleteByDocument(document.id);
       await catalog.deleteDocument(document.id);
       fileLogger.info({ documentId: document.id, replacedBy: keptDocumentId }, "older version replaced");

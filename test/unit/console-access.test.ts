@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { consoleRefusal, isLoopbackAddress } from "../../src/http/console-access.js";
+import { cameThroughProxy, consoleRefusal, isLoopbackAddress } from "../../src/http/console-access.js";
 
-const fromThisMachine = { method: "GET", remoteAddress: "127.0.0.1", host: "localhost:3000", hasConsoleHeader: false };
+const fromThisMachine = {
+  method: "GET",
+  remoteAddress: "127.0.0.1",
+  host: "localhost:3000",
+  hasConsoleHeader: false,
+  viaProxy: false,
+};
 
 describe("console access", () => {
   it("recognises loopback addresses, IPv4-mapped ones included", () => {
@@ -30,6 +36,15 @@ describe("console access", () => {
     expect(consoleRefusal("local", { ...fromThisMachine, host: "attacker.example:3000" })?.code).toBe(
       "console_local_only",
     );
+  });
+
+  it("refuses requests relayed by a proxy on this machine", () => {
+    expect(consoleRefusal("local", { ...fromThisMachine, host: "127.0.0.1:3000", viaProxy: true })?.code).toBe(
+      "console_local_only",
+    );
+    expect(cameThroughProxy({ "x-forwarded-for": "203.0.113.9" })).toBe(true);
+    expect(cameThroughProxy({ forwarded: "for=203.0.113.9" })).toBe(true);
+    expect(cameThroughProxy({ host: "localhost:3000" })).toBe(false);
   });
 
   it("serves everyone when open, and nobody when off", () => {
