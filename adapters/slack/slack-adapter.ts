@@ -195,7 +195,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   /** Runs work after Bolt's ack, remembered so stop() can wait for it. */
   const track = async (work: () => Promise<unknown>) => {
     const running = work().catch((error: unknown) => {
-      logger.error({ error: toFolioError(error).message }, "slack handler failed");
+      const failure = toFolioError(error);
+      logger.error({ code: failure.code, err: error }, "slack handler failed");
     });
     inFlight.add(running);
     try {

@@ -10,7 +10,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 export type LinkVerdict = "valid" | "expired" | "invalid";
 
 export type LinkSigner = {
-  /** Absolute viewer URL; PDFs get `#page=N` so the browser opens the cited page. */
+  /** Absolute viewer URL; with a page (only PDFs have pages) it ends `#page=N` so the viewer opens there. */
   signDocumentUrl(request: { documentId: string; page?: number | null }): string;
   verifyDocumentLink(link: { documentId: string; exp: string | null; sig: string | null }): LinkVerdict;
 };

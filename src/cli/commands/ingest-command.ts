@@ -44,7 +44,7 @@ async function ingestOne(folio: Folio, file: string, spaceId: string): Promise<I
   const { size } = await stat(file);
   // Checked before reading, so an enormous file is never loaded into memory.
   if (size > DEFAULT_PARSE_LIMITS.maxBytes) {
-    const limitMb = Math.round(DEFAULT_PARSE_LIMITS.maxBytes / 1_000_000);
+    const limitMb = Math.round(DEFAULT_PARSE_LIMITS.maxBytes / (1024 * 1024));
     return {
       file: fileName,
       documentId: null,
