@@ -372,10 +372,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     });
   });
 
-  app.command("/folio", async ({ command, ack }) => {
+  app.command("/folio", async ({ command, ack, context }) => {
     const isDirectMessage = isDirectMessageChannel(command.channel_id);
+    // The same team id as events use (the installation's, from authorize), so that in Slack Connect or
+    // Enterprise Grid `/folio docs` lists the very space that mentions search.
+    const teamId = context.teamId ?? command.team_id;
     const spaceId = spaceIdForConversation({
-      teamId: command.team_id,
+      teamId,
       channelId: command.channel_id,
       userId: command.user_id,
       isDirectMessage,
@@ -385,7 +388,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         parseFolioCommand(command.text),
         {
           spaceId,
-          channelKey: `${command.team_id}:${command.channel_id}`,
+          channelKey: `${teamId}:${command.channel_id}`,
           isDirectMessage,
           userId: command.user_id,
           adminUserIds: slack.adminUserIds,

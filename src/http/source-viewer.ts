@@ -3,7 +3,9 @@
  * whoever holds a valid signed link, so a citation opens the file at its page (`#page=N`).
  * Served files are never trusted: no sniffing, and anything that is not a PDF runs sandboxed.
  */
+
 import type { ServerResponse } from "node:http";
+import { decodeText } from "../../ingestion/decode-text.js";
 import type { LinkSigner } from "../links/signed-links.js";
 import type { Catalog } from "../stores/catalog.js";
 import { sendJsonError } from "./http-responses.js";
@@ -46,7 +48,7 @@ export async function serveSourceFile(options: {
   }
   const headers: Record<string, string | number> = {
     "Content-Type": document.mediaType.startsWith("text/")
-      ? `${document.mediaType}; charset=utf-8`
+      ? `${document.mediaType}; charset=${textEncodingOf(bytes)}`
       : document.mediaType,
     "Content-Length": bytes.byteLength,
     "Content-Disposition": contentDisposition(document.fileName),
@@ -64,4 +66,12 @@ export async function serveSourceFile(options: {
 export function contentDisposition(fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Text uploads are stored as sent (UTF-16, Shift-JIS or Windows-1252 included): name the encoding the
+ * parser detected, so the browser shows the same characters Folio indexed.
+ */
+function textEncodingOf(bytes: Uint8Array): string {
+  return decodeText(bytes)?.encoding ?? "utf-8";
 }

@@ -1,7 +1,7 @@
 /**
  * Findings of a review, pinned: the HTTP server survives a request target that is not a URL, an upload
  * never removes another person's file of the same name, and two uploads of the same bytes at once end
- * as one document ("ingested" + "unchanged"), not as an error. Real core on PGlite, real HTTP server.
+ * as one document ("ingested" + "unchanged"), not as an error; text is served in its own charset. Real core on PGlite, real HTTP server.
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -81,5 +81,21 @@ describe("hardening", () => {
     expect(results.map((result) => result.status).sort()).toEqual(["ingested", "unchanged", "unchanged"]);
     expect(new Set(results.map((result) => result.documentId)).size).toBe(1);
     expect(await server.folio.core.listDocuments(spaceId)).toHaveLength(1);
+  });
+
+  it("serves a UTF-16 text upload with the charset it was read in", async () => {
+    const body = Buffer.from("Café hours. The café serves espresso from seven every morning.", "utf16le");
+    const bytes = new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), body]));
+    const result = await server.folio.ingestion.ingestFile({
+      bytes,
+      fileName: "cafe.txt",
+      spaceId: "console:charset",
+      uploader: null,
+    });
+    expect(result.status).toBe("ingested");
+    const url = server.folio.core.signedDocumentUrl({ documentId: result.documentId ?? "" });
+    const response = await fetch(url);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-16le");
+    expect(new TextDecoder("utf-16le").decode(await response.arrayBuffer())).toContain("Café hours");
   });
 });
