@@ -118,13 +118,16 @@ export async function ingestSharedFile(
 ): Promise<IngestResult | null> {
   const { client, core, logger } = dependencies;
   const { conversation, threadTs } = input;
-  const claimed = await core.markEventProcessed(`slack-file:${conversation.teamId}:${input.file.id}`);
+  const spaceId = spaceIdForConversation(conversation);
+  // Once per file and space: the two announcements of one share collapse, while sharing the same file
+  // into another channel indexes it there too. The space id already names the team.
+  // Known gap: FolioCore has no way to release a claim, so a failed download is not retried in this space.
+  const claimed = await core.markEventProcessed(`slack-file:${spaceId}:${input.file.id}`);
   if (!claimed) return null;
 
   const file = await completeFile(client, input.file);
   if (file.mimetype && SILENTLY_SKIPPED_MEDIA.test(file.mimetype)) return null;
   const fileName = file.name ?? file.title ?? `${file.id}`;
-  const spaceId = spaceIdForConversation(conversation);
   const requestId = dependencies.createRequestId();
   const log = logger.child({ requestId, spaceId, fileId: file.id });
 

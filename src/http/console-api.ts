@@ -47,17 +47,37 @@ function describeError(error: unknown): { code: string; message: string } {
 }
 
 /** Shared wording with the console, which checks sizes before sending (adapters/console/console.js). */
-function describeUploadLimit(maxBytes: number): string {
+function describeLimit(maxBytes: number): string {
   const megabytes = Math.round((maxBytes / (1024 * 1024)) * 10) / 10;
-  return `The file is larger than the ${megabytes} MB upload limit.`;
+  // A limit under 0.1 MB would read "0 MB"; say the bytes instead.
+  return megabytes > 0 ? `${megabytes} MB` : `${maxBytes} byte`;
 }
 
 function tooLarge(maxBytes: number): FolioError {
-  return new FolioError("file_too_large", describeUploadLimit(maxBytes), {
+  return new FolioError("file_too_large", `The file is larger than the ${describeLimit(maxBytes)} upload limit.`, {
     details: { status: 413 },
   });
 }
 
+/** The limit holds for the request as a whole, so several files each under it cannot add up past it. */
+function uploadTooLarge(maxBytes: number): FolioError {
+  return new FolioError(
+    "file_too_large",
+    `The files in this upload add up to more than the ${describeLimit(maxBytes)} upload limit.`,
+    { details: { status: 413 } },
+  );
+}
+
+function tooManyFiles(): FolioError {
+  return new FolioError("too_many_files", `Upload at most ${MAX_FILES_PER_UPLOAD} files at a time.`, {
+    details: { status: 413 },
+  });
+}
+
+/**
+ * Reads the multipart body into memory, counting every file byte against maxBytes: a chunked request
+ * declares no Content-Length, so this count is what bounds it. Stops reading at the first byte over.
+ */
 function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<ReceivedFile[]> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -71,12 +91,39 @@ function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<Recei
       );
       return;
     }
+    let settled = false;
+    const unreadable = (error: unknown) =>
+      new FolioError("invalid_upload", "The upload could not be read as multipart/form-data.", {
+        cause: error,
+        details: { status: 400 },
+      });
+    const fail = (error: FolioError) => {
+      if (settled) return;
+      settled = true;
+      request.unpipe(parser);
+      parser.removeAllListeners();
+      // busboy may still emit on the streams it holds; a no-op listener keeps "error" from throwing.
+      parser.on("error", () => {});
+      parser.destroy();
+      reject(error);
+    };
     const files: ReceivedFile[] = [];
+    let totalBytes = 0;
     parser.on("file", (_field, stream, info) => {
       const parts: Buffer[] = [];
       const file: ReceivedFile = { fileName: info.filename || "upload", bytes: Buffer.alloc(0), truncated: false };
       files.push(file);
-      stream.on("data", (part: Buffer) => parts.push(part));
+      stream.on("data", (part: Buffer) => {
+        if (settled) return;
+        totalBytes += part.length;
+        if (totalBytes > maxBytes) {
+          fail(files.length > 1 ? uploadTooLarge(maxBytes) : tooLarge(maxBytes));
+          return;
+        }
+        parts.push(part);
+      });
+      // Destroying the parser destroys the open file stream with an error; it must not go unheard.
+      stream.on("error", (error: unknown) => fail(unreadable(error)));
       stream.on("limit", () => {
         file.truncated = true;
       });
@@ -84,15 +131,13 @@ function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<Recei
         file.bytes = Buffer.concat(parts);
       });
     });
-    parser.on("close", () => resolve(files));
-    parser.on("error", (error: unknown) =>
-      reject(
-        new FolioError("invalid_upload", "The upload could not be read as multipart/form-data.", {
-          cause: error,
-          details: { status: 400 },
-        }),
-      ),
-    );
+    parser.on("filesLimit", () => fail(tooManyFiles()));
+    parser.on("close", () => {
+      if (settled) return;
+      settled = true;
+      resolve(files);
+    });
+    parser.on("error", (error: unknown) => fail(unreadable(error)));
     request.pipe(parser);
   });
 }
@@ -114,7 +159,14 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
         response.setHeader("Connection", "close");
         throw tooLarge(options.maxUploadBytes);
       }
-      const files = await receiveFiles(request, options.maxUploadBytes);
+      let files: ReceivedFile[];
+      try {
+        files = await receiveFiles(request, options.maxUploadBytes);
+      } catch (error) {
+        // The rest of the body is left unread; closing the connection stops the client sending it.
+        if (isFolioError(error) && error.details.status === 413) response.setHeader("Connection", "close");
+        throw error;
+      }
       if (files.length === 0) {
         throw new FolioError("no_file", "The upload holds no file; choose one and try again.", {
           details: { status: 400 },

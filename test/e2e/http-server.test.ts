@@ -354,3 +354,55 @@ describe("Folio HTTP server", () => {
     expect(file.headers.get("content-type")).toBe("application/pdf");
   });
 });
+
+describe("Folio HTTP server upload limit", () => {
+  const LIMIT = 1000;
+  let small: TestServer;
+
+  beforeAll(async () => {
+    small = await startTestServer({ environment: { FOLIO_LINK_SECRET: LINK_SECRET }, maxUploadBytes: LIMIT });
+  });
+
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it("counts every file of a chunked upload against the limit, not each file alone", async () => {
+    const boundary = "folio-test-boundary";
+    const encoder = new TextEncoder();
+    // Three files of 900 B: each is under the 1000 B limit, together they are not.
+    const parts = [1, 2, 3].flatMap((n) => [
+      encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="part-${n}.txt"\r\n` +
+          "Content-Type: text/plain\r\n\r\n",
+      ),
+      new Uint8Array(900).fill(0x61),
+      encoder.encode("\r\n"),
+    ]);
+    parts.push(encoder.encode(`--${boundary}--\r\n`));
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = parts.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    // A stream body goes out chunked, with no Content-Length to refuse it by up front.
+    const response = await fetch(`${small.url}/api/upload`, {
+      method: "POST",
+      body,
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, ...CONSOLE_HEADERS },
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      error: {
+        code: "file_too_large",
+        message: "The files in this upload add up to more than the 1000 byte upload limit.",
+      },
+    });
+    const history = (await (await fetch(`${small.url}/api/history`)).json()) as { entries: unknown[] };
+    expect(history.entries).toEqual([]);
+    expect(await small.folio.core.listDocuments("console:default")).toEqual([]);
+  });
+});

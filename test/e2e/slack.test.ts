@@ -470,6 +470,25 @@ describe("Slack adapter over HTTP", () => {
     expect(folioRepliesIn(CHANNEL_B, root.ts)).toHaveLength(1);
   });
 
+  it("indexes a file already indexed in one channel again when it is shared into another", async () => {
+    const name = "ietf-rfc7232-http-conditional-requests.pdf";
+    const bytes = readFileSync(sharedData("enterprise-pdfs/pdfs", name));
+    const inA = await shareFile(CHANNEL_A, "F0TWOCHANNELS", name, bytes);
+    await waitFor(() => folioRepliesIn(CHANNEL_A, inA.ts).find((message) => message.text.startsWith("Indexed")));
+    const downloadsBefore = fake.downloads.filter((download) => download.fileId === "F0TWOCHANNELS").length;
+
+    const inB = await shareFile(CHANNEL_B, "F0TWOCHANNELS", name, bytes);
+    const reply = await waitFor(() =>
+      folioRepliesIn(CHANNEL_B, inB.ts).find((message) => message.text.startsWith("Indexed")),
+    );
+    expect(reply.text).toMatch(/^Indexed ietf-rfc7232-http-conditional-requests\.pdf: \d+ pages, [1-9]\d* chunks$/);
+    expect(fake.downloads.filter((download) => download.fileId === "F0TWOCHANNELS")).toHaveLength(downloadsBefore + 1);
+    for (const channel of [CHANNEL_A, CHANNEL_B]) {
+      const documents = await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:${channel}`);
+      expect(documents.map((document) => document.fileName)).toContain(name);
+    }
+  });
+
   it("waits out a 429 with Retry-After and still posts", async () => {
     fake.rateLimit("chat.postMessage", 1, 1);
     const question = askInChannel(CHANNEL_B, `<@${FAKE_BOT_USER_ID}> Anything about travel?`);
