@@ -193,7 +193,10 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
             onProgress: (stage) => writeLine({ type: "progress", file: file.fileName, stage }),
           });
         } catch (error) {
-          options.logger.error({ file: file.fileName, error: describeError(error) }, "console upload failed");
+          options.logger.error(
+            { file: file.fileName, code: describeError(error).code, err: error },
+            "console upload failed",
+          );
           result = {
             file: file.fileName,
             documentId: null,
@@ -272,7 +275,7 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
           send(event);
         }
       } catch (error) {
-        options.logger.error({ requestId, error: describeError(error) }, "console answer failed");
+        options.logger.error({ requestId, code: describeError(error).code, err: error }, "console answer failed");
         if (!finished) send({ type: "error", requestId, ...describeError(error) });
       }
       response.end();
