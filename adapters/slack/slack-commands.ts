@@ -147,6 +147,10 @@ export async function runFolioCommand(
     }
     case "answer-all":
       if (context.isDirectMessage) return "In a direct message I already answer every message.";
+      // Where admins are configured, only they change how Folio behaves for a whole channel.
+      if (context.adminUserIds.length > 0 && !context.adminUserIds.includes(context.userId)) {
+        return "Only a Folio admin can change whether I answer every question here.";
+      }
       await dependencies.channelModes.setAnswersEveryQuestion(context.channelKey, command.enabled);
       return command.enabled
         ? "I will answer every question asked in this channel (messages ending with “?”). `/folio answer-all off` stops it."

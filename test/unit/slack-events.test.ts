@@ -196,6 +196,16 @@ describe("/folio", () => {
     expect(await channelModes.answersEveryQuestion("T:C1")).toBe(false);
   });
 
+  it("lets only admins switch the mode where admins are configured", async () => {
+    const { run, channelModes } = setup([]);
+    expect(await run("answer-all on", "U1", ["UADMIN"])).toBe(
+      "Only a Folio admin can change whether I answer every question here.",
+    );
+    expect(await channelModes.answersEveryQuestion("T:C1")).toBe(false);
+    await run("answer-all on", "UADMIN", ["UADMIN"]);
+    expect(await channelModes.answersEveryQuestion("T:C1")).toBe(true);
+  });
+
   it("keeps the mode in the settings store: a row while on, none while off", async () => {
     const rows = new Map<string, string>();
     const settings = {
