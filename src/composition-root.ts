@@ -99,6 +99,7 @@ export async function createFolio(config: FolioConfig, logger: Logger): Promise<
       return catalog.deleteDocument(documentId);
     },
     markEventProcessed: (eventId) => catalog.markEventProcessed(eventId),
+    releaseEvent: (eventId) => catalog.releaseEvent(eventId),
     async recordFeedback(input) {
       await catalog.addFeedback(input);
     },

@@ -19,6 +19,8 @@ export interface FolioCore {
   getDocument(documentId: string): Promise<DocumentRecord | null>;
   /** True the first time an event id is seen, across processes. */
   markEventProcessed(eventId: string): Promise<boolean>;
+  /** Forgets an event id after a failure a retry could fix, so the next delivery is handled. */
+  releaseEvent(eventId: string): Promise<void>;
   recordFeedback(input: { answerId: string; spaceId: SpaceId; user: string; rating: FeedbackRating }): Promise<void>;
   /** An absolute, signed, expiring URL of the source viewer for a document (and page). */
   signedDocumentUrl(request: SignedLinkRequest): string;

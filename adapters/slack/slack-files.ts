@@ -116,15 +116,34 @@ export async function ingestSharedFile(
   dependencies: SlackFileDependencies,
   input: { file: SlackFileObject; conversation: SlackConversation; threadTs: string | undefined },
 ): Promise<IngestResult | null> {
-  const { client, core, logger } = dependencies;
-  const { conversation, threadTs } = input;
-  const spaceId = spaceIdForConversation(conversation);
+  const { core, logger } = dependencies;
+  const spaceId = spaceIdForConversation(input.conversation);
   // Once per file and space: the two announcements of one share collapse, while sharing the same file
   // into another channel indexes it there too. The space id already names the team.
-  // Known gap: FolioCore has no way to release a claim, so a failed download is not retried in this space.
-  const claimed = await core.markEventProcessed(`slack-file:${spaceId}:${input.file.id}`);
-  if (!claimed) return null;
+  // A failure that a retry could fix (Slack or the network, the database) releases the claim, so sharing
+  // the file again works; a file Folio refused keeps it: the same bytes would be refused again.
+  const claim = `slack-file:${spaceId}:${input.file.id}`;
+  if (!(await core.markEventProcessed(claim))) return null;
+  const releaseClaim = () =>
+    core.releaseEvent(claim).catch((error: unknown) => {
+      logger.warn({ err: error, claim }, "could not release the file's claim; sharing it again will not retry");
+    });
+  try {
+    return await ingestClaimedFile(dependencies, input, spaceId, releaseClaim);
+  } catch (error) {
+    await releaseClaim();
+    throw error;
+  }
+}
 
+async function ingestClaimedFile(
+  dependencies: SlackFileDependencies,
+  input: { file: SlackFileObject; conversation: SlackConversation; threadTs: string | undefined },
+  spaceId: string,
+  releaseClaim: () => Promise<void>,
+): Promise<IngestResult | null> {
+  const { client, core, logger } = dependencies;
+  const { conversation, threadTs } = input;
   const file = await completeFile(client, input.file);
   if (file.mimetype && SILENTLY_SKIPPED_MEDIA.test(file.mimetype)) return null;
   const fileName = file.name ?? file.title ?? `${file.id}`;
@@ -182,6 +201,7 @@ export async function ingestSharedFile(
     );
     return result;
   } catch (error) {
+    await releaseClaim();
     const folioError = toFolioError(error);
     const knownReason = folioError.code !== "internal_error";
     log.error(

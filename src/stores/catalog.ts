@@ -76,6 +76,8 @@ export interface Catalog {
 
   /** Records a chat platform event id; true the first time it is seen, false for every repeat (across processes). */
   markEventProcessed(eventId: string): Promise<boolean>;
+  /** Forgets an event id, so its work may be tried again (after a failure that a retry could fix). */
+  releaseEvent(eventId: string): Promise<void>;
 
   addFeedback(input: {
     answerId: string;

@@ -488,6 +488,10 @@ export function createSqlCatalog(client: SqlClient): Catalog {
       return rows.length === 1;
     },
 
+    async releaseEvent(eventId) {
+      await client.query("DELETE FROM processed_events WHERE event_id = $1", [eventId]);
+    },
+
     async addFeedback({ answerId, spaceId, user, rating, comment }) {
       const { rows } = await client.query<FeedbackRow>(
         `INSERT INTO feedback (id, answer_id, space_id, user_id, rating, comment)

@@ -61,6 +61,8 @@ export type FakeSlackWebApi = {
   addFile(input: { id: string; name: string; mimetype: string; bytes: Uint8Array; user: string }): FakeFile;
   /** The next `count` calls to `method` answer 429 with `Retry-After: retryAfterSeconds`. */
   rateLimit(method: string, count: number, retryAfterSeconds: number): void;
+  /** The next `count` downloads of the file fail with 503, as Slack's file host sometimes does. */
+  failDownloads(fileId: string, count: number): void;
   /** Default "unknown_method" (a workspace or API host without chat streaming). */
   setStreamingMode(mode: FakeStreamingMode): void;
   /** What apps.connections.open returns to the app token (Socket Mode). */
@@ -107,6 +109,7 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
   const messages: FakeMessage[] = [];
   const files = new Map<string, { file: FakeFile; bytes: Uint8Array }>();
   const rateLimits = new Map<string, { count: number; retryAfterSeconds: number }>();
+  const failingDownloads = new Map<string, number>();
   const clock = 1_700_000_000;
   let sequence = 0;
   const nextTs = () => {
@@ -231,6 +234,12 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
       if (request.method === "GET" && url.pathname.startsWith("/files-pri/")) {
         const fileId = url.pathname.split("/")[2] ?? "";
         downloads.push({ fileId, authorization });
+        const failuresLeft = failingDownloads.get(fileId) ?? 0;
+        if (failuresLeft > 0) {
+          failingDownloads.set(fileId, failuresLeft - 1);
+          response.writeHead(503, { "content-type": "text/plain" }).end("Service Unavailable");
+          return;
+        }
         const entry = files.get(fileId);
         // Like Slack: no valid bot token, no file — a sign-in page instead.
         if (!entry || authorization !== `Bearer ${FAKE_BOT_TOKEN}`) {
@@ -293,6 +302,9 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
     },
     rateLimit(method, count, retryAfterSeconds) {
       rateLimits.set(method, { count, retryAfterSeconds });
+    },
+    failDownloads(fileId, count) {
+      failingDownloads.set(fileId, count);
     },
     setStreamingMode(mode) {
       streamingMode = mode;

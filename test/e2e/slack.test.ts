@@ -489,6 +489,23 @@ describe("Slack adapter over HTTP", () => {
     }
   });
 
+  it("indexes a file shared again after its download failed", async () => {
+    const name = "nist-sp800-145-cloud-definition.pdf";
+    const bytes = readFileSync(sharedData("enterprise-pdfs/pdfs", name));
+    fake.failDownloads("F0FLAKY", 1);
+    const first = await shareFile(CHANNEL_A, "F0FLAKY", name, bytes);
+    const failure = await waitFor(() =>
+      folioRepliesIn(CHANNEL_A, first.ts).find((message) => /reference/.test(message.text)),
+    );
+    expect(failure.text).not.toMatch(/^Indexed/);
+
+    const second = await shareFile(CHANNEL_A, "F0FLAKY", name, bytes);
+    const reply = await waitFor(() =>
+      folioRepliesIn(CHANNEL_A, second.ts).find((message) => message.text.startsWith("Indexed")),
+    );
+    expect(reply.text).toMatch(/^Indexed nist-sp800-145-cloud-definition\.pdf: 7 pages/);
+  });
+
   it("waits out a 429 with Retry-After and still posts", async () => {
     fake.rateLimit("chat.postMessage", 1, 1);
     const question = askInChannel(CHANNEL_B, `<@${FAKE_BOT_USER_ID}> Anything about travel?`);

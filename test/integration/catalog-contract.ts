@@ -232,6 +232,9 @@ export function runCatalogContract(name: string, openCatalog: CatalogFactory): v
         expect(outcomes.filter(Boolean)).toHaveLength(1);
         expect(await catalog.markEventProcessed(eventId)).toBe(false);
         expect(await catalog.markEventProcessed(`${eventId}-other`)).toBe(true);
+        await catalog.releaseEvent(eventId);
+        expect(await catalog.markEventProcessed(eventId)).toBe(true);
+        expect(await catalog.markEventProcessed(eventId)).toBe(false);
       }));
 
     it("treats ids that are not uuids as unknown", () =>
