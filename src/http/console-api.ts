@@ -248,28 +248,18 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
           requestId,
           signal: abort.signal,
         })) {
-          if (event.type === "done") {
+          if (event.type === "done" || event.type === "error") {
             finished = true;
+            const outcome =
+              event.type === "done"
+                ? { text: event.answer.answer, noContext: event.answer.noContext, citations: event.answer.citations }
+                : { text: "", noContext: true, citations: [], error: { code: event.code, message: event.message } };
             await history.appendEntry({
               kind: "answer",
               id: randomUUID(),
               at: new Date().toISOString(),
               requestId,
-              text: event.answer.answer,
-              noContext: event.answer.noContext,
-              citations: event.answer.citations,
-            });
-          } else if (event.type === "error") {
-            finished = true;
-            await history.appendEntry({
-              kind: "answer",
-              id: randomUUID(),
-              at: new Date().toISOString(),
-              requestId,
-              text: "",
-              noContext: true,
-              citations: [],
-              error: { code: event.code, message: event.message },
+              ...outcome,
             });
           }
           send(event);

@@ -76,6 +76,23 @@ export const FAKE_BOT_ID = "B0FOLIOBOT";
 export const FAKE_BOT_TOKEN = "xoxb-test";
 export const FAKE_APP_TOKEN = "xapp-test";
 
+let envelopeCounter = 0;
+
+/** An Events API `event_callback` envelope as Slack delivers it, over HTTP or inside a Socket Mode frame. */
+export function eventCallbackEnvelope(event: Record<string, unknown>, eventId?: string) {
+  envelopeCounter += 1;
+  return {
+    token: "legacy-verification-token",
+    team_id: FAKE_TEAM_ID,
+    api_app_id: "A0FOLIO",
+    type: "event_callback",
+    event_id: eventId ?? `Ev${String(envelopeCounter).padStart(8, "0")}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: FAKE_TEAM_ID, user_id: FAKE_BOT_USER_ID, is_bot: true }],
+    event,
+  };
+}
+
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);

@@ -20,6 +20,7 @@ import { sharedData, sharedModelsDir } from "../support/shared-paths.js";
 import { sleep, waitFor } from "../support/wait-for.js";
 import { type FakeSocketMode, startFakeSocketMode } from "./slack-fake-socket-mode.js";
 import {
+  eventCallbackEnvelope,
   FAKE_APP_TOKEN,
   FAKE_BOT_ID,
   FAKE_BOT_TOKEN,
@@ -44,7 +45,6 @@ let folio: Folio;
 let adapter: SlackAdapter;
 let dataDir: string;
 let documentId: string;
-let eventCounter = 0;
 /** The deltas each answer streamed, by request id, as the adapter received them. */
 const deltasByRequest = new Map<string, string[]>();
 /** When true, every delta of the real core is cut into words that arrive DELTA_DELAY_MS apart. */
@@ -92,23 +92,9 @@ async function closeFolioAndAdapter() {
   await folio?.close();
 }
 
-function eventsApiPayload(event: Record<string, unknown>, eventId?: string) {
-  eventCounter += 1;
-  return {
-    token: "legacy-verification-token",
-    team_id: FAKE_TEAM_ID,
-    api_app_id: "A0FOLIO",
-    type: "event_callback",
-    event_id: eventId ?? `EvSOCKET${String(eventCounter).padStart(6, "0")}`,
-    event_time: Math.floor(Date.now() / 1000),
-    authorizations: [{ team_id: FAKE_TEAM_ID, user_id: FAKE_BOT_USER_ID, is_bot: true }],
-    event,
-  };
-}
-
 /** Sends an Events API envelope over the socket; Slack's limit for the ack is 3 s. */
 async function sendEvent(event: Record<string, unknown>, eventId?: string) {
-  const ack = await socket.send("events_api", eventsApiPayload(event, eventId));
+  const ack = await socket.send("events_api", eventCallbackEnvelope(event, eventId));
   expect(ack.latencyMs).toBeLessThan(3_000);
   return ack;
 }

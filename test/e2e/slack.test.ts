@@ -20,6 +20,7 @@ import { silentLogger } from "../../src/logger.js";
 import { sharedData, sharedModelsDir } from "../support/shared-paths.js";
 import { waitFor } from "../support/wait-for.js";
 import {
+  eventCallbackEnvelope,
   FAKE_BOT_ID,
   FAKE_BOT_USER_ID,
   FAKE_TEAM_ID,
@@ -42,7 +43,6 @@ let server: Server;
 let baseUrl: string;
 let dataDir: string;
 const answerContexts: Array<{ question: string; context: AnswerContext }> = [];
-let eventCounter = 0;
 
 function sign(body: string, timestamp: number, secret = SIGNING_SECRET): string {
   return `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
@@ -67,23 +67,13 @@ async function postSigned(
   return fetch(`${baseUrl}/slack/events`, { method: "POST", headers, body });
 }
 
-function eventBody(event: Record<string, unknown>, eventId?: string): string {
-  eventCounter += 1;
-  return JSON.stringify({
-    token: "legacy-verification-token",
-    team_id: FAKE_TEAM_ID,
-    api_app_id: "A0FOLIO",
-    type: "event_callback",
-    event_id: eventId ?? `Ev${String(eventCounter).padStart(8, "0")}`,
-    event_time: Math.floor(Date.now() / 1000),
-    authorizations: [{ team_id: FAKE_TEAM_ID, user_id: FAKE_BOT_USER_ID, is_bot: true }],
-    event,
-  });
-}
-
 async function sendEvent(event: Record<string, unknown>, options: { eventId?: string; retryNum?: number } = {}) {
   const started = Date.now();
-  const response = await postSigned(eventBody(event, options.eventId), "application/json", options);
+  const response = await postSigned(
+    JSON.stringify(eventCallbackEnvelope(event, options.eventId)),
+    "application/json",
+    options,
+  );
   expect(response.status).toBe(200);
   // Slack's limit is 3 s; Folio acknowledges before it works (an upload or answer takes longer).
   expect(Date.now() - started).toBeLessThan(3_000);
