@@ -1,16 +1,19 @@
 /**
  * Decides what a file is from its bytes, not its name: PDF signature, OOXML packages (looked
- * into), OLE2 containers (legacy Office and encrypted OOXML, both refused with their own code)
+ * into), OLE2 containers (Excel 97–2003 workbooks are read; legacy Word, Excel 95 and encrypted
+ * OOXML are refused with their own code)
  * and text, where the content picks between CSV, TSV, Markdown, HTML and plain text and the file
  * name only breaks ties. Anything else is refused as `unsupported_type`.
  */
 import type { MediaType } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
+import { CompoundFileError, isCompoundFile, openCompoundFile } from "./compound-file.js";
 import { type DecodedText, decodeText } from "./decode-text.js";
 import { readZipEntries } from "./zip-guard.js";
 
 export const docxMediaType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 export const xlsxMediaType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+export const xlsMediaType = "application/vnd.ms-excel";
 
 export type DetectedMediaType = {
   mediaType: MediaType;
@@ -23,8 +26,7 @@ export type DetectedMediaType = {
 /** PDF readers accept the header anywhere in the first 1024 bytes. */
 const pdfHeaderWindow = 1024;
 const supportedFormatsSentence =
-  "upload a PDF, Word (.docx), Excel (.xlsx), CSV, TSV, Markdown, HTML or plain-text file";
-const oleSignature = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+  "upload a PDF, Word (.docx), Excel (.xlsx or .xls), CSV, TSV, Markdown, HTML or plain-text file";
 
 function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
   return signature.every((value, index) => bytes[offset + index] === value);
@@ -58,25 +60,46 @@ function looksLikePdf(bytes: Uint8Array): boolean {
   return head.startsWith("%") && /(^|\s)\d+\s+\d+\s+obj\b/.test(head);
 }
 
-function detectOleContainer(bytes: Uint8Array, fileName: string): never {
+/**
+ * The streams under an OLE2 container's root; for a container too damaged to open, the stream names
+ * found anywhere in its bytes, so the parser for what it claims to be can say what is wrong with it.
+ */
+function oleStreamNames(bytes: Uint8Array, fileName: string): Set<string> {
+  try {
+    return new Set(openCompoundFile(bytes).rootStreamNames());
+  } catch (error) {
+    if (!(error instanceof CompoundFileError)) throw error;
+    const found = ["EncryptedPackage", "WordDocument", "Workbook", "Book"].filter((name) => containsUtf16(bytes, name));
+    if (found.length > 0) return new Set(found);
+    throw new ParseError(
+      "file_corrupt",
+      "This Office file is damaged (its OLE2 container cannot be read) — open it in Office, save it again and re-upload.",
+      { file: fileName, details: { reason: error.message } },
+    );
+  }
+}
+
+function detectOleContainer(bytes: Uint8Array, fileName: string): DetectedMediaType {
   const extension = extensionOf(fileName);
-  if (containsUtf16(bytes, "EncryptedPackage")) {
+  const streams = oleStreamNames(bytes, fileName);
+  if (streams.has("EncryptedPackage")) {
     const what = extension.startsWith("xls") ? "spreadsheet" : extension.startsWith("doc") ? "document" : "Office file";
     throw new ParseError("office_encrypted", `This ${what} is encrypted — remove the password and upload it again.`, {
       file: fileName,
     });
   }
-  if (containsUtf16(bytes, "WordDocument")) {
+  if (streams.has("WordDocument")) {
     throw new ParseError(
       "legacy_word_format",
       "This is an old Word 97–2003 (.doc) file, which Folio cannot read — open it in Word, save it as .docx and upload that.",
       { file: fileName },
     );
   }
-  if (containsUtf16(bytes, "Workbook") || containsUtf16(bytes, "Book")) {
+  if (streams.has("Workbook")) return { mediaType: xlsMediaType };
+  if (streams.has("Book")) {
     throw new ParseError(
       "legacy_excel_format",
-      "This is an old Excel 97–2003 (.xls) file, which Folio cannot read — open it in Excel, save it as .xlsx and upload that.",
+      "This is an Excel 5.0/95 (or older) workbook, which Folio cannot read — open it in Excel, save it as .xlsx and upload that.",
       { file: fileName },
     );
   }
@@ -188,7 +211,7 @@ export function detectMediaType(bytes: Uint8Array, fileName: string): DetectedMe
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) {
     return detectZipPackage(bytes, fileName);
   }
-  if (startsWith(bytes, oleSignature)) detectOleContainer(bytes, fileName);
+  if (isCompoundFile(bytes)) return detectOleContainer(bytes, fileName);
   if (
     startsWith(bytes, [0x89, 0x50, 0x4e, 0x47]) ||
     startsWith(bytes, [0xff, 0xd8, 0xff]) ||

@@ -9,6 +9,7 @@ import { parseDocx } from "./parse-docx.js";
 import { parsePdf } from "./parse-pdf.js";
 import { parseCsv, parseXlsx } from "./parse-spreadsheet.js";
 import { parseHtml, parseMarkdown, parsePlainText } from "./parse-text.js";
+import { parseXls } from "./parse-xls.js";
 import type { ParsedDocument } from "./parsed-document.js";
 
 export async function parseDocument(bytes: Uint8Array, fileName: string, limits: ParseLimits): Promise<ParsedDocument> {
@@ -29,6 +30,8 @@ export async function parseDocument(bytes: Uint8Array, fileName: string, limits:
       return parseDocx(bytes, fileName, limits);
     case "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":
       return parseXlsx(bytes, fileName, limits);
+    case "application/vnd.ms-excel":
+      return parseXls(bytes, fileName, limits);
     case "text/csv":
     case "text/tab-separated-values":
       return parseCsv(text, fileName, detected.delimiter ?? (detected.mediaType === "text/csv" ? "," : "\t"), limits);

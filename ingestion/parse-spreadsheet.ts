@@ -1,6 +1,6 @@
 /**
- * Spreadsheet parsers: every XLSX sheet, and a CSV/TSV file, becomes one table block whose first
- * non-empty row is the header. Row numbers in provenance count data rows from 1 (the row after the
+ * Spreadsheet parsers: every XLSX sheet (and, through parse-xls.ts, every .xls sheet), and a CSV/TSV
+ * file, becomes one table block whose first non-empty row is the header. Row numbers in provenance count data rows from 1 (the row after the
  * header), matching what a person sees below the header in Excel. Cell counts are bounded.
  */
 import { parse as parseCsvText } from "csv-parse/sync";
@@ -8,6 +8,7 @@ import ExcelJS from "exceljs";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import type { MediaType } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
+import { formatCellDate, formatCellNumber, type NumberFormat } from "./cell-values.js";
 import type { ParseLimits } from "./limits.js";
 import type { Block, ParsedDocument, TableBlock } from "./parsed-document.js";
 import { guardZipArchive } from "./zip-guard.js";
@@ -63,9 +64,37 @@ function toTable(
   };
 }
 
-/** A cell's displayed text; the continuation cells of a merged range are empty (their master holds the text). */
-function cellText(cell: ExcelJS.Cell): string {
+/** What the sheets of one workbook share while they are read: the cell budget and the output. */
+export type WorkbookReading = {
+  fileName: string;
+  limits: ParseLimits;
+  cellBudget: { used: number };
+  blocks: Block[];
+  warnings: string[];
+};
+
+/**
+ * Adds one sheet's rows (sparse, index = row number - 1) to the workbook's blocks as a table; a
+ * sheet holding a single row (a title, a note) is content, not a header, so that row is indexed.
+ */
+export function addSheet(rows: string[][], sheetName: string, reading: WorkbookReading): void {
+  const table = toTable(rows, sheetName, reading.fileName, reading.limits, reading.cellBudget);
+  if (table && table.rows.length > 0) reading.blocks.push(table);
+  else if (table && table.header.length > 0)
+    reading.blocks.push({ ...table, header: [], rows: [table.header], firstRow: 1 });
+  else reading.warnings.push(`Sheet "${sheetName}" has no data rows.`);
+}
+
+/**
+ * A cell's text: numbers and dates through cell-values.ts (no float noise, ISO dates), the rest as
+ * exceljs shows it. The continuation cells of a merged range are empty (their master holds the text).
+ */
+function cellText(cell: ExcelJS.Cell, uses1904DateSystem: boolean): string {
   if (cell.isMerged && cell.master.address !== cell.address) return "";
+  const value = cell.type === ExcelJS.ValueType.Formula ? cell.result : cell.value;
+  const format: NumberFormat = cell.numFmt ? { code: cell.numFmt } : {};
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return formatCellDate(value, format);
+  if (typeof value === "number") return formatCellNumber(value, format, uses1904DateSystem);
   try {
     return cell.text ?? "";
   } catch {
@@ -114,9 +143,8 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Par
       },
     );
   }
-  const blocks: Block[] = [];
-  const warnings: string[] = [];
-  const cellBudget = { used: 0 };
+  const reading: WorkbookReading = { fileName, limits, cellBudget: { used: 0 }, blocks: [], warnings: [] };
+  const uses1904DateSystem = workbook.properties?.date1904 === true;
   workbook.eachSheet((worksheet) => {
     const rows: string[][] = [];
     // Only rows that hold values: `includeEmpty` would build a Row for every number up to the last
@@ -124,23 +152,19 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Par
     worksheet.eachRow((row, rowNumber) => {
       const cells: string[] = [];
       row.eachCell({ includeEmpty: true }, (cell, columnNumber) => {
-        cells[columnNumber - 1] = cellText(cell);
+        cells[columnNumber - 1] = cellText(cell, uses1904DateSystem);
       });
       rows[rowNumber - 1] = Array.from(cells, (cell) => cell ?? "");
     });
-    const table = toTable(rows, worksheet.name, fileName, limits, cellBudget);
-    if (table && table.rows.length > 0) blocks.push(table);
-    // A sheet holding a single row (a title, a note) is content, not a header: index that row.
-    else if (table && table.header.length > 0) blocks.push({ ...table, header: [], rows: [table.header], firstRow: 1 });
-    else warnings.push(`Sheet "${worksheet.name}" has no data rows.`);
+    addSheet(rows, worksheet.name, reading);
   });
   const title = workbook.title || fileName.replace(/\.[^.]+$/, "");
   return {
     mediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     title,
     pages: null,
-    blocks,
-    warnings,
+    blocks: reading.blocks,
+    warnings: reading.warnings,
   };
 }
 

@@ -15,6 +15,7 @@ export type MediaType =
   | "application/pdf"
   | "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
   | "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+  | "application/vnd.ms-excel"
   | "text/csv"
   | "text/tab-separated-values"
   | "text/plain"

@@ -48,6 +48,7 @@ export const SPECIFIC_REJECTION_CODES = new Set([
   "legacy_excel_format",
   "docx_corrupt",
   "xlsx_corrupt",
+  "xls_corrupt",
   "csv_corrupt",
   "file_corrupt",
   "zip_bomb",
@@ -207,7 +208,7 @@ export function expectedOutcome(file: CorpusFile): string | null {
   }
   if (file.corpus === "robustness-office") {
     if (extension === ".doc") return "legacy_word_format";
-    if (extension === ".xls") return "legacy_excel_format";
+    if (extension === ".xls") return "parsed";
     if (extension === ".zip") return "unsupported_type";
     if (/ENCRYPTED/.test(note)) return "office_encrypted";
     if (/empty sheet/.test(note)) return "no_text";

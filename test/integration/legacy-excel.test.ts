@@ -1,0 +1,162 @@
+/**
+ * Excel 97–2003 (.xls) through the real parser and the parse worker: both .xls files of the shared
+ * data read cell for cell as xlrd (Python's reference BIFF reader) reads them, every worksheet becomes
+ * table chunks with the header in each and sheet + rows as provenance, and damaged, encrypted or
+ * Excel 95 workbooks are refused with their own code. The damaged ones are real files with one
+ * structure broken on purpose (a looping FAT chain, a cut-off file, a FILEPASS record, a BIFF5 BOF).
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { resolveParseLimits } from "../../ingestion/limits.js";
+import { parseDocument } from "../../ingestion/parse-document.js";
+import type { TableBlock } from "../../ingestion/parsed-document.js";
+import { closeParseWorkers, processFileInWorker } from "../../ingestion/run-in-worker.js";
+import type { ParseError } from "../../src/errors.js";
+import { robustnessChunking } from "../support/robustness-corpus.js";
+import { hasSharedData, sharedData } from "../support/shared-paths.js";
+
+const limits = resolveParseLimits();
+const markitdownPath = sharedData("office-docs", "spreadsheets", "markitdown-test.xls");
+const blackboardPath = sharedData("robustness-office", "spreadsheets", "unstructured-tests-example.xls");
+
+function tables(blocks: unknown[]): TableBlock[] {
+  return blocks.filter((block): block is TableBlock => (block as TableBlock).kind === "table");
+}
+
+async function refusal(bytes: Uint8Array, fileName = "book.xls"): Promise<ParseError> {
+  try {
+    await parseDocument(bytes, fileName, limits);
+  } catch (error) {
+    return error as ParseError;
+  }
+  throw new Error("the workbook was parsed, not refused");
+}
+
+/** Offset of the globals' BOF record (type 0x0809, BIFF8, workbook globals) in the file. */
+function globalsBofOffset(bytes: Uint8Array): number {
+  const offset = Buffer.from(bytes).indexOf(Buffer.from([0x09, 0x08, 0x10, 0x00, 0x00, 0x06, 0x05, 0x00]));
+  if (offset < 0) throw new Error("no BIFF8 globals BOF in the file");
+  return offset;
+}
+
+describe.skipIf(!hasSharedData)("Excel 97–2003 workbooks", () => {
+  afterAll(async () => {
+    await closeParseWorkers();
+  });
+
+  it("reads every worksheet of the markitdown workbook, shared strings and numbers included", async () => {
+    const document = await parseDocument(new Uint8Array(readFileSync(markitdownPath)), "test.xls", limits);
+    expect(document.mediaType).toBe("application/vnd.ms-excel");
+    const [first, second, ...rest] = tables(document.blocks);
+    expect(rest).toHaveLength(0);
+    expect(first).toMatchObject({ sheet: "Sheet1", header: ["Alpha", "Beta", "Gamma", "Delta"], firstRow: 1 });
+    expect(first?.rows).toHaveLength(23);
+    expect(first?.rows[0]).toEqual(["89", "82", "100", "12"]);
+    expect(first?.rows[12]).toEqual(["58", "6ff4173b-42a5-4784-9b19-f49caff4d93d", "22", "9"]);
+    expect(first?.rows[22]).toEqual(["87", "93", "95", "80"]);
+    expect(second).toMatchObject({
+      sheet: "09060124-b5e7-4717-9d07-3c046eb",
+      header: ["ColA", "ColB", "ColC", "ColD"],
+    });
+    expect(second?.rows).toEqual([
+      ["1", "2", "3", "4"],
+      ["5", "6", "7", "8"],
+      ["9", "10", "11", "12"],
+      ["13", "14", "15", "affc7dad-52dc-4b98-9b5d-51e65d8a8ad0"],
+    ]);
+  });
+
+  it("keeps non-Latin text, sparse rows and text-only sheets of the Blackboard workbook", async () => {
+    const document = await parseDocument(new Uint8Array(readFileSync(blackboardPath)), "tests.xls", limits);
+    const [questions, abbreviations, readme] = tables(document.blocks);
+    expect(questions?.sheet).toBe("Example Test");
+    expect(questions?.header).toEqual(["MC", "What is 2+2?", "4", "correct", "3", "incorrect"]);
+    expect(questions?.rows.at(-1)).toEqual([
+      "MAT",
+      "Match the lower-case greek letter with its capital form.",
+      "λ",
+      "Λ",
+      "α",
+      "γ",
+      "Γ",
+      "φ",
+      "Φ",
+    ]);
+    expect(questions?.rows[0]).toEqual([
+      "MA",
+      "What C datatypes are 8 bits? (assume i386)",
+      "int",
+      "",
+      "float",
+      "",
+      "double",
+      "",
+      "char",
+    ]);
+    expect(abbreviations?.sheet).toBe("Format Abbr.");
+    expect(abbreviations?.rows).toContainEqual(["JUMBLED_SENTENCE", "Jumbled Sentence"]);
+    expect(readme?.sheet).toBe("Readme");
+    expect(readme?.rows).toContainEqual(["1.0 (January 2012)"]);
+  });
+
+  it("chunks each sheet as tables with the header and sheet + rows in every chunk, in the parse worker", async () => {
+    const { chunks } = await processFileInWorker({
+      bytes: new Uint8Array(readFileSync(markitdownPath)),
+      fileName: "test.xls",
+      limits,
+      chunking: robustnessChunking,
+    });
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const chunk of chunks) {
+      expect(chunk.kind).toBe("table");
+      expect(chunk.tokenCount).toBeLessThanOrEqual(robustnessChunking.maxTokens);
+      expect(chunk.provenance.rowStart).toBeGreaterThanOrEqual(1);
+    }
+    const uuidChunk = chunks.find((chunk) => chunk.text.includes("6ff4173b-42a5-4784-9b19-f49caff4d93d"));
+    expect(uuidChunk?.provenance.sheet).toBe("Sheet1");
+    expect(uuidChunk?.text).toMatch(/Alpha.*Beta.*Gamma.*Delta/);
+    const second = chunks.find((chunk) => chunk.provenance.sheet === "09060124-b5e7-4717-9d07-3c046eb");
+    expect(second?.provenance).toMatchObject({ rowStart: 1, rowEnd: 4 });
+    expect(second?.text).toMatch(/ColA/);
+  });
+
+  it("refuses a workbook whose sector chain loops as a damaged workbook, and one cut short as a damaged file", async () => {
+    const looping = new Uint8Array(readFileSync(markitdownPath));
+    const view = new DataView(looping.buffer);
+    const directorySector = view.getUint32(0x30, true);
+    const firstFatSector = view.getUint32(0x4c, true);
+    view.setUint32((firstFatSector + 1) * 512 + directorySector * 4, directorySector, true);
+    const loopError = await refusal(looping);
+    expect(loopError.code).toBe("xls_corrupt");
+    expect(loopError.message).toMatch(/damaged.* — .*\.xlsx/);
+
+    const original = readFileSync(markitdownPath);
+    const cut = new Uint8Array(original.subarray(0, Math.floor(original.byteLength * 0.6)));
+    // Cut before its directory, the container no longer says what it holds.
+    const cutError = await refusal(cut);
+    expect(cutError.code).toBe("file_corrupt");
+    expect(cutError.message).toMatch(/damaged.* — /);
+  });
+
+  it("refuses an encrypted workbook (FILEPASS) and an Excel 95 one (BIFF5) with their own codes", async () => {
+    const encrypted = new Uint8Array(readFileSync(blackboardPath));
+    // The record after the 20-byte BOF becomes FILEPASS, as in a workbook saved with a password.
+    const recordAfterBof = globalsBofOffset(encrypted) + 20;
+    encrypted[recordAfterBof] = 0x2f;
+    encrypted[recordAfterBof + 1] = 0x00;
+    const encryptedError = await refusal(encrypted);
+    expect(encryptedError.code).toBe("office_encrypted");
+    expect(encryptedError.message).toBe("This spreadsheet is encrypted — remove the password and upload it again.");
+
+    const excel95 = new Uint8Array(readFileSync(blackboardPath));
+    excel95[globalsBofOffset(excel95) + 5] = 0x05;
+    const excel95Error = await refusal(excel95);
+    expect(excel95Error.code).toBe("legacy_excel_format");
+    expect(excel95Error.message).toMatch(/Excel 5\.0\/95.* — .*save it as \.xlsx/);
+  });
+
+  it("still refuses a Word 97 document, even one named .xls", async () => {
+    const word = new Uint8Array(readFileSync(sharedData("robustness-office", "docx", "unstructured-simple.doc")));
+    expect((await refusal(word, "numbers.xls")).code).toBe("legacy_word_format");
+  });
+});
