@@ -237,10 +237,30 @@ function pdfFlow(blocks: TextBlock[], pages: PageText[], offsets: number[]): Flo
   return { source: pages.map((page) => page.text).join("\n"), ranges, headingPath: [] };
 }
 
+/**
+ * The flow cut where text was left out of it (a table the parser took out of the prose), so no chunk
+ * bridges the gap and carries the left-out text along; only whitespace may lie between ranges of one run.
+ */
+function contiguousRuns(flow: Flow): Flow[] {
+  const runs: Flow[] = [];
+  let ranges: Range[] = [];
+  for (const range of flow.ranges) {
+    const previous = ranges.at(-1);
+    if (previous !== undefined && flow.source.slice(previous.end, range.start).trim().length > 0) {
+      runs.push({ ...flow, ranges });
+      ranges = [];
+    }
+    ranges.push(range);
+  }
+  if (ranges.length > 0) runs.push({ ...flow, ranges });
+  return runs;
+}
+
 function chunkPdfText(blocks: TextBlock[], pages: PageText[], measure: Measure, overlapTokens: number): Draft[] {
   const offsets = pageOffsets(pages);
   const flow = pdfFlow(blocks, pages, offsets);
-  return packFlow(flow, measure, overlapTokens).map((span) => {
+  const spans = contiguousRuns(flow).flatMap((run) => packFlow(run, measure, overlapTokens));
+  return spans.map((span) => {
     const startPage = pageIndexAt(offsets, span.start);
     const endPage = pageIndexAt(offsets, span.end - 1);
     return {

@@ -1,66 +1,22 @@
 /**
  * PDF parser on unpdf (pdf.js): one PageText per physical page (empty pages included, so page
- * numbers stay physical) and one TextBlock per non-empty page whose text is exactly that page's
- * text, so the chunker's character offsets index straight into `pages[page - 1].text`.
+ * numbers stay physical), TextBlocks that are exact slices of a page's text (the whole page, or the
+ * prose around its tables), so the chunker's character offsets index straight into
+ * `pages[page - 1].text`, and a TableBlock for each table the layout makes evident (pdf-tables.ts).
  */
 import { getDocumentProxy } from "unpdf";
 import type { PageText } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
 import type { ParseLimits } from "./limits.js";
-import type { ParsedDocument, TextBlock } from "./parsed-document.js";
-
-/** The parts of a pdf.js text item this parser reads. */
-type PositionedText = {
-  str: string;
-  hasEOL: boolean;
-  transform: number[];
-  width: number;
-  height: number;
-};
+import type { Block, ParsedDocument, TableBlock, TextBlock } from "./parsed-document.js";
+import { layoutLines, layoutPageText, normalizePageText, type PageLayout, type PdfLine } from "./pdf-lines.js";
+import { findTables } from "./pdf-tables.js";
 
 /** Below this many visible characters a document is treated as having no text layer. */
 const minimumVisibleCharacters = 10;
 /** For longer documents, fewer than this many visible characters per page means a scan. */
 const minimumVisibleCharactersPerPage = 2;
 const maxTitleLength = 200;
-
-function isPositionedText(item: unknown): item is PositionedText {
-  return typeof item === "object" && item !== null && typeof (item as { str?: unknown }).str === "string";
-}
-
-/**
- * Rebuilds reading lines from pdf.js items: a new line when an item ends a line (hasEOL) or the
- * baseline moves by more than half a glyph height; a space when a horizontal gap separates items
- * that carry no space themselves.
- */
-export function joinTextItems(items: readonly unknown[]): string {
-  let text = "";
-  let previous: PositionedText | null = null;
-  for (const item of items) {
-    if (!isPositionedText(item)) continue;
-    const x = item.transform[4] ?? 0;
-    const y = item.transform[5] ?? 0;
-    if (previous !== null && !text.endsWith("\n")) {
-      const previousX = previous.transform[4] ?? 0;
-      const previousY = previous.transform[5] ?? 0;
-      const glyphHeight = Math.max(Math.abs(item.height), Math.abs(previous.height), 1);
-      if (Math.abs(y - previousY) > glyphHeight / 2) {
-        text += "\n";
-      } else if (
-        item.str.length > 0 &&
-        !/\s$/.test(text) &&
-        !/^\s/.test(item.str) &&
-        x - (previousX + previous.width) > glyphHeight * 0.15
-      ) {
-        text += " ";
-      }
-    }
-    text += item.str;
-    if (item.hasEOL) text += "\n";
-    if (item.str.length > 0 || item.hasEOL) previous = item;
-  }
-  return normalizePageText(text);
-}
 
 /** The parts of a pdf.js form-field (Widget) annotation this parser reads. */
 type FormField = {
@@ -95,15 +51,6 @@ export function formFieldText(annotations: readonly unknown[]): { text: string; 
     }
   }
   return { text: normalizePageText(lines.filter((line) => line.trim().length > 0).join("\n")), fields };
-}
-
-function normalizePageText(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => line.replace(/[ \t\u00a0]+$/u, "").replaceAll("\u0000", ""))
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
 }
 
 function countVisibleCharacters(text: string): number {
@@ -146,7 +93,50 @@ function translateOpenError(error: unknown, fileName: string): ParseError {
   );
 }
 
-/** Parses a PDF into physical pages and one block per non-empty page. */
+/** A table found on a page, and the characters of the page text it covers. */
+type PageTable = { block: TableBlock; page: number; start: number; end: number };
+
+function pageTables(lines: PdfLine[], layout: PageLayout, pageNumber: number): PageTable[] {
+  return findTables(lines).flatMap((table) => {
+    const first = layout.lineSpans[table.firstLine];
+    const last = layout.lineSpans[table.lastLine];
+    if (!first || !last) return [];
+    const block: TableBlock = {
+      kind: "table",
+      header: table.header,
+      rows: table.rows,
+      headingPath: [],
+      firstRow: 1,
+      page: pageNumber,
+    };
+    return [{ block, page: pageNumber, start: first.start, end: last.end }];
+  });
+}
+
+/**
+ * A page's prose: its text minus the tables on it, as blocks that point at their place in the page
+ * text. A page without tables is one block, the whole page.
+ */
+function proseBlocks(page: PageText, tables: PageTable[]): TextBlock[] {
+  const blocks: TextBlock[] = [];
+  let cursor = 0;
+  const addProse = (from: number, to: number) => {
+    const slice = page.text.slice(from, to);
+    const text = slice.trim();
+    if (text.length === 0) return;
+    const charStart = from + slice.indexOf(text);
+    blocks.push({ kind: "text", text, headingPath: [], page: page.pageNumber, charStart });
+  };
+  for (const table of tables) {
+    if (table.page !== page.pageNumber) continue;
+    addProse(cursor, table.start);
+    cursor = table.end;
+  }
+  addProse(cursor, page.text.length);
+  return blocks;
+}
+
+/** Parses a PDF into physical pages, the prose of each page and the tables found on them. */
 export async function parsePdf(bytes: Uint8Array, fileName: string, limits: ParseLimits): Promise<ParsedDocument> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
@@ -180,13 +170,17 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
     }
     const warnings: string[] = [];
     const pages: PageText[] = [];
+    const tables: PageTable[] = [];
     const unreadablePages: number[] = [];
     let formFields = 0;
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
       try {
         const page = await pdf.getPage(pageNumber);
         const content = await page.getTextContent();
-        let text = joinTextItems(content.items);
+        const lines = layoutLines(content.items);
+        const layout = layoutPageText(lines);
+        let text = layout.text;
+        tables.push(...pageTables(lines, layout, pageNumber));
         try {
           const form = formFieldText(await page.getAnnotations({ intent: "display" }));
           formFields += form.fields;
@@ -241,9 +235,10 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
     } catch {
       warnings.push("The PDF's metadata could not be read; the title comes from its first line.");
     }
-    const blocks: TextBlock[] = pages
-      .filter((page) => page.text.length > 0)
-      .map((page) => ({ kind: "text", text: page.text, headingPath: [], page: page.pageNumber, charStart: 0 }));
+    const blocks: Block[] = [
+      ...pages.flatMap((page) => proseBlocks(page, tables)),
+      ...tables.map((table) => table.block),
+    ];
     return {
       mediaType: "application/pdf",
       title: metadataTitle || titleFromPages(pages) || fileName,

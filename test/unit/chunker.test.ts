@@ -108,6 +108,38 @@ describe("chunkDocument on PDFs", () => {
     ]);
   });
 
+  it("never bridges text left out of the prose (a table) and chunks the table after it, on its page", () => {
+    const before = "Rates are below.";
+    const table = "Plan Rate\nA 1\nB 2";
+    const after = "Rates change in May.";
+    const page = `${before}\n${table}\n${after}`;
+    const document: ParsedDocument = {
+      ...pdfDocument([page]),
+      blocks: [
+        { kind: "text", text: before, headingPath: [], page: 1, charStart: 0 },
+        { kind: "text", text: after, headingPath: [], page: 1, charStart: page.indexOf(after) },
+        {
+          kind: "table",
+          header: ["Plan", "Rate"],
+          rows: [
+            ["A", "1"],
+            ["B", "2"],
+          ],
+          headingPath: [],
+          firstRow: 1,
+          page: 1,
+        },
+      ],
+    };
+    // The budget would fit both prose blocks and the table text between them in one chunk.
+    const chunks = chunkDocument(document, { maxTokens: 50, overlapTokens: 0, tokenCounter: wordCounter });
+    expect(chunks.map((chunk) => [chunk.kind, chunk.text, chunk.provenance])).toEqual([
+      ["text", before, { pageStart: 1, pageEnd: 1, charStart: 0, charEnd: before.length }],
+      ["text", after, { pageStart: 1, pageEnd: 1, charStart: page.indexOf(after), charEnd: page.length }],
+      ["table", "Plan | Rate\nA | 1\nB | 2", { pageStart: 1, pageEnd: 1, rowStart: 1, rowEnd: 2 }],
+    ]);
+  });
+
   it("refuses blocks whose offsets do not match their page", () => {
     const document: ParsedDocument = {
       ...pdfDocument(["Some page text."]),

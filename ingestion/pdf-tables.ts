@@ -1,0 +1,151 @@
+/**
+ * Finds tables on a PDF page where the layout makes one evident: at least three consecutive lines
+ * whose text falls into the same two or more columns, separated by gaps wider than a glyph. PDFs have
+ * no table markup, so this is a heuristic, tuned to miss a table rather than to cut prose into cells:
+ * two-column page layouts, justified text and lists with long lines are not tables. A detected table
+ * is returned with the lines it covers, so the parser can take those lines out of the page's prose.
+ */
+import type { PdfLine } from "./pdf-lines.js";
+
+/** A gap wider than this many glyph heights between two pieces of text on a line separates cells. */
+const cellGapInGlyphs = 1.0;
+/** A table needs a header and at least two rows. */
+const minimumRows = 3;
+const maximumColumns = 25;
+/** Cells longer than this on average are prose in columns, not a table. */
+const maximumMeanCellLength = 40;
+/** Lines further apart than this many line heights end a table. */
+const maximumRowGapInLines = 2.6;
+/** Share of rows (wrapped cells joined) that must fill at least two columns. */
+const minimumMultiCellShare = 0.75;
+
+/** A list item's marker: a bullet glyph, or an item number or letter such as "3.", "(b)" or "iv)". */
+const listMarker = /^(?:[•●○◦▪▫■□‣⁃∙·*o–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
+
+type Cell = { x0: number; x1: number; text: string };
+type Row = { lineIndex: number; cells: Cell[] };
+
+export type PdfTable = {
+  /** Index of the table's first and last line in the page's lines. */
+  firstLine: number;
+  lastLine: number;
+  header: string[];
+  rows: string[][];
+};
+
+/** Splits a line into cells at gaps wider than a glyph. */
+export function lineCells(line: PdfLine): Cell[] {
+  const cells: Cell[] = [];
+  const gap = Math.max(line.height, 1) * cellGapInGlyphs;
+  let current: { x0: number; x1: number; start: number; end: number } | null = null;
+  const close = () => {
+    if (current === null) return;
+    const text = line.text.slice(current.start, current.end).replace(/\s+/g, " ").trim();
+    if (text.length > 0) cells.push({ x0: current.x0, x1: current.x1, text });
+  };
+  for (const fragment of line.fragments) {
+    if (line.text.slice(fragment.start, fragment.end).trim().length === 0) continue;
+    if (current !== null && fragment.x0 - current.x1 <= gap && fragment.x0 >= current.x0) {
+      current.x1 = Math.max(current.x1, fragment.x1);
+      current.end = fragment.end;
+      continue;
+    }
+    close();
+    current = { ...fragment };
+  }
+  close();
+  return cells;
+}
+
+/** Column extents of a run of rows: the union of their cells' extents, overlapping ones merged. */
+function columnsOf(rows: Row[]): Array<{ x0: number; x1: number }> {
+  const spans = rows
+    .flatMap((row) => row.cells.map((cell) => ({ x0: cell.x0, x1: cell.x1 })))
+    .sort((left, right) => left.x0 - right.x0);
+  const columns: Array<{ x0: number; x1: number }> = [];
+  for (const span of spans) {
+    const last = columns.at(-1);
+    if (last !== undefined && span.x0 <= last.x1) last.x1 = Math.max(last.x1, span.x1);
+    else columns.push({ ...span });
+  }
+  return columns;
+}
+
+function columnIndex(columns: Array<{ x0: number; x1: number }>, cell: Cell): number {
+  return columns.findIndex((column) => cell.x0 >= column.x0 - 0.01 && cell.x0 <= column.x1 + 0.01);
+}
+
+/** The rows as cell strings, one per column; a line that fills only later columns continues the row above. */
+function toCellRows(rows: Row[], columns: Array<{ x0: number; x1: number }>): string[][] {
+  const table: string[][] = [];
+  for (const row of rows) {
+    const cells = columns.map(() => "");
+    for (const cell of row.cells) {
+      const index = columnIndex(columns, cell);
+      cells[index] = cells[index] ? `${cells[index]} ${cell.text}` : cell.text;
+    }
+    const previous = table.at(-1);
+    const continuesPrevious = previous !== undefined && row.cells.length === 1 && cells[0] === "";
+    if (continuesPrevious) {
+      cells.forEach((text, index) => {
+        if (text) previous[index] = previous[index] ? `${previous[index]} ${text}` : text;
+      });
+    } else {
+      table.push(cells);
+    }
+  }
+  return table;
+}
+
+/** Whether a run of lines reads as a table, and the table if so. */
+function tableFrom(rows: Row[]): PdfTable | null {
+  if (rows.filter((row) => row.cells.length >= 2).length < minimumRows) return null;
+  const columns = columnsOf(rows);
+  if (columns.length < 2 || columns.length > maximumColumns) return null;
+  const cells = rows.flatMap((row) => row.cells);
+  const meanLength = cells.reduce((sum, cell) => sum + cell.text.length, 0) / cells.length;
+  if (meanLength > maximumMeanCellLength) return null;
+  // Every column must be used by more than one row, or a stray word made it.
+  const uses = columns.map(() => 0);
+  for (const row of rows)
+    for (const cell of row.cells) uses[columnIndex(columns, cell)] = (uses[columnIndex(columns, cell)] ?? 0) + 1;
+  if (uses.some((count) => count < 2)) return null;
+  const cellRows = toCellRows(rows, columns);
+  const filledRows = cellRows.filter((row) => row.filter((cell) => cell.length > 0).length >= 2);
+  if (filledRows.length / cellRows.length < minimumMultiCellShare) return null;
+  // Bullets or item numbers set apart from their text make a list, not a two-column table.
+  if (cellRows.every((row) => listMarker.test(row[0] ?? ""))) return null;
+  const [header, ...body] = cellRows;
+  if (header === undefined || body.length < minimumRows - 1) return null;
+  return {
+    firstLine: rows[0]?.lineIndex ?? 0,
+    lastLine: rows.at(-1)?.lineIndex ?? 0,
+    header,
+    rows: body,
+  };
+}
+
+/** The tables on a page, in reading order. */
+export function findTables(lines: readonly PdfLine[]): PdfTable[] {
+  const tables: PdfTable[] = [];
+  let run: Row[] = [];
+  let previous: PdfLine | null = null;
+  const finishRun = () => {
+    // A run may end in prose lines that were let in as continuations; a table ends at its last multi-cell row.
+    while (run.length > 0 && (run.at(-1)?.cells.length ?? 0) < 2) run.pop();
+    const table = tableFrom(run);
+    if (table !== null) tables.push(table);
+    run = [];
+  };
+  lines.forEach((line, lineIndex) => {
+    const cells = lineCells(line);
+    const lineGap = previous === null ? 0 : Math.abs(previous.y - line.y);
+    const tooFar = previous !== null && lineGap > Math.max(previous.height, line.height, 1) * maximumRowGapInLines;
+    if (cells.length === 0) return;
+    if (tooFar) finishRun();
+    if (cells.length >= 2 || run.length > 0) run.push({ lineIndex, cells });
+    previous = line;
+  });
+  finishRun();
+  return tables;
+}

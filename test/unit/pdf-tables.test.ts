@@ -1,0 +1,213 @@
+/**
+ * PDF layout from pdf.js text items built by hand: lines and their page text (identical to the
+ * regex normalisation, with offsets), and which runs of lines are tables — real columns yes;
+ * two-column prose, bullet lists and lone aligned lines no.
+ */
+import { describe, expect, it } from "vitest";
+import { layoutLines, layoutPageText, normalizePageText, type PdfLine } from "../../ingestion/pdf-lines.js";
+import { findTables } from "../../ingestion/pdf-tables.js";
+import { createSeededRandom } from "../support/seeded-random.js";
+
+const glyph = 10;
+const lineHeight = 14;
+
+/** A pdf.js text item: `str` at (x, y), 0.5 em per character wide. */
+function item(str: string, x: number, y: number, hasEOL = false) {
+  return { str, hasEOL, transform: [glyph, 0, 0, glyph, x, y], width: str.length * glyph * 0.5, height: glyph };
+}
+
+/** One line per row, each cell at its column's x; the row's last item ends the line. */
+function rowsToItems(rows: string[][], columnsX: number[], top = 700) {
+  return rows.flatMap((row, index) =>
+    row.flatMap((cell, column) => (cell === "" ? [] : [item(cell, columnsX[column] ?? 0, top - index * lineHeight)])),
+  );
+}
+
+function linesOf(rows: string[][], columnsX: number[]): PdfLine[] {
+  return layoutLines(rowsToItems(rows, columnsX));
+}
+
+describe("PDF lines and page text", () => {
+  it("joins items on a baseline, spaces apart separated items, and breaks lines on baseline moves and EOL", () => {
+    const lines = layoutLines([
+      item("Hello", 72, 700),
+      item("world", 72 + 5 * 5 + 4, 700),
+      item("next", 72, 686, true),
+      item("last", 72, 672),
+    ]);
+    expect(lines.map((line) => line.text)).toEqual(["Hello world", "next", "last"]);
+    expect(lines[0]?.fragments).toEqual([
+      { x0: 72, x1: 97, start: 0, end: 5 },
+      { x0: 101, x1: 126, start: 6, end: 11 },
+    ]);
+  });
+
+  it("builds the same page text as normalizePageText, with every line's offsets", () => {
+    const random = createSeededRandom(7);
+    const pieces = ["", " ", "  ", "\u0000", "abc", "  indented", "trailing  ", "x\u00a0", "\t", "Δ word"];
+    for (let trial = 0; trial < 500; trial++) {
+      const count = Math.floor(random() * 8);
+      const lines: PdfLine[] = Array.from({ length: count }, () => ({
+        text: pieces[Math.floor(random() * pieces.length)] ?? "",
+        fragments: [],
+        y: 0,
+        height: 0,
+      }));
+      const layout = layoutPageText(lines);
+      expect(layout.text).toBe(normalizePageText(lines.map((line) => line.text).join("\n")));
+      layout.lineSpans.forEach((span, index) => {
+        if (span === null) return;
+        const cleaned = (lines[index]?.text ?? "")
+          .replace(/[ \t\u00a0]+$/u, "")
+          .replaceAll("\u0000", "")
+          .trim();
+        expect(layout.text.slice(span.start, span.end).trim()).toBe(cleaned);
+      });
+    }
+  });
+});
+
+describe("tables on a PDF page", () => {
+  const columnsX = [72, 200, 300];
+
+  it("finds a table with its header, rows and the lines it covers", () => {
+    const lines = layoutLines([
+      item("Quarterly results by region.", 72, 740, true),
+      ...rowsToItems(
+        [
+          ["Region", "Revenue", "Growth"],
+          ["North", "1,200", "4.5%"],
+          ["South", "980", "-1.2%"],
+          ["West", "1,450", "7.0%"],
+        ],
+        columnsX,
+      ),
+    ]);
+    const tables = findTables(lines);
+    expect(tables).toHaveLength(1);
+    expect(tables[0]).toEqual({
+      firstLine: 1,
+      lastLine: 4,
+      header: ["Region", "Revenue", "Growth"],
+      rows: [
+        ["North", "1,200", "4.5%"],
+        ["South", "980", "-1.2%"],
+        ["West", "1,450", "7.0%"],
+      ],
+    });
+  });
+
+  it("keeps empty cells empty and joins a wrapped cell to its row", () => {
+    const tables = findTables(
+      linesOf(
+        [
+          ["Control", "Owner", "Status"],
+          ["AC-1", "Security office", "Done"],
+          ["AC-2", "", "Open"],
+          ["", "Identity team and", ""],
+          ["", "the help desk", ""],
+          ["AC-3", "IT", "Open"],
+        ],
+        columnsX,
+      ),
+    );
+    expect(tables[0]?.rows).toEqual([
+      ["AC-1", "Security office", "Done"],
+      ["AC-2", "Identity team and the help desk", "Open"],
+      ["AC-3", "IT", "Open"],
+    ]);
+  });
+
+  it("ends a table at its last row when prose follows", () => {
+    const lines = layoutLines([
+      ...rowsToItems(
+        [
+          ["Plan", "Deductible"],
+          ["Standard", "$2,000"],
+          ["Plus", "$1,500"],
+        ],
+        [72, 250],
+      ),
+      item("The deductible resets every January.", 72, 700 - 3 * lineHeight, true),
+    ]);
+    expect(findTables(lines)[0]).toMatchObject({ firstLine: 0, lastLine: 2 });
+  });
+
+  it("splits tables a wide vertical gap separates", () => {
+    const first = rowsToItems(
+      [
+        ["A", "1"],
+        ["B", "2"],
+        ["C", "3"],
+      ],
+      [72, 250],
+      700,
+    );
+    const second = rowsToItems(
+      [
+        ["D", "4"],
+        ["E", "5"],
+        ["F", "6"],
+      ],
+      [72, 250],
+      500,
+    );
+    expect(findTables(layoutLines([...first, ...second])).map((table) => table.header)).toEqual([
+      ["A", "1"],
+      ["D", "4"],
+    ]);
+  });
+
+  it("does not take two-column prose, a bullet list or two aligned lines for a table", () => {
+    const prose = "the quick brown fox jumps over the lazy dog again and again";
+    const twoColumnPage = linesOf(
+      Array.from({ length: 6 }, () => [prose, prose]),
+      [72, 72 + prose.length * 5 + 20],
+    );
+    expect(findTables(twoColumnPage)).toEqual([]);
+    const bullets = linesOf(
+      [
+        ["•", "Hardware"],
+        ["•", "Software"],
+        ["•", "System interfaces"],
+        ["•", "Data and information"],
+      ],
+      [72, 90],
+    );
+    expect(findTables(bullets)).toEqual([]);
+    const numbered = linesOf(
+      [
+        ["1.", "Plan"],
+        ["2.", "Do"],
+        ["3.", "Check"],
+      ],
+      [72, 90],
+    );
+    expect(findTables(numbered)).toEqual([]);
+    expect(
+      findTables(
+        linesOf(
+          [
+            ["Name", "Value"],
+            ["a", "1"],
+          ],
+          [72, 250],
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it("does not split words a normal space separates", () => {
+    // Items one space apart (0.5 em) stay one cell: a sentence set as separate words is not a table.
+    const words = ["Employees", "may", "carry", "over", "five", "days"];
+    const lineItems = (y: number) => {
+      let x = 72;
+      return words.map((word) => {
+        const piece = item(word, x, y);
+        x += piece.width + glyph * 0.5;
+        return piece;
+      });
+    };
+    expect(findTables(layoutLines([...lineItems(700), ...lineItems(686), ...lineItems(672)]))).toEqual([]);
+  });
+});
