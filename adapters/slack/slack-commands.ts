@@ -42,7 +42,7 @@ export const HELP_TEXT = [
   "*Folio answers questions from the documents shared with it.*",
   "• Mention me with a question in a channel; reply in my thread to follow up without mentioning me.",
   "• Send me a direct message to ask privately (your own documents).",
-  "• Share a PDF, DOCX, XLSX, CSV or text file here and I index it for this channel.",
+  "• Share a PDF, Word (.docx), Excel (.xlsx or .xls), CSV or text file here and I index it for this channel.",
   "• `/folio docs` — documents in this conversation",
   "• `/folio forget <file name or id>` — remove a document (uploader or admin only)",
   "• `/folio answer-all on|off` — answer every question in this channel, not only mentions",

@@ -3,7 +3,8 @@
  * data read cell for cell as xlrd (Python's reference BIFF reader) reads them, every worksheet becomes
  * table chunks with the header in each and sheet + rows as provenance, and damaged, encrypted or
  * Excel 95 workbooks are refused with their own code. The damaged ones are real files with one
- * structure broken on purpose (a looping FAT chain, a cut-off file, a FILEPASS record, a BIFF5 BOF).
+ * structure broken on purpose (a looping FAT chain, a file cut short, a FILEPASS record, a BIFF5 BOF),
+ * plus 800 copies with random bytes overwritten.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import type { TableBlock } from "../../ingestion/parsed-document.js";
 import { closeParseWorkers, processFileInWorker } from "../../ingestion/run-in-worker.js";
 import type { ParseError } from "../../src/errors.js";
 import { robustnessChunking } from "../support/robustness-corpus.js";
+import { createSeededRandom } from "../support/seeded-random.js";
 import { hasSharedData, sharedData } from "../support/shared-paths.js";
 
 const limits = resolveParseLimits();
@@ -153,6 +155,40 @@ describe.skipIf(!hasSharedData)("Excel 97–2003 workbooks", () => {
     const excel95Error = await refusal(excel95);
     expect(excel95Error.code).toBe("legacy_excel_format");
     expect(excel95Error.message).toMatch(/Excel 5\.0\/95.* — .*save it as \.xlsx/);
+  });
+
+  it("parses or refuses specifically every one of 800 randomly damaged copies, each quickly", async () => {
+    const random = createSeededRandom(20261123);
+    const allowed = new Set([
+      "parsed",
+      "xls_corrupt",
+      "file_corrupt",
+      "unsupported_type",
+      "legacy_excel_format",
+      "office_encrypted",
+    ]);
+    const outcomes = new Map<string, number>();
+    for (const file of [markitdownPath, blackboardPath]) {
+      const original = new Uint8Array(readFileSync(file));
+      for (let trial = 0; trial < 400; trial++) {
+        const bytes = new Uint8Array(original);
+        const changes = 1 + Math.floor(random() * 8);
+        for (let change = 0; change < changes; change++) {
+          bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
+        }
+        const started = performance.now();
+        let outcome = "parsed";
+        try {
+          await parseDocument(bytes, "damaged.xls", limits);
+        } catch (error) {
+          outcome = (error as ParseError).code ?? `${(error as Error).name}: ${(error as Error).message}`;
+        }
+        expect(performance.now() - started).toBeLessThan(2_000);
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      }
+    }
+    for (const outcome of outcomes.keys()) expect(allowed, outcome).toContain(outcome);
+    expect(outcomes.get("xls_corrupt")).toBeGreaterThan(0);
   });
 
   it("still refuses a Word 97 document, even one named .xls", async () => {
