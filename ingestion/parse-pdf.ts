@@ -10,7 +10,7 @@ import { ParseError } from "../src/errors.js";
 import type { ParseLimits } from "./limits.js";
 import type { Block, ParsedDocument, TableBlock, TextBlock } from "./parsed-document.js";
 import { layoutLines, layoutPageText, normalizePageText, type PageLayout, type PdfLine } from "./pdf-lines.js";
-import { findTables } from "./pdf-tables.js";
+import { continuesTable, findTables, type PdfTable } from "./pdf-tables.js";
 
 /** Below this many visible characters a document is treated as having no text layer. */
 const minimumVisibleCharacters = 10;
@@ -93,10 +93,27 @@ function translateOpenError(error: unknown, fileName: string): ParseError {
   );
 }
 
-/** A table found on a page, and the characters of the page text it covers. */
-type PageTable = { block: TableBlock; page: number; start: number; end: number };
+/**
+ * A table found on a page, the characters of the page text it covers, and how many lines of text
+ * the page holds before and after it (a table with only a running header or footer beyond it may
+ * go on from the page before or onto the page after).
+ */
+type PageTable = {
+  block: TableBlock;
+  table: PdfTable;
+  page: number;
+  start: number;
+  end: number;
+  linesBefore: number;
+  linesAfter: number;
+};
+
+/** Lines of running header or footer allowed between a table and the page break it continues across. */
+const maxMarginLines = 3;
 
 function pageTables(lines: PdfLine[], layout: PageLayout, pageNumber: number): PageTable[] {
+  const textLines = (from: number, to: number) =>
+    layout.lineSpans.slice(from, to).filter((span) => span !== null).length;
   return findTables(lines).flatMap((table) => {
     const first = layout.lineSpans[table.firstLine];
     const last = layout.lineSpans[table.lastLine];
@@ -109,8 +126,43 @@ function pageTables(lines: PdfLine[], layout: PageLayout, pageNumber: number): P
       firstRow: 1,
       page: pageNumber,
     };
-    return [{ block, page: pageNumber, start: first.start, end: last.end }];
+    return [
+      {
+        block,
+        table,
+        page: pageNumber,
+        start: first.start,
+        end: last.end,
+        linesBefore: textLines(0, table.firstLine),
+        linesAfter: textLines(table.lastLine + 1, layout.lineSpans.length),
+      },
+    ];
   });
+}
+
+/**
+ * A table that runs onto the next page keeps its column names there: when the first table of a page
+ * lines up with the last table of the page before and nothing but margins lies between them, it
+ * takes that table's header (unless it repeats it) and numbers its rows on from it.
+ */
+function joinTablesAcrossPages(tables: PageTable[]): void {
+  for (let index = 1; index < tables.length; index++) {
+    const previous = tables[index - 1] as PageTable;
+    const current = tables[index] as PageTable;
+    const continues =
+      current.page === previous.page + 1 &&
+      previous.linesAfter <= maxMarginLines &&
+      current.linesBefore <= maxMarginLines &&
+      continuesTable(previous.table, current.table);
+    if (!continues) continue;
+    const repeatsHeader = current.block.header.join("\u0000") === previous.block.header.join("\u0000");
+    current.block = {
+      ...current.block,
+      header: previous.block.header,
+      rows: repeatsHeader ? current.block.rows : [current.block.header, ...current.block.rows],
+      firstRow: previous.block.firstRow + previous.block.rows.length,
+    };
+  }
 }
 
 /**
@@ -235,6 +287,7 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
     } catch {
       warnings.push("The PDF's metadata could not be read; the title comes from its first line.");
     }
+    joinTablesAcrossPages(tables);
     const blocks: Block[] = [
       ...pages.flatMap((page) => proseBlocks(page, tables)),
       ...tables.map((table) => table.block),

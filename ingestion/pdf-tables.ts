@@ -31,7 +31,23 @@ export type PdfTable = {
   lastLine: number;
   header: string[];
   rows: string[][];
+  /** Left edge of each column, in PDF units. */
+  columnStarts: number[];
 };
+
+/** A table that ends a page, and one that starts the next, continue each other when their columns line up this closely (PDF units). */
+const continuedColumnTolerance = 12;
+
+/** Whether `next` (the first table on a page) goes on with `previous` (the last table on the page before). */
+export function continuesTable(previous: PdfTable, next: PdfTable): boolean {
+  return (
+    previous.columnStarts.length === next.columnStarts.length &&
+    previous.columnStarts.every(
+      (start, index) =>
+        Math.abs(start - (next.columnStarts[index] ?? Number.POSITIVE_INFINITY)) <= continuedColumnTolerance,
+    )
+  );
+}
 
 /** Splits a line into cells at gaps wider than a glyph. */
 export function lineCells(line: PdfLine): Cell[] {
@@ -122,6 +138,7 @@ function tableFrom(rows: Row[]): PdfTable | null {
     lastLine: rows.at(-1)?.lineIndex ?? 0,
     header,
     rows: body,
+    columnStarts: columns.map((column) => column.x0),
   };
 }
 

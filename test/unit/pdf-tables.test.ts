@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { layoutLines, layoutPageText, normalizePageText, type PdfLine } from "../../ingestion/pdf-lines.js";
-import { findTables } from "../../ingestion/pdf-tables.js";
+import { continuesTable, findTables, type PdfTable } from "../../ingestion/pdf-tables.js";
 import { createSeededRandom } from "../support/seeded-random.js";
 
 const glyph = 10;
@@ -86,6 +86,7 @@ describe("tables on a PDF page", () => {
     const tables = findTables(lines);
     expect(tables).toHaveLength(1);
     expect(tables[0]).toEqual({
+      columnStarts: columnsX,
       firstLine: 1,
       lastLine: 4,
       header: ["Region", "Revenue", "Growth"],
@@ -209,5 +210,21 @@ describe("tables on a PDF page", () => {
       });
     };
     expect(findTables(layoutLines([...lineItems(700), ...lineItems(686), ...lineItems(672)]))).toEqual([]);
+  });
+});
+
+describe("tables across a page break", () => {
+  const table = (columnStarts: number[]): PdfTable => ({
+    firstLine: 0,
+    lastLine: 2,
+    header: [],
+    rows: [],
+    columnStarts,
+  });
+
+  it("joins tables whose columns line up, not ones that differ in count or place", () => {
+    expect(continuesTable(table([72, 200, 300]), table([72, 204, 296]))).toBe(true);
+    expect(continuesTable(table([72, 200, 300]), table([72, 200]))).toBe(false);
+    expect(continuesTable(table([72, 200, 300]), table([72, 240, 300]))).toBe(false);
   });
 });
