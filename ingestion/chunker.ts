@@ -377,15 +377,27 @@ function tableProvenance(block: TableBlock, rowStart?: number, rowEnd?: number):
   };
 }
 
-/** A table in row groups that fit the budget, each led by the sheet line and the header row. */
+/** Below this many tokens left for it, a table's caption is left out rather than cut to a stub. */
+const minimumCaptionTokens = 8;
+
+/** A table in row groups that fit the budget, each led by the sheet line, the caption and the header row. */
 function chunkTable(block: TableBlock, measure: Measure): Draft[] {
   const prefixLines: string[] = [];
   let prefixTokens = 0;
+  // The sheet name and caption take at most a quarter of the budget and the header the rest of the
+  // first half, so every piece has room for rows.
+  const labelBudget = Math.floor(measure.budget / 4);
   if (block.sheet !== undefined) {
-    // The sheet name and the header are shortened to half the budget, so every piece has room for rows.
-    const sheetLine = renderCells([`Sheet: ${block.sheet}`], Math.floor(measure.budget / 4), measure);
+    const sheetLine = renderCells([`Sheet: ${block.sheet}`], labelBudget, measure);
     prefixLines.push(sheetLine.line);
     prefixTokens += sheetLine.tokens;
+  }
+  const caption = (block.caption ?? []).join(" — ");
+  const captionBudget = labelBudget - prefixTokens;
+  if (caption.length > 0 && captionBudget >= minimumCaptionTokens) {
+    const captionLine = renderCells([caption], captionBudget, measure);
+    prefixLines.push(captionLine.line);
+    prefixTokens += captionLine.tokens;
   }
   if (block.header.some((cell) => cell.trim().length > 0)) {
     const header = renderCells(block.header, Math.floor(measure.budget / 2) - prefixTokens, measure);

@@ -21,10 +21,30 @@ function tooManyCells(fileName: string, limit: number): ParseError {
   );
 }
 
+/** At most this many one-cell rows above a table are read as its title rather than its header. */
+const maxTitleRows = 5;
+
+function filledCells(row: string[]): number {
+  return row.filter((cell) => cell.length > 0).length;
+}
+
 /**
- * Drops trailing empty cells and fully empty rows; returns header + data rows with their numbers.
- * `rows` may be sparse (index = row number - 1): holes are skipped, never materialised, so a sheet
- * declaring a million-row used range costs only the rows it really has.
+ * The header's position among the non-empty rows: the first row, unless the sheet opens with a few
+ * one-cell rows (a title, a section label, "In millions of CHF") followed by a row of several cells,
+ * which is then the header and the rows above it the table's caption.
+ */
+function headerPosition(rows: Array<{ cells: string[] }>): number {
+  const limit = Math.min(rows.length, maxTitleRows + 1);
+  for (let position = 0; position < limit; position++) {
+    if (filledCells(rows[position]?.cells ?? []) >= 2) return position;
+  }
+  return 0;
+}
+
+/**
+ * Drops trailing empty cells and fully empty rows; returns caption + header + data rows with their
+ * numbers. `rows` may be sparse (index = row number - 1): holes are skipped, never materialised, so a
+ * sheet declaring a million-row used range costs only the rows it really has.
  */
 function toTable(
   rows: string[][],
@@ -33,34 +53,30 @@ function toTable(
   limits: ParseLimits,
   cellBudget: { used: number },
 ): TableBlock | null {
-  let header: string[] | null = null;
-  let headerIndex = -1;
-  const dataRows: string[][] = [];
-  let firstRow = 0;
+  const nonEmpty: Array<{ index: number; cells: string[] }> = [];
   rows.forEach((row, index) => {
     let end = row.length;
     while (end > 0 && (row[end - 1] ?? "").trim() === "") end -= 1;
     if (end === 0) return;
-    const cleaned = Array.from(row.slice(0, end), (cell) => (cell ?? "").replace(/\s+/g, " ").trim());
-    if (header === null) {
-      header = cleaned;
-      headerIndex = index;
-      return;
-    }
-    cellBudget.used += cleaned.filter((cell) => cell.length > 0).length;
+    const cells = Array.from(row.slice(0, end), (cell) => (cell ?? "").replace(/\s+/g, " ").trim());
+    cellBudget.used += filledCells(cells);
     if (cellBudget.used > limits.maxCells) throw tooManyCells(fileName, limits.maxCells);
-    if (dataRows.length === 0) firstRow = index - headerIndex;
-    dataRows.push(cleaned);
+    nonEmpty.push({ index, cells });
   });
-  if (header === null) return null;
+  const position = headerPosition(nonEmpty);
+  const header = nonEmpty[position];
+  if (header === undefined) return null;
+  const data = nonEmpty.slice(position + 1);
+  const caption = nonEmpty.slice(0, position).map((row) => row.cells.filter((cell) => cell.length > 0).join(" "));
   // Rows are renumbered densely so a chunk's rowStart..rowEnd counts the data rows it holds.
   return {
     kind: "table",
-    header,
-    rows: dataRows,
+    header: header.cells,
+    rows: data.map((row) => row.cells),
     headingPath: [],
     sheet,
-    firstRow: dataRows.length > 0 ? Math.max(1, firstRow) : 1,
+    ...(caption.length > 0 ? { caption } : {}),
+    firstRow: data.length > 0 ? Math.max(1, (data[0]?.index ?? 0) - header.index) : 1,
   };
 }
 

@@ -25,6 +25,8 @@ export type TableBlock = {
   headingPath: string[];
   /** Sheet name (XLSX) or file name (CSV). */
   sheet?: string;
+  /** Title lines above the header (a sheet's title or section label), repeated with the header. */
+  caption?: string[];
   /** 1-based number of the first data row in the source (the row after the header is 1). */
   firstRow: number;
   page?: number;

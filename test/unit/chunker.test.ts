@@ -291,6 +291,33 @@ describe("chunkDocument on tables", () => {
     ]);
   });
 
+  it("repeats a table's caption after the sheet line, within a quarter of the budget, or leaves it out", () => {
+    const table = (caption: string[]): Block => ({
+      kind: "table",
+      sheet: "Cups",
+      caption,
+      header: ["Team", "Cups"],
+      rows: [
+        ["Blues", "1"],
+        ["Kings", "2"],
+      ],
+      headingPath: [],
+      firstRow: 1,
+    });
+    const options = { maxTokens: 60, overlapTokens: 0, tokenCounter: wordCounter };
+    const [withCaption] = chunkDocument(textDocument([table(["Stanley Cups", "Since 1967"])]), options);
+    expect(withCaption?.text).toBe("Sheet: Cups\nStanley Cups — Since 1967\nTeam | Cups\nBlues | 1\nKings | 2");
+    // 58 tokens of budget: a quarter is 14; the sheet line takes 2, so the caption gets 12.
+    const long = Array.from({ length: 40 }, (_, index) => `w${index}`).join(" ");
+    const [cut] = chunkDocument(textDocument([table([long])]), options);
+    const captionLine = cut?.text.split("\n")[1] ?? "";
+    expect(captionLine).toMatch(/^w0 w1 .*…\[truncated\]$/);
+    expect(wordCounter.count(captionLine) - 2).toBeLessThanOrEqual(12);
+    // A sheet name that fills the quarter leaves no room: the caption is left out, the header stays.
+    const crowded = chunkDocument(textDocument([{ ...table(["Title"]), sheet: long }]), options);
+    expect(crowded[0]?.text.split("\n").slice(1, 3)).toEqual(["Team | Cups", "Blues | 1"]);
+  });
+
   it("truncates an overlong cell with a note instead of dropping the row", () => {
     const notes = Array.from({ length: 30 }, (_, index) => `w${index + 1}`).join(" ");
     const document = textDocument([

@@ -1,12 +1,15 @@
 /**
- * Excel 97–2003 (.xls) through the real parser and the parse worker: both .xls files of the shared
- * data read cell for cell as xlrd (Python's reference BIFF reader) reads them, every worksheet becomes
- * table chunks with the header in each and sheet + rows as provenance, and damaged, encrypted or
- * Excel 95 workbooks are refused with their own code. The damaged ones are real files with one
- * structure broken on purpose (a looping FAT chain, a file cut short, a FILEPASS record, a BIFF5 BOF),
- * plus 800 copies with random bytes overwritten.
+ * Spreadsheets through the real parsers and the parse worker.
+ * Excel 97–2003 (.xls): both .xls files of the shared data read cell for cell as xlrd (Python's
+ * reference BIFF reader) reads them, every worksheet becomes table chunks with the header in each and
+ * sheet + rows as provenance, and damaged, encrypted or Excel 95 workbooks are refused with their own
+ * code. The damaged ones are real files with one structure broken on purpose (a looping FAT chain, a
+ * file cut short, a FILEPASS record, a BIFF5 BOF), plus 800 copies with random bytes overwritten.
+ * .xlsx: title rows above a table are its caption, not its header; dates, percentages and computed
+ * numbers read as a person reads them (a workbook written by exceljs, read back).
  */
 import { readFileSync } from "node:fs";
+import ExcelJS from "exceljs";
 import { afterAll, describe, expect, it } from "vitest";
 import { resolveParseLimits } from "../../ingestion/limits.js";
 import { parseDocument } from "../../ingestion/parse-document.js";
@@ -194,5 +197,48 @@ describe.skipIf(!hasSharedData)("Excel 97–2003 workbooks", () => {
   it("still refuses a Word 97 document, even one named .xls", async () => {
     const word = new Uint8Array(readFileSync(sharedData("robustness-office", "docx", "unstructured-simple.doc")));
     expect((await refusal(word, "numbers.xls")).code).toBe("legacy_word_format");
+  });
+});
+
+describe.skipIf(!hasSharedData)("Excel workbooks (.xlsx)", () => {
+  it("reads title rows above a table as its caption and repeats them with the header in every chunk", async () => {
+    const bytes = new Uint8Array(
+      readFileSync(sharedData("office-docs", "spreadsheets", "unstructured-stanley-cups.xlsx")),
+    );
+    const document = await parseDocument(bytes, "cups.xlsx", limits);
+    const [first] = tables(document.blocks);
+    expect(first).toMatchObject({
+      sheet: "Stanley Cups",
+      caption: ["Stanley Cups"],
+      header: ["Team", "Location", "Stanley Cups"],
+    });
+    expect(first?.rows[0]).toEqual(["Blues", "STL", "1"]);
+    const { chunks } = await processFileInWorker({
+      bytes,
+      fileName: "cups.xlsx",
+      limits,
+      chunking: robustnessChunking,
+    });
+    const firstSheet = chunks.filter((chunk) => chunk.provenance.sheet === "Stanley Cups");
+    expect(firstSheet.length).toBeGreaterThan(0);
+    for (const chunk of firstSheet) {
+      expect(chunk.text.split("\n").slice(0, 3)).toEqual([
+        "Sheet: Stanley Cups",
+        "Stanley Cups",
+        "Team | Location | Stanley Cups",
+      ]);
+    }
+  });
+
+  it("shows dates as ISO dates, percentages as percentages, and computed numbers without float noise", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Plan");
+    sheet.addRow(["Item", "Due", "Share", "Cost", "Total"]);
+    sheet.addRow(["Audit", new Date(Date.UTC(2024, 2, 1)), 0.255, 0.1, { formula: "D2+0.2", result: 0.1 + 0.2 }]);
+    sheet.getCell("C2").numFmt = "0.0%";
+    sheet.getCell("B2").numFmt = "d-mmm-yy";
+    const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const [table] = tables((await parseDocument(bytes, "plan.xlsx", limits)).blocks);
+    expect(table?.rows).toEqual([["Audit", "2024-03-01", "25.5%", "0.1", "0.3"]]);
   });
 });
