@@ -292,9 +292,9 @@ describe("chunkDocument on tables", () => {
   });
 
   it("repeats a table's caption after the sheet line, within a quarter of the budget, or leaves it out", () => {
-    const table = (caption: string[]): Block => ({
+    const table = (caption: string[], sheet = "Cups"): Block => ({
       kind: "table",
-      sheet: "Cups",
+      sheet,
       caption,
       header: ["Team", "Cups"],
       rows: [
@@ -314,7 +314,7 @@ describe("chunkDocument on tables", () => {
     expect(captionLine).toMatch(/^w0 w1 .*…\[truncated\]$/);
     expect(wordCounter.count(captionLine) - 2).toBeLessThanOrEqual(12);
     // A sheet name that fills the quarter leaves no room: the caption is left out, the header stays.
-    const crowded = chunkDocument(textDocument([{ ...table(["Title"]), sheet: long }]), options);
+    const crowded = chunkDocument(textDocument([table(["Title"], long)]), options);
     expect(crowded[0]?.text.split("\n").slice(1, 3)).toEqual(["Team | Cups", "Blues | 1"]);
   });
 
