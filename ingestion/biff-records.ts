@@ -19,9 +19,18 @@ export type BiffRecord = {
   segments: Uint8Array[];
 };
 
-/** The records from `start` up to and including the first EOF record (or the stream's end). */
-export function readRecords(stream: Uint8Array, start: number, endOfFileType: number): BiffRecord[] {
-  const records: BiffRecord[] = [];
+/**
+ * The records from `start` up to and including the first EOF record (or the stream's end), read
+ * lazily so a stream of millions of tiny records never exists as millions of objects at once.
+ * `scanned.bytes` grows by the bytes each record takes, for callers that bound the total work.
+ */
+export function* readRecords(
+  stream: Uint8Array,
+  start: number,
+  endOfFileType: number,
+  scanned: { bytes: number } = { bytes: 0 },
+): Generator<BiffRecord> {
+  let pending: BiffRecord | null = null;
   let offset = start;
   while (offset + 4 <= stream.byteLength) {
     const type = (stream[offset] ?? 0) | ((stream[offset + 1] ?? 0) << 8);
@@ -29,13 +38,17 @@ export function readRecords(stream: Uint8Array, start: number, endOfFileType: nu
     const dataStart = offset + 4;
     if (dataStart + length > stream.byteLength) throw new BiffFormatError(`record 0x${type.toString(16)} is truncated`);
     const data = stream.subarray(dataStart, dataStart + length);
-    const previous = records.at(-1);
-    if (type === continueRecord && previous !== undefined) previous.segments.push(data);
-    else records.push({ type, offset, segments: [data] });
+    scanned.bytes += 4 + length;
+    if (type === continueRecord && pending !== null) {
+      pending.segments.push(data);
+    } else {
+      if (pending !== null) yield pending;
+      pending = { type, offset, segments: [data] };
+    }
     offset = dataStart + length;
     if (type === endOfFileType) break;
   }
-  return records;
+  if (pending !== null) yield pending;
 }
 
 /**

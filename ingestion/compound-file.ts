@@ -64,7 +64,8 @@ export function openCompoundFile(bytes: Uint8Array): CompoundFile {
   const miniSectorShift = u16(0x20);
   if (miniSectorShift !== 6) fail(`unsupported mini sector size 2^${miniSectorShift}`);
   const miniSectorSize = 1 << miniSectorShift;
-  const miniStreamCutoff = u32(0x38);
+  // [MS-CFB] fixes the cutoff at 4096; a file claiming another is read as the spec says.
+  const miniStreamCutoff = 4096;
   const sectorCount = Math.floor((bytes.byteLength - headerSize) / sectorSize) + 1;
   const entriesPerSector = sectorSize / 4;
 
@@ -91,6 +92,7 @@ export function openCompoundFile(bytes: Uint8Array): CompoundFile {
       const sector = u32(offset + index * 4);
       if (sector < maxRegularSector) fatSectors.push(sector);
     }
+    if (fatSectors.length > sectorCount) fail("the file allocation table is larger than the file");
     difatSector = u32(offset + sectorSize - 4);
   }
   if (fatSectors.length === 0) fail("the file allocation table is empty");

@@ -66,11 +66,16 @@ function looksLikePdf(bytes: Uint8Array): boolean {
  */
 function oleStreamNames(bytes: Uint8Array, fileName: string): Set<string> {
   try {
-    return new Set(openCompoundFile(bytes).rootStreamNames());
+    // Stream names compare case-insensitively in a compound file.
+    return new Set(
+      openCompoundFile(bytes)
+        .rootStreamNames()
+        .map((name) => name.toLowerCase()),
+    );
   } catch (error) {
     if (!(error instanceof CompoundFileError)) throw error;
     const found = ["EncryptedPackage", "WordDocument", "Workbook", "Book"].filter((name) => containsUtf16(bytes, name));
-    if (found.length > 0) return new Set(found);
+    if (found.length > 0) return new Set(found.map((name) => name.toLowerCase()));
     throw new ParseError(
       "file_corrupt",
       "This Office file is damaged (its OLE2 container cannot be read) — open it in Office, save it again and re-upload.",
@@ -82,21 +87,21 @@ function oleStreamNames(bytes: Uint8Array, fileName: string): Set<string> {
 function detectOleContainer(bytes: Uint8Array, fileName: string): DetectedMediaType {
   const extension = extensionOf(fileName);
   const streams = oleStreamNames(bytes, fileName);
-  if (streams.has("EncryptedPackage")) {
+  if (streams.has("encryptedpackage")) {
     const what = extension.startsWith("xls") ? "spreadsheet" : extension.startsWith("doc") ? "document" : "Office file";
     throw new ParseError("office_encrypted", `This ${what} is encrypted — remove the password and upload it again.`, {
       file: fileName,
     });
   }
-  if (streams.has("WordDocument")) {
+  if (streams.has("worddocument")) {
     throw new ParseError(
       "legacy_word_format",
       "This is an old Word 97–2003 (.doc) file, which Folio cannot read — open it in Word, save it as .docx and upload that.",
       { file: fileName },
     );
   }
-  if (streams.has("Workbook")) return { mediaType: xlsMediaType };
-  if (streams.has("Book")) {
+  if (streams.has("workbook")) return { mediaType: xlsMediaType };
+  if (streams.has("book")) {
     throw new ParseError(
       "legacy_excel_format",
       "This is an Excel 5.0/95 (or older) workbook, which Folio cannot read — open it in Excel, save it as .xlsx and upload that.",

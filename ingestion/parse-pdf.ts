@@ -232,7 +232,7 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
         const lines = layoutLines(content.items);
         const layout = layoutPageText(lines);
         let text = layout.text;
-        tables.push(...pageTables(lines, layout, pageNumber));
+        const found = pageTables(lines, layout, pageNumber);
         try {
           const form = formFieldText(await page.getAnnotations({ intent: "display" }));
           formFields += form.fields;
@@ -240,8 +240,10 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
         } catch {
           // Unreadable annotations cost the form values only; the page text stands.
         }
-        pages.push({ pageNumber, text });
         page.cleanup();
+        pages.push({ pageNumber, text });
+        // Only a page that read cleanly has tables: a failed page stays empty, with nothing to cite.
+        tables.push(...found);
       } catch (error) {
         // One broken page should not cost the rest of the document; the page stays, empty.
         unreadablePages.push(pageNumber);

@@ -13,10 +13,24 @@ import type { ParseLimits } from "./limits.js";
 import type { Block, ParsedDocument, TableBlock } from "./parsed-document.js";
 import { guardZipArchive } from "./zip-guard.js";
 
-function tooManyCells(fileName: string, limit: number): ParseError {
+export function tooManyCells(fileName: string, limit: number): ParseError {
   return new ParseError(
     "too_many_cells",
     `This spreadsheet has more than ${limit.toLocaleString("en-US")} filled cells — split it into smaller files and upload them.`,
+    { file: fileName },
+  );
+}
+
+/** Cells filled so far in one workbook, and the characters they hold. */
+type CellBudget = { cells: number; characters: number };
+
+/** Most characters of cell text read from one workbook: far above any real sheet, far below the heap cap. */
+const maxTextCharacters = 20_000_000;
+
+function tooMuchText(fileName: string): ParseError {
+  return new ParseError(
+    "too_many_cells",
+    `This spreadsheet holds more than ${maxTextCharacters.toLocaleString("en-US")} characters of text — split it into smaller files and upload them.`,
     { file: fileName },
   );
 }
@@ -51,16 +65,19 @@ function toTable(
   sheet: string,
   fileName: string,
   limits: ParseLimits,
-  cellBudget: { used: number },
+  cellBudget: CellBudget,
 ): TableBlock | null {
   const nonEmpty: Array<{ index: number; cells: string[] }> = [];
   rows.forEach((row, index) => {
     let end = row.length;
     while (end > 0 && (row[end - 1] ?? "").trim() === "") end -= 1;
     if (end === 0) return;
+    // Counted before the cells are copied: many cells may share one long string until then.
+    for (let column = 0; column < end; column++) cellBudget.characters += row[column]?.length ?? 0;
+    if (cellBudget.characters > maxTextCharacters) throw tooMuchText(fileName);
     const cells = Array.from(row.slice(0, end), (cell) => (cell ?? "").replace(/\s+/g, " ").trim());
-    cellBudget.used += filledCells(cells);
-    if (cellBudget.used > limits.maxCells) throw tooManyCells(fileName, limits.maxCells);
+    cellBudget.cells += filledCells(cells);
+    if (cellBudget.cells > limits.maxCells) throw tooManyCells(fileName, limits.maxCells);
     nonEmpty.push({ index, cells });
   });
   const position = headerPosition(nonEmpty);
@@ -84,7 +101,7 @@ function toTable(
 export type WorkbookReading = {
   fileName: string;
   limits: ParseLimits;
-  cellBudget: { used: number };
+  cellBudget: CellBudget;
   blocks: Block[];
   warnings: string[];
 };
@@ -109,7 +126,7 @@ function cellText(cell: ExcelJS.Cell, uses1904DateSystem: boolean): string {
   if (cell.isMerged && cell.master.address !== cell.address) return "";
   const value = cell.type === ExcelJS.ValueType.Formula ? cell.result : cell.value;
   const format: NumberFormat = cell.numFmt ? { code: cell.numFmt } : {};
-  if (value instanceof Date && !Number.isNaN(value.getTime())) return formatCellDate(value, format);
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return formatCellDate(value, format, uses1904DateSystem);
   if (typeof value === "number") return formatCellNumber(value, format, uses1904DateSystem);
   try {
     return cell.text ?? "";
@@ -159,7 +176,13 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Par
       },
     );
   }
-  const reading: WorkbookReading = { fileName, limits, cellBudget: { used: 0 }, blocks: [], warnings: [] };
+  const reading: WorkbookReading = {
+    fileName,
+    limits,
+    cellBudget: { cells: 0, characters: 0 },
+    blocks: [],
+    warnings: [],
+  };
   const uses1904DateSystem = workbook.properties?.date1904 === true;
   workbook.eachSheet((worksheet) => {
     const rows: string[][] = [];
@@ -206,7 +229,7 @@ export function parseCsv(text: string, fileName: string, delimiter: string, limi
     );
   }
   const sheet = fileName;
-  const table = toTable(rows, sheet, fileName, limits, { used: 0 });
+  const table = toTable(rows, sheet, fileName, limits, { cells: 0, characters: 0 });
   const mediaType: MediaType = delimiter === "\t" ? "text/tab-separated-values" : "text/csv";
   return {
     mediaType,

@@ -15,7 +15,10 @@ import { loadTokenCounter } from "./token-counter.js";
 function noTextError(mediaType: string, fileName: string): ParseError {
   const what = mediaType.includes("wordprocessingml")
     ? "This Word document has no text Folio can search (it is empty or holds only pictures or shapes)"
-    : mediaType.includes("spreadsheetml") || mediaType.startsWith("text/csv") || mediaType.includes("tab-separated")
+    : mediaType.includes("spreadsheetml") ||
+        mediaType === "application/vnd.ms-excel" ||
+        mediaType.startsWith("text/csv") ||
+        mediaType.includes("tab-separated")
       ? "This spreadsheet has no filled cells Folio can search"
       : "This file contains no text Folio can search";
   return new ParseError("no_text", `${what} — upload a copy that contains text.`, { file: fileName });

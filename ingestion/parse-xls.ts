@@ -11,7 +11,7 @@ import { formatCellNumber, type NumberFormat } from "./cell-values.js";
 import { CompoundFileError, openCompoundFile } from "./compound-file.js";
 import { xlsMediaType } from "./detect-media-type.js";
 import type { ParseLimits } from "./limits.js";
-import { addSheet, type WorkbookReading } from "./parse-spreadsheet.js";
+import { addSheet, tooManyCells, type WorkbookReading } from "./parse-spreadsheet.js";
 import type { ParsedDocument } from "./parsed-document.js";
 
 /** BIFF record types this parser reads ([MS-XLS] 2.3). */
@@ -36,6 +36,10 @@ const RecordType = {
 } as const;
 
 const biff8Version = 0x0600;
+/** BIFF8 sheets have 256 columns (A to IV). */
+const maxColumnIndex = 255;
+/** SHRFMLA, ARRAY and TABLE: records that may come between a FORMULA and the STRING holding its result. */
+const formulaDefinitionRecords = new Set([0x04bc, 0x0221, 0x0236]);
 const worksheetSheetType = 0;
 const errorTexts: Record<number, string> = {
   0: "#NULL!",
@@ -83,7 +87,7 @@ export function decodeRk(rk: number): number {
   return rk & 0x01 ? value / 100 : value;
 }
 
-function readGlobals(records: BiffRecord[], fileName: string): WorkbookGlobals {
+function readGlobals(records: Iterable<BiffRecord>, fileName: string): WorkbookGlobals {
   const sheets: SheetEntry[] = [];
   let sharedStrings: string[] = [];
   const formatCodes = new Map<number, string>();
@@ -93,12 +97,11 @@ function readGlobals(records: BiffRecord[], fileName: string): WorkbookGlobals {
     const reader = new BiffReader(record.segments);
     switch (record.type) {
       case RecordType.filePass:
+        // Also written for workbooks whose structure is protected without a password of the user's own.
         throw new ParseError(
           "office_encrypted",
-          "This spreadsheet is encrypted — remove the password and upload it again.",
-          {
-            file: fileName,
-          },
+          "This spreadsheet is encrypted or password protected — remove the protection, save it and upload it again.",
+          { file: fileName },
         );
       case RecordType.dateMode:
         uses1904DateSystem = reader.u16() === 1;
@@ -135,13 +138,27 @@ function readGlobals(records: BiffRecord[], fileName: string): WorkbookGlobals {
   return { sheets, sharedStrings, cellFormats, uses1904DateSystem };
 }
 
+/** What reading the sheets of one workbook may cost: cells put, and record bytes scanned. */
+type SheetReadingBudget = { cells: number; maxCells: number; scanned: { bytes: number }; maxScannedBytes: number };
+
 /** The rows of one worksheet substream, sparse: rows[r][c] holds the text of row r + 1, column c + 1. */
-function readSheetRows(stream: Uint8Array, sheet: SheetEntry, globals: WorkbookGlobals): string[][] {
-  const records = readRecords(stream, sheet.offset, RecordType.endOfFile);
-  if (biffVersion(records[0]) !== biff8Version)
+function readSheetRows(
+  stream: Uint8Array,
+  sheet: SheetEntry,
+  globals: WorkbookGlobals,
+  budget: SheetReadingBudget,
+  fileName: string,
+): string[][] {
+  const records = readRecords(stream, sheet.offset, RecordType.endOfFile, budget.scanned);
+  const first = records.next();
+  if (first.done === true || biffVersion(first.value) !== biff8Version)
     throw new BiffFormatError(`sheet "${sheet.name}" does not start with a BIFF8 BOF`);
   const rows: string[][] = [];
   const put = (row: number, column: number, text: string) => {
+    // BIFF8 has 256 columns; a cell claiming more is damage, and would widen every row of the table.
+    if (column > maxColumnIndex || text.length === 0) return;
+    budget.cells += 1;
+    if (budget.cells > budget.maxCells) throw tooManyCells(fileName, budget.maxCells);
     const cells = rows[row] ?? [];
     rows[row] = cells;
     cells[column] = text;
@@ -151,14 +168,18 @@ function readSheetRows(stream: Uint8Array, sheet: SheetEntry, globals: WorkbookG
   /** A FORMULA whose cached result is a string gets that string from the STRING record right after it. */
   let pendingFormulaCell: { row: number; column: number } | null = null;
 
-  for (const record of records.slice(1)) {
+  for (const record of records) {
+    if (budget.scanned.bytes > budget.maxScannedBytes) {
+      throw new BiffFormatError("the sheets overlap: their records were read more than twice over");
+    }
     const reader = new BiffReader(record.segments);
     if (record.type === RecordType.formulaString) {
       if (pendingFormulaCell !== null) put(pendingFormulaCell.row, pendingFormulaCell.column, reader.unicodeString());
       pendingFormulaCell = null;
       continue;
     }
-    pendingFormulaCell = null;
+    // A shared, array or data-table formula's definition may stand between FORMULA and its STRING.
+    if (!formulaDefinitionRecords.has(record.type)) pendingFormulaCell = null;
     switch (record.type) {
       case RecordType.labelSst: {
         const [row, column] = [reader.u16(), reader.u16()];
@@ -187,7 +208,7 @@ function readSheetRows(stream: Uint8Array, sheet: SheetEntry, globals: WorkbookG
         const row = reader.u16();
         const firstColumn = reader.u16();
         // Each cell is 6 bytes (format + RK); the record ends with the last column number.
-        const count = Math.floor(((record.segments[0]?.byteLength ?? 0) - 6) / 6);
+        const count = Math.min(Math.floor(((record.segments[0]?.byteLength ?? 0) - 6) / 6), maxColumnIndex + 1);
         for (let index = 0; index < count; index++) {
           const format = reader.u16();
           put(row, firstColumn + index, numberText(decodeRk(reader.u32()), format));
@@ -228,10 +249,17 @@ export function parseXls(bytes: Uint8Array, fileName: string, limits: ParseLimit
     throw error;
   }
   if (stream === null) throw corrupt(fileName, 'the file has no "Workbook" stream');
-  const reading: WorkbookReading = { fileName, limits, cellBudget: { used: 0 }, blocks: [], warnings: [] };
+  const reading: WorkbookReading = {
+    fileName,
+    limits,
+    cellBudget: { cells: 0, characters: 0 },
+    blocks: [],
+    warnings: [],
+  };
   try {
     const globalRecords = readRecords(stream, 0, RecordType.endOfFile);
-    const version = biffVersion(globalRecords[0]);
+    const first = globalRecords.next();
+    const version = first.done === true ? -1 : biffVersion(first.value);
     if (version !== biff8Version) {
       throw new ParseError(
         "legacy_excel_format",
@@ -240,9 +268,19 @@ export function parseXls(bytes: Uint8Array, fileName: string, limits: ParseLimit
       );
     }
     const globals = readGlobals(globalRecords, fileName);
+    // Sheets never share records, so reading them all scans the stream at most once; a hostile file
+    // pointing many sheets at one place (or into each other) would make that quadratic.
+    const budget: SheetReadingBudget = {
+      cells: 0,
+      maxCells: limits.maxCells,
+      scanned: { bytes: 0 },
+      maxScannedBytes: 2 * stream.byteLength,
+    };
+    const seenOffsets = new Set<number>();
     for (const sheet of globals.sheets) {
-      if (sheet.sheetType !== worksheetSheetType) continue;
-      addSheet(readSheetRows(stream, sheet, globals), sheet.name, reading);
+      if (sheet.sheetType !== worksheetSheetType || seenOffsets.has(sheet.offset)) continue;
+      seenOffsets.add(sheet.offset);
+      addSheet(readSheetRows(stream, sheet, globals, budget, fileName), sheet.name, reading);
     }
   } catch (error) {
     if (error instanceof BiffFormatError) throw corrupt(fileName, error.message, error);

@@ -37,8 +37,10 @@ export function layoutLines(items: readonly unknown[]): PdfLine[] {
     lines.push(line);
     line = { text: "", fragments: [], y: 0, height: 0 };
   };
-  for (const item of items) {
-    if (!isPositionedText(item)) continue;
+  for (const raw of items) {
+    if (!isPositionedText(raw)) continue;
+    // A line break inside an item would put two lines in one; lines end only where layout says so.
+    const item = /[\r\n]/.test(raw.str) ? { ...raw, str: raw.str.replace(/[\r\n]+/g, " ") } : raw;
     const x = item.transform[4] ?? 0;
     const y = item.transform[5] ?? 0;
     const lineHasText = line.text.length > 0 || line.fragments.length > 0;

@@ -19,8 +19,12 @@ const maximumRowGapInLines = 2.6;
 /** Share of rows (wrapped cells joined) that must fill at least two columns. */
 const minimumMultiCellShare = 0.75;
 
-/** A list item's marker: a bullet glyph, or an item number or letter such as "3.", "(b)" or "iv)". */
-const listMarker = /^(?:[•●○◦▪▫■□‣⁃∙·*o–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/i;
+/**
+ * What marks a list rather than a table's first column: a bullet glyph, an item number or letter
+ * such as "3.", "(b)" or "iv)", a bare line number (code listings), or a citation key ("[Cop87]", "[12]").
+ * A real table with a numbered column has a header ("#", "No.") that is none of these.
+ */
+const listMarker = /^(?:[•●○◦▪▫■□‣⁃∙·*o–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]|\d{1,4}|\[[^\]\s]{1,16}\])$/i;
 
 type Cell = { x0: number; x1: number; text: string };
 type Row = { lineIndex: number; cells: Cell[] };

@@ -4,7 +4,8 @@
  * reference BIFF reader) reads them, every worksheet becomes table chunks with the header in each and
  * sheet + rows as provenance, and damaged, encrypted or Excel 95 workbooks are refused with their own
  * code. The damaged ones are real files with one structure broken on purpose (a looping FAT chain, a
- * file cut short, a FILEPASS record, a BIFF5 BOF), plus 800 copies with random bytes overwritten.
+ * file cut short, a FILEPASS record, a BIFF5 BOF), plus 800 copies with random bytes overwritten;
+ * record-level cases (formula results, hostile sheet layouts) use workbooks written by xls-builder.ts.
  * .xlsx: title rows above a table are its caption, not its header; dates, percentages and computed
  * numbers read as a person reads them (a workbook written by exceljs, read back).
  */
@@ -19,6 +20,7 @@ import type { ParseError } from "../../src/errors.js";
 import { robustnessChunking } from "../support/robustness-corpus.js";
 import { createSeededRandom } from "../support/seeded-random.js";
 import { hasSharedData, sharedData } from "../support/shared-paths.js";
+import { compoundFile, formulaString, label, record, stringFormula, workbookStream } from "../support/xls-builder.js";
 
 const limits = resolveParseLimits();
 const markitdownPath = sharedData("office-docs", "spreadsheets", "markitdown-test.xls");
@@ -28,9 +30,9 @@ function tables(blocks: unknown[]): TableBlock[] {
   return blocks.filter((block): block is TableBlock => (block as TableBlock).kind === "table");
 }
 
-async function refusal(bytes: Uint8Array, fileName = "book.xls"): Promise<ParseError> {
+async function refusal(bytes: Uint8Array, fileName = "book.xls", parseLimits = limits): Promise<ParseError> {
   try {
-    await parseDocument(bytes, fileName, limits);
+    await parseDocument(bytes, fileName, parseLimits);
   } catch (error) {
     return error as ParseError;
   }
@@ -151,7 +153,9 @@ describe.skipIf(!hasSharedData)("Excel 97–2003 workbooks", () => {
     encrypted[recordAfterBof + 1] = 0x00;
     const encryptedError = await refusal(encrypted);
     expect(encryptedError.code).toBe("office_encrypted");
-    expect(encryptedError.message).toBe("This spreadsheet is encrypted — remove the password and upload it again.");
+    expect(encryptedError.message).toBe(
+      "This spreadsheet is encrypted or password protected — remove the protection, save it and upload it again.",
+    );
 
     const excel95 = new Uint8Array(readFileSync(blackboardPath));
     excel95[globalsBofOffset(excel95) + 5] = 0x05;
@@ -192,6 +196,56 @@ describe.skipIf(!hasSharedData)("Excel 97–2003 workbooks", () => {
     }
     for (const outcome of outcomes.keys()) expect(allowed, outcome).toContain(outcome);
     expect(outcomes.get("xls_corrupt")).toBeGreaterThan(0);
+  });
+
+  it("keeps a formula's text result when a shared or array formula record stands before its STRING", async () => {
+    for (const definition of [0x04bc, 0x0221, 0x0236]) {
+      const stream = workbookStream([
+        {
+          name: "S",
+          records: [
+            label(0, 0, "Item"),
+            label(0, 1, "Status"),
+            label(1, 0, "Audit"),
+            stringFormula(1, 1),
+            record(definition, [0, 0, 0, 0, 0, 0]),
+            formulaString("Done"),
+          ],
+        },
+      ]);
+      const document = await parseDocument(compoundFile(stream), "status.xls", limits);
+      expect(tables(document.blocks)[0]?.rows, `record 0x${definition.toString(16)}`).toEqual([["Audit", "Done"]]);
+    }
+  });
+
+  it("stays bounded on hostile sheets: far-right columns, sheets pointing into one another, too many cells", async () => {
+    // A cell past column IV (256 columns) would widen every row of the table to 65,536 cells.
+    const wide = workbookStream([
+      {
+        name: "S",
+        records: [label(0, 0, "Name"), label(0, 1, "Value"), label(1, 0, "a"), label(1, 1, "1"), label(1, 65_535, "x")],
+      },
+    ]);
+    const [table] = tables((await parseDocument(compoundFile(wide), "wide.xls", limits)).blocks);
+    expect(table?.rows).toEqual([["a", "1"]]);
+
+    // 300 BOUNDSHEETs all pointing at one sheet of 20,000 filler records: read once, not 300 times.
+    const filler = Array.from({ length: 20_000 }, () => record(0x0000));
+    const sheets = [
+      { name: "Real", records: [label(0, 0, "h"), label(1, 0, "v"), ...filler] },
+      ...Array.from({ length: 300 }, (_, index) => ({ name: `Copy${index}`, records: [] })),
+    ];
+    const pointing = workbookStream(sheets, [], (_, actual) => actual[0] ?? 0);
+    const started = performance.now();
+    const document = await parseDocument(compoundFile(pointing), "copies.xls", limits);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(tables(document.blocks)).toHaveLength(1);
+
+    const many = workbookStream([
+      { name: "S", records: Array.from({ length: 60 }, (_, index) => label(index, 0, `r${index}`)) },
+    ]);
+    const error = await refusal(compoundFile(many), "many.xls", resolveParseLimits({ maxCells: 50 }));
+    expect(error.code).toBe("too_many_cells");
   });
 
   it("still refuses a Word 97 document, even one named .xls", async () => {

@@ -70,6 +70,23 @@ describe("PDF lines and page text", () => {
 describe("tables on a PDF page", () => {
   const columnsX = [72, 200, 300];
 
+  it("keeps a numbered column when the table has a header above it", () => {
+    const tables = findTables(
+      linesOf(
+        [
+          ["#", "Title"],
+          ["1", "Hound of the Baskervilles"],
+          ["2", "Dracula"],
+        ],
+        [72, 120],
+      ),
+    );
+    expect(tables[0]?.rows).toEqual([
+      ["1", "Hound of the Baskervilles"],
+      ["2", "Dracula"],
+    ]);
+  });
+
   it("finds a table with its header, rows and the lines it covers", () => {
     const lines = layoutLines([
       item("Quarterly results by region.", 72, 740, true),
@@ -159,7 +176,7 @@ describe("tables on a PDF page", () => {
     ]);
   });
 
-  it("does not take two-column prose, a bullet list or two aligned lines for a table", () => {
+  it("does not take two-column prose, lists (bullets, numbers, citation keys, line numbers) or two aligned lines for a table", () => {
     const prose = "the quick brown fox jumps over the lazy dog again and again";
     const twoColumnPage = linesOf(
       Array.from({ length: 6 }, () => [prose, prose]),
@@ -176,6 +193,24 @@ describe("tables on a PDF page", () => {
       [72, 90],
     );
     expect(findTables(bullets)).toEqual([]);
+    const references = linesOf(
+      [
+        ["[Cop87]", "D. Cope. An expert system for computer-assisted composition."],
+        ["[Gat90]", "L. Gatys. Texture synthesis."],
+        ["[12]", "A. Turing. Computing machinery and intelligence."],
+      ],
+      [72, 120],
+    );
+    expect(findTables(references)).toEqual([]);
+    const codeListing = linesOf(
+      [
+        ["1", "for (;;) {"],
+        ["2", "  x = x + 1;"],
+        ["3", "}"],
+      ],
+      [72, 100],
+    );
+    expect(findTables(codeListing)).toEqual([]);
     const numbered = linesOf(
       [
         ["1.", "Plan"],

@@ -44,16 +44,40 @@ describe("cell values as text", () => {
     expect(formatCellNumber(45352, { builtInId: 14 }, false)).toBe("2024-03-01");
     expect(formatCellNumber(45352.75, { code: "yyyy-mm-dd hh:mm" }, false)).toBe("2024-03-01 18:00");
     expect(formatCellNumber(0.5, { code: "h:mm" }, false)).toBe("12:00");
-    expect(formatCellNumber(0.5, { builtInId: 21 }, false)).toBe("12:00");
+    expect(formatCellNumber(0.5, { builtInId: 20 }, false)).toBe("12:00");
+    expect(formatCellNumber(0.5, { builtInId: 21 }, false)).toBe("12:00:00");
     expect(formatCellNumber(0.255, { builtInId: 10 }, false)).toBe("25.5%");
     expect(formatCellNumber(0.3, { code: "0%" }, false)).toBe("30%");
     expect(formatCellNumber(45352, { builtInId: 0 }, false)).toBe("45352");
     expect(formatCellNumber(45352, {}, false)).toBe("45352");
   });
 
-  it("formats dates a reader already decoded (exceljs) the same way", () => {
-    expect(formatCellDate(new Date(Date.UTC(2024, 2, 1)), { code: "mm-dd-yy" })).toBe("2024-03-01");
-    expect(formatCellDate(new Date(Date.UTC(1899, 11, 30, 9, 30)), { code: "h:mm" })).toBe("09:30");
+  it("rounds times to the second and shows seconds only where the format does", () => {
+    expect(formatCellNumber(0.41666666, { code: "h:mm" }, false)).toBe("10:00");
+    expect(formatCellNumber(0.41666666, { builtInId: 20 }, false)).toBe("10:00");
+    expect(formatCellNumber(0.5 + 15 / 86400, { code: "hh:mm:ss" }, false)).toBe("12:00:15");
+  });
+
+  it("counts elapsed-time formats in total hours, minutes or seconds", () => {
+    expect(formatCellNumber(1.5, { code: "[h]:mm:ss" }, false)).toBe("36:00:00");
+    expect(formatCellNumber(1.5, { builtInId: 46 }, false)).toBe("36:00:00");
+    expect(formatCellNumber(2.25, { code: "[h]:mm" }, false)).toBe("54:00");
+    expect(formatCellNumber(0.5, { code: "[mm]:ss" }, false)).toBe("720:00");
+    expect(formatCellNumber(0.001, { code: "[ss]" }, false)).toBe("86");
+  });
+
+  it("shows serials outside Excel's calendar as numbers", () => {
+    expect(formatCellNumber(2_958_466, { builtInId: 14 }, false)).toBe("2958466");
+    expect(formatCellNumber(2_958_000, { builtInId: 14 }, true)).toBe("2958000");
+    expect(formatCellNumber(-1, { builtInId: 14 }, false)).toBe("-1");
+  });
+
+  it("formats dates a reader already decoded (exceljs) the same way, in both date systems", () => {
+    expect(formatCellDate(new Date(Date.UTC(2024, 2, 1)), { code: "mm-dd-yy" }, false)).toBe("2024-03-01");
+    expect(formatCellDate(new Date(Date.UTC(1899, 11, 30, 9, 30)), { code: "h:mm" }, false)).toBe("09:30");
+    expect(formatCellDate(new Date(Date.UTC(1904, 0, 1, 12, 0)), { code: "h:mm" }, true)).toBe("12:00");
+    expect(formatCellDate(new Date(Date.UTC(1899, 11, 31, 12, 0)), { code: "[h]:mm" }, false)).toBe("36:00");
+    expect(formatCellDate(new Date(Date.UTC(2024, 2, 1, 14, 30)), {}, false)).toBe("2024-03-01 14:30");
   });
 });
 
@@ -73,10 +97,10 @@ describe("BIFF8 records", () => {
       ...[0x0a, 0x00, 0x00, 0x00],
       ...[0x01, 0x00, 0x00, 0x00],
     ]);
-    const records = readRecords(stream, 0, 0x0a);
+    const records = [...readRecords(stream, 0, 0x0a)];
     expect(records.map((record) => record.type)).toEqual([0xfc, 0x0a]);
     expect(records[0]?.segments.map((segment) => [...segment])).toEqual([[0xaa, 0xbb], [0xcc]]);
-    expect(() => readRecords(Uint8Array.from([0xfc, 0x00, 0x09, 0x00, 0x01]), 0, 0x0a)).toThrow(BiffFormatError);
+    expect(() => [...readRecords(Uint8Array.from([0xfc, 0x00, 0x09, 0x00, 0x01]), 0, 0x0a)]).toThrow(BiffFormatError);
   });
 
   it("reads a string whose characters run into the next segment, which switches to 16-bit", () => {
