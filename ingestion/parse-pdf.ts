@@ -125,6 +125,7 @@ function pageTables(lines: PdfLine[], layout: PageLayout, pageNumber: number): P
       headingPath: [],
       firstRow: 1,
       page: pageNumber,
+      ...(table.caption.length > 0 ? { caption: table.caption } : {}),
     };
     return [
       {
@@ -143,7 +144,7 @@ function pageTables(lines: PdfLine[], layout: PageLayout, pageNumber: number): P
 /**
  * A table that runs onto the next page keeps its column names there: when the first table of a page
  * lines up with the last table of the page before and nothing but margins lies between them, it
- * takes that table's header (unless it repeats it) and numbers its rows on from it.
+ * takes that table's caption and header (unless it repeats the header) and numbers its rows on from it.
  */
 function joinTablesAcrossPages(tables: PageTable[]): void {
   for (let index = 1; index < tables.length; index++) {
@@ -156,8 +157,11 @@ function joinTablesAcrossPages(tables: PageTable[]): void {
       continuesTable(previous.table, current.table);
     if (!continues) continue;
     const repeatsHeader = current.block.header.join("\u0000") === previous.block.header.join("\u0000");
+    // Above a continued table there is at most a running header: the table keeps its first page's caption.
+    const { caption: _ownCaption, ...withoutCaption } = current.block;
     current.block = {
-      ...current.block,
+      ...withoutCaption,
+      ...(previous.block.caption ? { caption: previous.block.caption } : {}),
       header: previous.block.header,
       rows: repeatsHeader ? current.block.rows : [current.block.header, ...current.block.rows],
       firstRow: previous.block.firstRow + previous.block.rows.length,

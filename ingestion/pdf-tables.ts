@@ -37,6 +37,8 @@ export type PdfTable = {
   rows: string[][];
   /** Left edge of each column, in PDF units. */
   columnStarts: number[];
+  /** Title lines right above the table, top first (they stay in the prose as well). */
+  caption: string[];
 };
 
 /** A table that ends a page, and one that starts the next, continue each other when their columns line up this closely (PDF units). */
@@ -143,6 +145,7 @@ function tableFrom(rows: Row[]): PdfTable | null {
     header,
     rows: body,
     columnStarts: columns.map((column) => column.x0),
+    caption: [],
   };
 }
 
@@ -168,5 +171,46 @@ export function findTables(lines: readonly PdfLine[]): PdfTable[] {
     previous = line;
   });
   finishRun();
+  tables.forEach((table, index) => {
+    table.caption = captionAbove(lines, table.firstLine, tables[index - 1]?.lastLine ?? -1);
+  });
   return tables;
+}
+
+/** A caption line is short and stands alone, at most this many glyph heights above the line below it. */
+const maximumCaptionLength = 150;
+const maximumCaptionGapInLines = 5;
+const maximumCaptionLines = 2;
+
+/** A title, not the tail of a paragraph ("…from the incident.") or a page number. */
+function looksLikeTitle(text: string): boolean {
+  if (/^\d+$/.test(text)) return false;
+  return !/[.,;]$/.test(text) || /^(table|exhibit|figure)\b/i.test(text);
+}
+
+/**
+ * The title lines right above a table ("2. JAL Group Total Domestic Pax Traffic"), top line first:
+ * up to two short one-cell lines, each close to the line below it, none belonging to an earlier table.
+ * They stay in the page's prose too; the table's chunks repeat them so its rows can be found by them.
+ */
+function captionAbove(lines: readonly PdfLine[], firstLine: number, previousTableEnd: number): string[] {
+  const caption: string[] = [];
+  let below = lines[firstLine];
+  for (let index = firstLine - 1; index > previousTableEnd && caption.length < maximumCaptionLines; index--) {
+    const line = lines[index];
+    if (line === undefined || below === undefined) break;
+    const cells = lineCells(line);
+    if (cells.length === 0) continue;
+    const gap = Math.abs(line.y - below.y);
+    const text = cells[0]?.text ?? "";
+    const isCaption =
+      cells.length === 1 &&
+      text.length <= maximumCaptionLength &&
+      looksLikeTitle(text) &&
+      gap <= Math.max(line.height, below.height, 1) * maximumCaptionGapInLines;
+    if (!isCaption) break;
+    caption.unshift(text);
+    below = line;
+  }
+  return caption;
 }

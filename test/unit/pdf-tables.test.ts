@@ -89,7 +89,8 @@ describe("tables on a PDF page", () => {
 
   it("finds a table with its header, rows and the lines it covers", () => {
     const lines = layoutLines([
-      item("Quarterly results by region.", 72, 740, true),
+      item("Sales report", 72, 780, true),
+      item("Table 2. Quarterly results by region", 72, 714, true),
       ...rowsToItems(
         [
           ["Region", "Revenue", "Growth"],
@@ -102,10 +103,12 @@ describe("tables on a PDF page", () => {
     ]);
     const tables = findTables(lines);
     expect(tables).toHaveLength(1);
+    // The line right above is the caption; the one further up (more than five glyph heights away) is not.
     expect(tables[0]).toEqual({
+      caption: ["Table 2. Quarterly results by region"],
       columnStarts: columnsX,
-      firstLine: 1,
-      lastLine: 4,
+      firstLine: 2,
+      lastLine: 5,
       header: ["Region", "Revenue", "Growth"],
       rows: [
         ["North", "1,200", "4.5%"],
@@ -255,6 +258,7 @@ describe("tables across a page break", () => {
     header: [],
     rows: [],
     columnStarts,
+    caption: [],
   });
 
   it("joins tables whose columns line up, not ones that differ in count or place", () => {
