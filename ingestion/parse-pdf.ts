@@ -98,7 +98,7 @@ function translateOpenError(error: unknown, fileName: string): ParseError {
  * the page holds before and after it (a table with only a running header or footer beyond it may
  * go on from the page before or onto the page after).
  */
-type PageTable = {
+export type PageTable = {
   block: TableBlock;
   table: PdfTable;
   page: number;
@@ -146,7 +146,7 @@ function pageTables(lines: PdfLine[], layout: PageLayout, pageNumber: number): P
  * lines up with the last table of the page before and nothing but margins lies between them, it
  * takes that table's caption and header (unless it repeats the header) and numbers its rows on from it.
  */
-function joinTablesAcrossPages(tables: PageTable[]): void {
+export function joinTablesAcrossPages(tables: PageTable[]): void {
   for (let index = 1; index < tables.length; index++) {
     const previous = tables[index - 1] as PageTable;
     const current = tables[index] as PageTable;

@@ -12,10 +12,12 @@ export type PositionedText = {
   transform: number[];
   width: number;
   height: number;
+  /** pdf.js's id of the item's font: a header row set in bold has a font id its data rows do not. */
+  fontName?: string;
 };
 
 /** A run of text on a line: its horizontal extent (PDF units) and where it sits in the line's text. */
-export type LineFragment = { x0: number; x1: number; start: number; end: number };
+export type LineFragment = { x0: number; x1: number; start: number; end: number; font: string };
 
 export type PdfLine = {
   text: string;
@@ -66,7 +68,7 @@ export function layoutLines(items: readonly unknown[]): PdfLine[] {
       }
       const start = line.text.length;
       line.text += item.str;
-      line.fragments.push({ x0: x, x1: x + item.width, start, end: line.text.length });
+      line.fragments.push({ x0: x, x1: x + item.width, start, end: line.text.length, font: item.fontName ?? "" });
     }
     if (item.hasEOL) endLine();
     if (item.str.length > 0 || item.hasEOL) previous = item;

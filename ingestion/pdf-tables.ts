@@ -5,7 +5,7 @@
  * two-column page layouts, justified text and lists with long lines are not tables. A detected table
  * is returned with the lines it covers, so the parser can take those lines out of the page's prose.
  */
-import type { PdfLine } from "./pdf-lines.js";
+import type { LineFragment, PdfLine } from "./pdf-lines.js";
 
 /** A gap wider than this many glyph heights between two pieces of text on a line separates cells. */
 const cellGapInGlyphs = 1.0;
@@ -26,7 +26,7 @@ const minimumMultiCellShare = 0.75;
  */
 const listMarker = /^(?:[•●○◦▪▫■□‣⁃∙·*o–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]|\d{1,4}|\[[^\]\s]{1,16}\])$/i;
 
-type Cell = { x0: number; x1: number; text: string };
+type Cell = { x0: number; x1: number; text: string; font: string };
 type Row = { lineIndex: number; cells: Cell[] };
 
 export type PdfTable = {
@@ -59,11 +59,11 @@ export function continuesTable(previous: PdfTable, next: PdfTable): boolean {
 export function lineCells(line: PdfLine): Cell[] {
   const cells: Cell[] = [];
   const gap = Math.max(line.height, 1) * cellGapInGlyphs;
-  let current: { x0: number; x1: number; start: number; end: number } | null = null;
+  let current: LineFragment | null = null;
   const close = () => {
     if (current === null) return;
     const text = line.text.slice(current.start, current.end).replace(/\s+/g, " ").trim();
-    if (text.length > 0) cells.push({ x0: current.x0, x1: current.x1, text });
+    if (text.length > 0) cells.push({ x0: current.x0, x1: current.x1, text, font: current.font });
   };
   for (const fragment of line.fragments) {
     if (line.text.slice(fragment.start, fragment.end).trim().length === 0) continue;
@@ -119,6 +119,31 @@ function toCellRows(rows: Row[], columns: Array<{ x0: number; x1: number }>): st
   return table;
 }
 
+const numericCell = /^[-+(]?[$€£¥]?\s?[\d.,]+\s?%?\)?$/;
+
+/**
+ * Whether the first row is a header rather than the first entry of a headerless list (a glossary, a
+ * continued table): taking an entry for a header would name every later cell after it. Evident when
+ * the first row is set in another font than the body (bold), labels a column the body fills with
+ * numbers, or leaves empty a first column the body fills (a matrix's corner).
+ */
+function headerIsEvident(first: string[], body: string[][], rows: Row[]): boolean {
+  const fontCounts = new Map<string, number>();
+  for (const row of rows.slice(1))
+    for (const cell of row.cells) fontCounts.set(cell.font, (fontCounts.get(cell.font) ?? 0) + 1);
+  const bodyFont = [...fontCounts].sort((left, right) => right[1] - left[1])[0]?.[0];
+  const firstCells = rows[0]?.cells ?? [];
+  if (bodyFont !== undefined && bodyFont !== "" && firstCells.every((cell) => cell.font !== bodyFont)) return true;
+  const labelsNumbers = first.some((label, column) => {
+    if (label.length === 0 || numericCell.test(label)) return false;
+    const values = body.map((row) => row[column] ?? "").filter((value) => value.length > 0);
+    return values.length > 0 && values.filter((value) => numericCell.test(value)).length >= 0.6 * values.length;
+  });
+  if (labelsNumbers) return true;
+  const bodyFillsFirstColumn = body.filter((row) => (row[0] ?? "").length > 0).length >= 0.8 * body.length;
+  return (first[0] ?? "") === "" && bodyFillsFirstColumn;
+}
+
 /** Whether a run of lines reads as a table, and the table if so. */
 function tableFrom(rows: Row[]): PdfTable | null {
   if (rows.filter((row) => row.cells.length >= 2).length < minimumRows) return null;
@@ -137,13 +162,14 @@ function tableFrom(rows: Row[]): PdfTable | null {
   if (filledRows.length / cellRows.length < minimumMultiCellShare) return null;
   // Bullets or item numbers set apart from their text make a list, not a two-column table.
   if (cellRows.every((row) => listMarker.test(row[0] ?? ""))) return null;
-  const [header, ...body] = cellRows;
-  if (header === undefined || body.length < minimumRows - 1) return null;
+  const [first, ...body] = cellRows;
+  if (first === undefined || body.length < minimumRows - 1) return null;
+  const hasHeader = headerIsEvident(first, body, rows);
   return {
     firstLine: rows[0]?.lineIndex ?? 0,
     lastLine: rows.at(-1)?.lineIndex ?? 0,
-    header,
-    rows: body,
+    header: hasHeader ? first : [],
+    rows: hasHeader ? body : cellRows,
     columnStarts: columns.map((column) => column.x0),
     caption: [],
   };

@@ -9,7 +9,7 @@ import type { PageText, SearchResult } from "../domain/types.js";
 import type { Citation } from "./answer-events.js";
 import type { NumberedSource } from "./generator.js";
 import { findBestPage } from "./page-finder.js";
-import { rankSentences, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
+import { rankPassages, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
 
 const MARKER = /\s?\[(\d{1,3})\]/g;
 
@@ -81,7 +81,7 @@ export async function buildCitation(
   linkForCitation: LinkForCitation,
 ): Promise<Citation> {
   const { result } = source;
-  const best = rankSentences(result.text, uniqueTerms(claim))[0];
+  const best = rankPassages(result, uniqueTerms(claim))[0];
   const { pageStart, pageEnd } = await locateQuote(result, best, pageTexts);
   return {
     n: source.n,

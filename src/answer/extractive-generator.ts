@@ -5,7 +5,7 @@
  * ("Docker [2]" in a NIST paper) are written "(2)" so they cannot be read as Folio's own [n] markers.
  */
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
-import { rankSentences, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
+import { rankPassages, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
 
 const MAX_QUOTES = 3;
 /** A further quote must carry at least this share of the best quote's support, or it is noise. */
@@ -52,7 +52,7 @@ export function createExtractiveGenerator(): AnswerGenerator {
       const questionTerms = contentTerms(question);
       const weights = specificityWeights(questionTerms, sources);
       const picks = sources
-        .map((source) => ({ n: source.n, best: rankSentences(source.result.text, questionTerms, weights)[0] }))
+        .map((source) => ({ n: source.n, best: rankPassages(source.result, questionTerms, weights)[0] }))
         .filter(
           (pick): pick is { n: number; best: NonNullable<typeof pick.best> } =>
             pick.best !== undefined && pick.best.score > 0,

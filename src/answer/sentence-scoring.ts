@@ -3,7 +3,9 @@
  * overlap of analyzed terms. Shared by the extractive generator (what to quote) and the citation
  * builder (which sentence a citation quotes), so both agree.
  */
+import { TABLE_CELL_SEPARATOR } from "../../ingestion/chunker.js";
 import { type SentenceRange, splitSentences } from "../../ingestion/split-sentences.js";
+import type { Provenance, SearchResult } from "../domain/types.js";
 import { analyzeText } from "../retrieval/text-analyzer.js";
 
 export type ScoredSentence = { text: string; start: number; end: number; score: number };
@@ -57,6 +59,67 @@ export function rankSentences(
       // Very long "sentences" (tables, lists flattened by PDF extraction) are penalised: they make poor quotes.
       const lengthPenalty = sentence.length > MAX_SENTENCE_CHARACTERS ? 0.5 : 1;
       return { text: sentence, start: range.start, end: range.end, score: matched * lengthPenalty };
+    })
+    .sort((left, right) => right.score - left.score || left.start - right.start);
+}
+
+/** The [start, end) range of every line of `text`. */
+function lineRanges(text: string): SentenceRange[] {
+  const ranges: SentenceRange[] = [];
+  let start = 0;
+  for (const line of text.split("\n")) {
+    ranges.push({ start, end: start + line.length });
+    start += line.length + 1;
+  }
+  return ranges;
+}
+
+/**
+ * A table chunk's rows as passages, each cell named by its column ("Pax: 31,557,697; y.o.y(%): 100.0"),
+ * so a quoted row keeps its meaning. The chunk's last rowEnd - rowStart + 1 lines are its rows; the
+ * line before them is the header (unless it is the "Sheet:" line of a headerless sheet). Null when
+ * the provenance does not say which lines are rows.
+ */
+function tableRowPassages(text: string, provenance: Provenance): SentenceRange[] | null {
+  const { rowStart, rowEnd } = provenance;
+  if (rowStart === undefined || rowEnd === undefined) return null;
+  const lines = lineRanges(text);
+  const rowCount = rowEnd - rowStart + 1;
+  if (rowCount < 1 || rowCount > lines.length) return null;
+  return lines.slice(lines.length - rowCount);
+}
+
+function namedCells(row: string, headerLine: string | undefined): string {
+  const header =
+    headerLine === undefined || headerLine.startsWith("Sheet: ") ? [] : headerLine.split(TABLE_CELL_SEPARATOR);
+  return row
+    .split(TABLE_CELL_SEPARATOR)
+    .map((cell, index) => (cell.length > 0 && header[index] ? `${header[index]}: ${cell}` : cell))
+    .filter((cell) => cell.length > 0)
+    .join("; ");
+}
+
+/**
+ * The passages of a search result ranked for a claim: sentences of prose, rows of a table (with
+ * their column names). What the extractive generator quotes and what a citation shows.
+ */
+export function rankPassages(
+  result: Pick<SearchResult, "text" | "kind" | "provenance">,
+  claimTerms: Set<string>,
+  termWeights?: ReadonlyMap<string, number>,
+): ScoredSentence[] {
+  const rows = result.kind === "table" ? tableRowPassages(result.text, result.provenance) : null;
+  if (rows === null) return rankSentences(result.text, claimTerms, termWeights);
+  const firstRow = rows[0]?.start ?? 0;
+  const prefix = result.text.slice(0, Math.max(0, firstRow - 1)).split("\n");
+  const headerLine = firstRow > 0 ? prefix.at(-1) : undefined;
+  return rows
+    .map((range) => {
+      const text = namedCells(result.text.slice(range.start, range.end), headerLine);
+      const terms = uniqueTerms(text);
+      let score = 0;
+      for (const term of claimTerms) if (terms.has(term)) score += termWeights?.get(term) ?? 1;
+      return { text, start: range.start, end: range.end, score };
     })
     .sort((left, right) => right.score - left.score || left.start - right.start);
 }

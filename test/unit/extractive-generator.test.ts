@@ -60,3 +60,30 @@ describe("extractive generator", () => {
     expect(text).toMatch(/none of them states the answer/);
   });
 });
+
+describe("quoting tables", () => {
+  function tableSource(text: string, rowStart: number, rowEnd: number): NumberedSource {
+    const base = source(1, text);
+    return {
+      ...base,
+      result: { ...base.result, kind: "table", provenance: { pageStart: 3, pageEnd: 3, rowStart, rowEnd } },
+    };
+  }
+
+  it("quotes the row that answers, each cell named by its column", async () => {
+    const text = [
+      "2. JAL Group Total Domestic Pax Traffic",
+      " | Pax | y.o.y(%)",
+      "FY2013 | 31,218,734 | 104.0",
+      "FY2014 | 31,557,697 | 100.0",
+    ].join("\n");
+    expect(await answer("How many domestic passengers in FY2014?", [tableSource(text, 1, 2)])).toBe(
+      "“FY2014; Pax: 31,557,697; y.o.y(%): 100.0” [1]",
+    );
+  });
+
+  it("quotes a headerless sheet's row as it stands", async () => {
+    const text = ["Sheet: Contacts", "Helpdesk | ext. 4411", "Payroll | ext. 2290"].join("\n");
+    expect(await answer("What is the payroll extension?", [tableSource(text, 1, 2)])).toBe("“Payroll; ext. 2290” [1]");
+  });
+});

@@ -4,6 +4,7 @@
  * two-column prose, bullet lists and lone aligned lines no.
  */
 import { describe, expect, it } from "vitest";
+import { joinTablesAcrossPages, type PageTable } from "../../ingestion/parse-pdf.js";
 import { layoutLines, layoutPageText, normalizePageText, type PdfLine } from "../../ingestion/pdf-lines.js";
 import { continuesTable, findTables, type PdfTable } from "../../ingestion/pdf-tables.js";
 import { createSeededRandom } from "../support/seeded-random.js";
@@ -11,20 +12,45 @@ import { createSeededRandom } from "../support/seeded-random.js";
 const glyph = 10;
 const lineHeight = 14;
 
-/** A pdf.js text item: `str` at (x, y), 0.5 em per character wide. */
-function item(str: string, x: number, y: number, hasEOL = false) {
-  return { str, hasEOL, transform: [glyph, 0, 0, glyph, x, y], width: str.length * glyph * 0.5, height: glyph };
+const regular = "g_d0_f1";
+const bold = "g_d0_f2";
+
+/** A pdf.js text item: `str` at (x, y), 0.5 em per character wide, in `fontName`. */
+function item(str: string, x: number, y: number, hasEOL = false, fontName = regular) {
+  return {
+    str,
+    hasEOL,
+    transform: [glyph, 0, 0, glyph, x, y],
+    width: str.length * glyph * 0.5,
+    height: glyph,
+    fontName,
+  };
 }
 
-/** One line per row, each cell at its column's x; the row's last item ends the line. */
-function rowsToItems(rows: string[][], columnsX: number[], top = 700) {
+/**
+ * One line per row, each cell at its column's x. The first row is set in bold, as table headers
+ * usually are, unless `boldHeader` is false.
+ */
+function rowsToItems(rows: string[][], columnsX: number[], top = 700, boldHeader = true) {
   return rows.flatMap((row, index) =>
-    row.flatMap((cell, column) => (cell === "" ? [] : [item(cell, columnsX[column] ?? 0, top - index * lineHeight)])),
+    row.flatMap((cell, column) =>
+      cell === ""
+        ? []
+        : [
+            item(
+              cell,
+              columnsX[column] ?? 0,
+              top - index * lineHeight,
+              false,
+              index === 0 && boldHeader ? bold : regular,
+            ),
+          ],
+    ),
   );
 }
 
-function linesOf(rows: string[][], columnsX: number[]): PdfLine[] {
-  return layoutLines(rowsToItems(rows, columnsX));
+function linesOf(rows: string[][], columnsX: number[], boldHeader = true): PdfLine[] {
+  return layoutLines(rowsToItems(rows, columnsX, 700, boldHeader));
 }
 
 describe("PDF lines and page text", () => {
@@ -37,8 +63,8 @@ describe("PDF lines and page text", () => {
     ]);
     expect(lines.map((line) => line.text)).toEqual(["Hello world", "next", "last"]);
     expect(lines[0]?.fragments).toEqual([
-      { x0: 72, x1: 97, start: 0, end: 5 },
-      { x0: 101, x1: 126, start: 6, end: 11 },
+      { x0: 72, x1: 97, start: 0, end: 5, font: regular },
+      { x0: 101, x1: 126, start: 6, end: 11, font: regular },
     ]);
   });
 
@@ -116,6 +142,33 @@ describe("tables on a PDF page", () => {
         ["West", "1,450", "7.0%"],
       ],
     });
+  });
+
+  it("reads a first row as a header only where the layout shows one", () => {
+    const glossary = [
+      ["AES", "Advanced Encryption Standard"],
+      ["CSA", "Computer Security Act"],
+      ["DES", "Data Encryption Standard"],
+    ];
+    // Same font throughout: the first entry is an entry, not the name of the columns.
+    expect(findTables(linesOf(glossary, [72, 150], false))[0]).toMatchObject({ header: [], rows: glossary });
+    // Set in bold above the rest: a header.
+    expect(findTables(linesOf(glossary, [72, 150], true))[0]).toMatchObject({
+      header: ["AES", "Advanced Encryption Standard"],
+    });
+    // Same font, but labelling a column of numbers, or an empty corner over row labels: a header.
+    const figures = [
+      ["Plan", "Deductible"],
+      ["Standard", "$2,000"],
+      ["Plus", "1,500"],
+    ];
+    expect(findTables(linesOf(figures, [72, 250], false))[0]?.header).toEqual(["Plan", "Deductible"]);
+    const matrix = [
+      ["", "North", "South"],
+      ["Q1", "up", "down"],
+      ["Q2", "flat", "up"],
+    ];
+    expect(findTables(linesOf(matrix, [72, 200, 300], false))[0]?.header).toEqual(["", "North", "South"]);
   });
 
   it("keeps empty cells empty and joins a wrapped cell to its row", () => {
@@ -265,5 +318,52 @@ describe("tables across a page break", () => {
     expect(continuesTable(table([72, 200, 300]), table([72, 204, 296]))).toBe(true);
     expect(continuesTable(table([72, 200, 300]), table([72, 200]))).toBe(false);
     expect(continuesTable(table([72, 200, 300]), table([72, 240, 300]))).toBe(false);
+  });
+});
+
+describe("a table continued on the next page", () => {
+  const columns = [72, 200];
+  function pageTable(page: number, header: string[], rows: string[][], margins = { before: 1, after: 1 }): PageTable {
+    return {
+      block: { kind: "table", header, rows, headingPath: [], firstRow: 1, page, caption: [`Table on ${page}`] },
+      table: { firstLine: 0, lastLine: rows.length, header, rows, columnStarts: columns, caption: [] },
+      page,
+      start: 0,
+      end: 0,
+      linesBefore: margins.before,
+      linesAfter: margins.after,
+    };
+  }
+
+  it("takes the first page's header and caption, and numbers its rows on", () => {
+    const first = pageTable(
+      4,
+      ["Plan", "Deductible"],
+      [
+        ["Standard", "$2,000"],
+        ["Plus", "$1,500"],
+      ],
+    );
+    const second = pageTable(5, ["Gold", "$500"], [["Platinum", "$0"]]);
+    joinTablesAcrossPages([first, second]);
+    expect(second.block).toMatchObject({
+      header: ["Plan", "Deductible"],
+      caption: ["Table on 4"],
+      rows: [
+        ["Gold", "$500"],
+        ["Platinum", "$0"],
+      ],
+      firstRow: 3,
+    });
+  });
+
+  it("drops a header the next page repeats, and leaves apart tables with prose between them", () => {
+    const first = pageTable(4, ["Plan", "Deductible"], [["Standard", "$2,000"]]);
+    const repeated = pageTable(5, ["Plan", "Deductible"], [["Gold", "$500"]]);
+    joinTablesAcrossPages([first, repeated]);
+    expect(repeated.block).toMatchObject({ rows: [["Gold", "$500"]], firstRow: 2 });
+    const separate = pageTable(6, ["Region", "Sales"], [["North", "3"]], { before: 12, after: 1 });
+    joinTablesAcrossPages([repeated, separate]);
+    expect(separate.block).toMatchObject({ header: ["Region", "Sales"], firstRow: 1 });
   });
 });
