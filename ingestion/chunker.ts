@@ -338,9 +338,14 @@ function cutToTokens(text: string, budget: number, measure: Measure): string {
   return text.slice(0, end);
 }
 
+/** A cell on one line, with any "|" of its own written "¦" so the row still splits into its cells. */
+function cleanCell(cell: string): string {
+  return cell.replace(/\s+/g, " ").trim().replaceAll("|", "¦");
+}
+
 /** Renders cells as one line within `budget`, shortening the longest cells first and marking them. */
 function renderCells(cells: string[], budget: number, measure: Measure): { line: string; tokens: number } {
-  const cleaned = cells.map((cell) => cell.replace(/\s+/g, " ").trim());
+  const cleaned = cells.map(cleanCell);
   const line = cleaned.join(TABLE_CELL_SEPARATOR);
   const tokens = measure.tokens(line);
   if (tokens <= budget) return { line, tokens };
@@ -374,6 +379,7 @@ function tableProvenance(block: TableBlock, rowStart?: number, rowEnd?: number):
     ...(block.headingPath.length > 0 ? { headingPath: block.headingPath } : {}),
     ...(block.sheet !== undefined ? { sheet: block.sheet } : {}),
     ...(rowStart !== undefined ? { rowStart, rowEnd } : {}),
+    ...(block.header.some((cell) => cell.trim().length > 0) ? { columns: block.header.map(cleanCell) } : {}),
   };
 }
 

@@ -163,7 +163,10 @@ export function joinTablesAcrossPages(tables: PageTable[]): void {
       ...withoutCaption,
       ...(previous.block.caption ? { caption: previous.block.caption } : {}),
       header: previous.block.header,
-      rows: repeatsHeader ? current.block.rows : [current.block.header, ...current.block.rows],
+      rows:
+        repeatsHeader || current.block.header.length === 0
+          ? current.block.rows
+          : [current.block.header, ...current.block.rows],
       firstRow: previous.block.firstRow + previous.block.rows.length,
     };
   }

@@ -50,7 +50,14 @@ function filledCells(row: string[]): number {
 function headerPosition(rows: Array<{ cells: string[] }>): number {
   const limit = Math.min(rows.length, maxTitleRows + 1);
   for (let position = 0; position < limit; position++) {
-    if (filledCells(rows[position]?.cells ?? []) >= 2) return position;
+    const cells = rows[position]?.cells ?? [];
+    if (filledCells(cells) >= 2) {
+      // The row under a header is data as wide as a row; a lone "Total, 3" among one-cell rows is not a header.
+      const next = rows[position + 1]?.cells;
+      return position === 0 || next === undefined || filledCells(next) >= 2 ? position : 0;
+    }
+    // A title sits in the first column; a single label further right (",Amount") is a header over data.
+    if ((cells[0] ?? "").length === 0) return 0;
   }
   return 0;
 }

@@ -24,7 +24,8 @@ const minimumMultiCellShare = 0.75;
  * such as "3.", "(b)" or "iv)", a bare line number (code listings), or a citation key ("[Cop87]", "[12]").
  * A real table with a numbered column has a header ("#", "No.") that is none of these.
  */
-const listMarker = /^(?:[•●○◦▪▫■□‣⁃∙·*o–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]|\d{1,4}|\[[^\]\s]{1,16}\])$/i;
+const listMarker =
+  /^(?:[•●○◦▪▫■□‣⁃∙·*o–—\-\uf0a7\uf0b7\uf0d8\uf0fc\uf076]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]|\d{1,4}|\[[^\]\s]{1,16}\])$/i;
 
 type Cell = { x0: number; x1: number; text: string; font: string };
 type Row = { lineIndex: number; cells: Cell[] };
@@ -208,10 +209,14 @@ const maximumCaptionLength = 150;
 const maximumCaptionGapInLines = 5;
 const maximumCaptionLines = 2;
 
-/** A title, not the tail of a paragraph ("…from the incident.") or a page number. */
+/**
+ * A title, not a piece of a paragraph ("…from the incident.", "includes the following:", a line
+ * starting in lower case), a page number or a link.
+ */
 function looksLikeTitle(text: string): boolean {
-  if (/^\d+$/.test(text)) return false;
-  return !/[.,;]$/.test(text) || /^(table|exhibit|figure)\b/i.test(text);
+  if (/^(table|exhibit|figure)\b/i.test(text)) return true;
+  if (/^\d+$/.test(text) || /:\/\//.test(text)) return false;
+  return !/^\p{Ll}/u.test(text) && !/[.,;:]$/.test(text);
 }
 
 /**

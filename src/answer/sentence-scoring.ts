@@ -74,13 +74,8 @@ function lineRanges(text: string): SentenceRange[] {
   return ranges;
 }
 
-/**
- * A table chunk's rows as passages, each cell named by its column ("Pax: 31,557,697; y.o.y(%): 100.0"),
- * so a quoted row keeps its meaning. The chunk's last rowEnd - rowStart + 1 lines are its rows; the
- * line before them is the header (unless it is the "Sheet:" line of a headerless sheet). Null when
- * the provenance does not say which lines are rows.
- */
-function tableRowPassages(text: string, provenance: Provenance): SentenceRange[] | null {
+/** The row lines of a table chunk: its last rowEnd - rowStart + 1 lines; null when the provenance has no rows. */
+function tableRowRanges(text: string, provenance: Provenance): SentenceRange[] | null {
   const { rowStart, rowEnd } = provenance;
   if (rowStart === undefined || rowEnd === undefined) return null;
   const lines = lineRanges(text);
@@ -89,37 +84,50 @@ function tableRowPassages(text: string, provenance: Provenance): SentenceRange[]
   return lines.slice(lines.length - rowCount);
 }
 
-function namedCells(row: string, headerLine: string | undefined): string {
-  const header =
-    headerLine === undefined || headerLine.startsWith("Sheet: ") ? [] : headerLine.split(TABLE_CELL_SEPARATOR);
-  return row
+/** Column names longer than this are notes, not names: their cells are quoted bare. */
+const MAX_COLUMN_NAME_CHARACTERS = 40;
+/** A row quote longer than this keeps its first cell and the cells the claim mentions. */
+const MAX_ROW_QUOTE_CHARACTERS = 200;
+
+/** A row's cells named by their columns ("Pax: 31,557,697"), shortened to the cells that matter when long. */
+function rowQuote(row: string, columns: string[] | undefined, claimTerms: Set<string>): string {
+  const named = columns !== undefined && columns.filter((name) => name.length > 0).length >= 2;
+  const cells = row
     .split(TABLE_CELL_SEPARATOR)
-    .map((cell, index) => (cell.length > 0 && header[index] ? `${header[index]}: ${cell}` : cell))
-    .filter((cell) => cell.length > 0)
-    .join("; ");
+    .map((cell, index) => {
+      const name = named ? (columns?.[index] ?? "") : "";
+      return cell.length > 0 && name.length > 0 && name.length <= MAX_COLUMN_NAME_CHARACTERS
+        ? `${name}: ${cell}`
+        : cell;
+    })
+    .filter((cell) => cell.length > 0);
+  const whole = cells.join("; ");
+  if (whole.length <= MAX_ROW_QUOTE_CHARACTERS) return whole;
+  const [first, ...rest] = cells;
+  const mentioned = rest.filter((cell) => [...uniqueTerms(cell)].some((term) => claimTerms.has(term)));
+  return `${[first, ...mentioned].join("; ")}; …`;
 }
 
 /**
- * The passages of a search result ranked for a claim: sentences of prose, rows of a table (with
- * their column names). What the extractive generator quotes and what a citation shows.
+ * The passages of a search result ranked for a claim: sentences of prose; rows of a table, each
+ * scored with its table's title and header (the words a question names the table by) and quoted
+ * with its cells named by their columns. What the extractive generator quotes and a citation shows.
  */
 export function rankPassages(
   result: Pick<SearchResult, "text" | "kind" | "provenance">,
   claimTerms: Set<string>,
   termWeights?: ReadonlyMap<string, number>,
 ): ScoredSentence[] {
-  const rows = result.kind === "table" ? tableRowPassages(result.text, result.provenance) : null;
+  const rows = result.kind === "table" ? tableRowRanges(result.text, result.provenance) : null;
   if (rows === null) return rankSentences(result.text, claimTerms, termWeights);
-  const firstRow = rows[0]?.start ?? 0;
-  const prefix = result.text.slice(0, Math.max(0, firstRow - 1)).split("\n");
-  const headerLine = firstRow > 0 ? prefix.at(-1) : undefined;
+  const contextTerms = uniqueTerms(result.text.slice(0, rows[0]?.start ?? 0));
   return rows
     .map((range) => {
-      const text = namedCells(result.text.slice(range.start, range.end), headerLine);
-      const terms = uniqueTerms(text);
+      const row = result.text.slice(range.start, range.end);
+      const terms = new Set([...contextTerms, ...uniqueTerms(row)]);
       let score = 0;
       for (const term of claimTerms) if (terms.has(term)) score += termWeights?.get(term) ?? 1;
-      return { text, start: range.start, end: range.end, score };
+      return { text: rowQuote(row, result.provenance.columns, claimTerms), start: range.start, end: range.end, score };
     })
     .sort((left, right) => right.score - left.score || left.start - right.start);
 }

@@ -66,6 +66,11 @@ export type Provenance = {
   sheet?: string;
   rowStart?: number;
   rowEnd?: number;
+  /**
+   * Table chunks whose table has a header: its column names, in order. The chunk's last
+   * rowEnd - rowStart + 1 lines are its rows, cells joined by " | " (a "|" inside a cell is written "¦").
+   */
+  columns?: string[];
 };
 
 /** A chunk as the chunker produces it, before it has an id or a place in the catalog. */

@@ -284,6 +284,21 @@ describe.skipIf(!hasSharedData)("Excel workbooks (.xlsx)", () => {
     }
   });
 
+  it("takes a one-cell row for a title only in the first column and above a real header", async () => {
+    const labelOverData = await parseDocument(Buffer.from(",Amount\nRent,100\nFood,50\n"), "budget.csv", limits);
+    expect(tables(labelOverData.blocks)[0]).toMatchObject({
+      header: ["", "Amount"],
+      rows: [
+        ["Rent", "100"],
+        ["Food", "50"],
+      ],
+    });
+    expect(tables(labelOverData.blocks)[0]?.caption).toBeUndefined();
+    const list = await parseDocument(Buffer.from("Name\nAlice\nBob\nCarol\nTotal,3\nDave\n"), "names.csv", limits);
+    expect(tables(list.blocks)[0]).toMatchObject({ header: ["Name"], firstRow: 1 });
+    expect(tables(list.blocks)[0]?.rows[0]).toEqual(["Alice"]);
+  });
+
   it("shows dates as ISO dates, percentages as percentages, and computed numbers without float noise", async () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet("Plan");

@@ -136,7 +136,11 @@ describe("chunkDocument on PDFs", () => {
     expect(chunks.map((chunk) => [chunk.kind, chunk.text, chunk.provenance])).toEqual([
       ["text", before, { pageStart: 1, pageEnd: 1, charStart: 0, charEnd: before.length }],
       ["text", after, { pageStart: 1, pageEnd: 1, charStart: page.indexOf(after), charEnd: page.length }],
-      ["table", "Plan | Rate\nA | 1\nB | 2", { pageStart: 1, pageEnd: 1, rowStart: 1, rowEnd: 2 }],
+      [
+        "table",
+        "Plan | Rate\nA | 1\nB | 2",
+        { pageStart: 1, pageEnd: 1, rowStart: 1, rowEnd: 2, columns: ["Plan", "Rate"] },
+      ],
     ]);
   });
 
@@ -221,7 +225,7 @@ describe("chunkDocument on sectioned documents", () => {
         text: "Name | Value\na | 1",
         tokenCount: 8,
         position: 2,
-        provenance: { headingPath: ["Guide", "Usage"], rowStart: 1, rowEnd: 1 },
+        provenance: { headingPath: ["Guide", "Usage"], rowStart: 1, rowEnd: 1, columns: ["Name", "Value"] },
       },
       {
         kind: "text",
@@ -279,16 +283,24 @@ describe("chunkDocument on tables", () => {
         text: "Sheet: Staff\nName | Role\nAnn | Chef\nBob | Cook",
         tokenCount: 13,
         position: 0,
-        provenance: { sheet: "Staff", rowStart: 1, rowEnd: 2 },
+        provenance: { sheet: "Staff", rowStart: 1, rowEnd: 2, columns: ["Name", "Role"] },
       },
       {
         kind: "table",
         text: "Sheet: Staff\nName | Role\nCy | Host",
         tokenCount: 10,
         position: 1,
-        provenance: { sheet: "Staff", rowStart: 3, rowEnd: 3 },
+        provenance: { sheet: "Staff", rowStart: 3, rowEnd: 3, columns: ["Name", "Role"] },
       },
     ]);
+  });
+
+  it("writes a cell's own bar as ¦ so every row still splits into its cells", () => {
+    const document = textDocument([
+      { kind: "table", header: ["Name", "Notes"], rows: [["A | B", "ok"]], headingPath: [], firstRow: 1 },
+    ]);
+    const [chunk] = chunkDocument(document, { maxTokens: 50, overlapTokens: 0, tokenCounter: wordCounter });
+    expect(chunk?.text).toBe("Name | Notes\nA ¦ B | ok");
   });
 
   it("repeats a table's caption after the sheet line, within a quarter of the budget, or leaves it out", () => {
@@ -330,7 +342,7 @@ describe("chunkDocument on tables", () => {
         text: `Id | Notes\n7 | w1 w2 w3 w4${TRUNCATION_NOTE}`,
         tokenCount: 12,
         position: 0,
-        provenance: { pageStart: 3, pageEnd: 3, rowStart: 5, rowEnd: 5 },
+        provenance: { pageStart: 3, pageEnd: 3, rowStart: 5, rowEnd: 5, columns: ["Id", "Notes"] },
       },
     ]);
   });
@@ -345,7 +357,7 @@ describe("chunkDocument on tables", () => {
         text: `A\nc1 | c2 | c3 | c4 |${TRUNCATION_NOTE}`,
         tokenCount: 12,
         position: 0,
-        provenance: { rowStart: 1, rowEnd: 1 },
+        provenance: { rowStart: 1, rowEnd: 1, columns: ["A"] },
       },
     ]);
   });
@@ -353,7 +365,7 @@ describe("chunkDocument on tables", () => {
   it("keeps a table that has only a header", () => {
     const document = textDocument([{ kind: "table", header: ["A", "B"], rows: [], headingPath: [], firstRow: 1 }]);
     expect(chunkDocument(document, { maxTokens: 20, overlapTokens: 0, tokenCounter: wordCounter })).toEqual([
-      { kind: "table", text: "A | B", tokenCount: 5, position: 0, provenance: {} },
+      { kind: "table", text: "A | B", tokenCount: 5, position: 0, provenance: { columns: ["A", "B"] } },
     ]);
   });
 });

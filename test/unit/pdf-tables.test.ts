@@ -171,6 +171,28 @@ describe("tables on a PDF page", () => {
     expect(findTables(linesOf(matrix, [72, 200, 300], false))[0]?.header).toEqual(["", "North", "South"]);
   });
 
+  it("takes no paragraph tail, lead-in sentence or link above a table for its caption", () => {
+    for (const above of [
+      "the systems that were affected.",
+      "This includes the following:",
+      "within the organization are inventoried",
+      "http://csrc.nist.gov/groups/STM",
+    ]) {
+      const lines = layoutLines([
+        item(above, 72, 714, true),
+        ...rowsToItems(
+          [
+            ["Region", "Revenue"],
+            ["North", "1,200"],
+            ["South", "980"],
+          ],
+          [72, 200],
+        ),
+      ]);
+      expect(findTables(lines)[0]?.caption, above).toEqual([]);
+    }
+  });
+
   it("keeps empty cells empty and joins a wrapped cell to its row", () => {
     const tables = findTables(
       linesOf(
@@ -249,6 +271,15 @@ describe("tables on a PDF page", () => {
       [72, 90],
     );
     expect(findTables(bullets)).toEqual([]);
+    const symbolBullets = linesOf(
+      [
+        ["\uf0b7", "Physical devices are inventoried"],
+        ["\uf0b7", "Software platforms are inventoried"],
+        ["\uf0b7", "Data flows are mapped"],
+      ],
+      [72, 90],
+    );
+    expect(findTables(symbolBullets)).toEqual([]);
     const references = linesOf(
       [
         ["[Cop87]", "D. Cope. An expert system for computer-assisted composition."],
@@ -352,6 +383,34 @@ describe("a table continued on the next page", () => {
       rows: [
         ["Gold", "$500"],
         ["Platinum", "$0"],
+      ],
+      firstRow: 3,
+    });
+  });
+
+  it("adds no empty row when the next page's rows carry no header of their own", () => {
+    const first = pageTable(
+      4,
+      ["Term", "Meaning"],
+      [
+        ["a", "1"],
+        ["b", "2"],
+      ],
+    );
+    const second = pageTable(
+      5,
+      [],
+      [
+        ["c", "3"],
+        ["d", "4"],
+      ],
+    );
+    joinTablesAcrossPages([first, second]);
+    expect(second.block).toMatchObject({
+      header: ["Term", "Meaning"],
+      rows: [
+        ["c", "3"],
+        ["d", "4"],
       ],
       firstRow: 3,
     });
