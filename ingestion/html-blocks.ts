@@ -21,19 +21,59 @@ function cellText(cell: HTMLElement): string {
   return normalizeText(cell.textContent);
 }
 
+/** Spans above these are damage or hostility, not layout; they are clamped. */
+const maxColumnSpan = 50;
+const maxRowSpan = 500;
+
+function spanOf(cell: HTMLElement, attribute: string, limit: number): number {
+  const value = Number.parseInt(cell.getAttribute(attribute) ?? "1", 10);
+  return Number.isFinite(value) ? Math.min(Math.max(value, 1), limit) : 1;
+}
+
+/**
+ * The table's rows on a grid, so every cell stands under its own column: a cell spanning columns
+ * holds its text in the first and leaves the others empty; a cell spanning rows repeats its text in
+ * each row it covers, so every row reads whole on its own.
+ */
+function tableGrid(rows: HTMLElement[]): string[][] {
+  const grid: string[][] = [];
+  /** Per column: the text a cell from a row above still covers, and for how many more rows. */
+  const carried: Array<{ text: string; rows: number } | undefined> = [];
+  for (const row of rows) {
+    const cells = row.childNodes.filter(
+      (node): node is HTMLElement =>
+        node.nodeType === NodeType.ELEMENT_NODE && /^t[hd]$/i.test((node as HTMLElement).tagName),
+    );
+    const line: string[] = [];
+    let column = 0;
+    const fillCarried = () => {
+      for (let span = carried[column]; span !== undefined && span.rows > 0; span = carried[column]) {
+        line[column] = span.text;
+        span.rows -= 1;
+        column += 1;
+      }
+    };
+    for (const cell of cells) {
+      fillCarried();
+      const text = cellText(cell);
+      const columns = spanOf(cell, "colspan", maxColumnSpan);
+      const rowsBelow = spanOf(cell, "rowspan", maxRowSpan) - 1;
+      for (let offset = 0; offset < columns; offset++) {
+        line[column + offset] = offset === 0 ? text : "";
+        carried[column + offset] = rowsBelow > 0 ? { text: offset === 0 ? text : "", rows: rowsBelow } : undefined;
+      }
+      column += columns;
+    }
+    fillCarried();
+    grid.push(Array.from(line, (text) => text ?? ""));
+  }
+  return grid;
+}
+
 function tableBlock(table: HTMLElement, headingPath: string[]): TableBlock | null {
-  const rows = table
-    .querySelectorAll("tr")
-    .filter((row) => row.closest("table") === table)
-    .map((row) =>
-      row.childNodes
-        .filter(
-          (node): node is HTMLElement =>
-            node.nodeType === NodeType.ELEMENT_NODE && /^t[hd]$/i.test((node as HTMLElement).tagName),
-        )
-        .map(cellText),
-    )
-    .filter((cells) => cells.some((cell) => cell.length > 0));
+  const rows = tableGrid(table.querySelectorAll("tr").filter((row) => row.closest("table") === table)).filter((cells) =>
+    cells.some((cell) => cell.length > 0),
+  );
   const [header, ...body] = rows;
   if (!header) return null;
   return { kind: "table", header, rows: body, headingPath: [...headingPath], firstRow: 1 };
