@@ -9,7 +9,7 @@ import type { LineFragment, PdfLine } from "./pdf-lines.js";
 
 /** A gap wider than this many glyph heights between two pieces of text on a line separates cells. */
 const cellGapInGlyphs = 1.0;
-/** A table needs a header and at least two rows. */
+/** A table needs at least three rows (a header, where it has one, counts). */
 const minimumRows = 3;
 const maximumColumns = 25;
 /** Cells longer than this on average are prose in columns, not a table. */
