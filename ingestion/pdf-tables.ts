@@ -125,7 +125,7 @@ const numericCell = /^[-+(]?[$€£¥]?\s?[\d.,]+\s?%?\)?$/;
 /**
  * Whether the first row is a header rather than the first entry of a headerless list (a glossary, a
  * continued table): taking an entry for a header would name every later cell after it. Evident when
- * the first row is set in another font than the body (bold), labels a column the body fills with
+ * most of the first row is set in another font than the body (bold), labels a column the body fills with
  * numbers, or leaves empty a first column the body fills (a matrix's corner).
  */
 function headerIsEvident(first: string[], body: string[][], rows: Row[]): boolean {
@@ -134,7 +134,9 @@ function headerIsEvident(first: string[], body: string[][], rows: Row[]): boolea
     for (const cell of row.cells) fontCounts.set(cell.font, (fontCounts.get(cell.font) ?? 0) + 1);
   const bodyFont = [...fontCounts].sort((left, right) => right[1] - left[1])[0]?.[0];
   const firstCells = rows[0]?.cells ?? [];
-  if (bodyFont !== undefined && bodyFont !== "" && firstCells.every((cell) => cell.font !== bodyFont)) return true;
+  // Most of the first row, not all: a header cell may share the body's font (a plain "No." over numbers).
+  const inOtherFont = firstCells.filter((cell) => cell.font !== bodyFont).length;
+  if (bodyFont !== undefined && bodyFont !== "" && inOtherFont * 2 > firstCells.length) return true;
   const labelsNumbers = first.some((label, column) => {
     if (label.length === 0 || numericCell.test(label)) return false;
     const values = body.map((row) => row[column] ?? "").filter((value) => value.length > 0);

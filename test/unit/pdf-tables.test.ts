@@ -156,6 +156,22 @@ describe("tables on a PDF page", () => {
     expect(findTables(linesOf(glossary, [72, 150], true))[0]).toMatchObject({
       header: ["AES", "Advanced Encryption Standard"],
     });
+    // Two of three header cells in bold, the third in the body's font: still a header.
+    const mostlyBold = layoutLines([
+      item("Number", 72, 700, false, bold),
+      item("Title", 150, 700, false, bold),
+      item("Released", 300, 700, false, regular),
+      ...rowsToItems(
+        [
+          ["800-41", "Guidelines on Firewalls", "September 2009"],
+          ["800-53", "Security Controls", "August 2009"],
+        ],
+        [72, 150, 300],
+        686,
+        false,
+      ),
+    ]);
+    expect(findTables(mostlyBold)[0]?.header).toEqual(["Number", "Title", "Released"]);
     // Same font, but labelling a column of numbers, or an empty corner over row labels: a header.
     const figures = [
       ["Plan", "Deductible"],
