@@ -29,24 +29,25 @@ function formatTokens(code: string): string {
     .replace(/\[(?![hms]+\])[^\]]*\]/gi, "");
 }
 
-export function isDateFormatCode(code: string): boolean {
-  const section = formatTokens(code).split(";")[0] ?? "";
-  return /[dmyhs]/i.test(section) && !/^general$/i.test(section.trim());
+/** The part of a format code that applies to positive numbers, literal text and colours removed. */
+function positiveSection(code: string): string {
+  return formatTokens(code).split(";")[0] ?? "";
 }
 
-export function isPercentFormatCode(code: string): boolean {
-  return (formatTokens(code).split(";")[0] ?? "").includes("%");
+export function isDateFormatCode(code: string): boolean {
+  const section = positiveSection(code);
+  return /[dmyhs]/i.test(section) && !/^general$/i.test(section.trim());
 }
 
 export type NumberFormat = { code?: string; builtInId?: number };
 
-export function isDateFormat(format: NumberFormat): boolean {
+function isDateFormat(format: NumberFormat): boolean {
   if (format.code !== undefined) return isDateFormatCode(format.code);
   return format.builtInId !== undefined && builtInDateFormats.has(format.builtInId);
 }
 
 function isPercentFormat(format: NumberFormat): boolean {
-  if (format.code !== undefined) return isPercentFormatCode(format.code);
+  if (format.code !== undefined) return positiveSection(format.code).includes("%");
   return format.builtInId !== undefined && builtInPercentFormats.has(format.builtInId);
 }
 
@@ -71,7 +72,7 @@ const builtInSecondsFormats = new Set([19, 21, 45, 46, 47]);
 const dateAndTimeFormat: NumberFormat = { builtInId: 22 };
 
 function firstSection(format: NumberFormat): string | null {
-  return format.code === undefined ? null : (formatTokens(format.code).split(";")[0] ?? "");
+  return format.code === undefined ? null : positiveSection(format.code);
 }
 
 function showsCalendarDate(format: NumberFormat): boolean {
@@ -107,7 +108,7 @@ function formatElapsed(days: number, unit: "h" | "m" | "s", withSeconds: boolean
 }
 
 /** "2024-03-01", "2024-03-01 14:30", or "14:30:15" for a time of day with no date part. */
-export function formatDateTime(date: Date, timeOnly = false, withSeconds = false): string {
+function formatDateTime(date: Date, timeOnly = false, withSeconds = false): string {
   const iso = date.toISOString();
   const day = iso.slice(0, 10);
   const time = withSeconds ? iso.slice(11, 19) : iso.slice(11, 16);

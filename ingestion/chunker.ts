@@ -373,13 +373,17 @@ function renderCells(cells: string[], budget: number, measure: Measure): { line:
   return { line: fallback, tokens: measure.tokens(fallback) };
 }
 
+function hasHeader(block: TableBlock): boolean {
+  return block.header.some((cell) => cell.trim().length > 0);
+}
+
 function tableProvenance(block: TableBlock, rowStart?: number, rowEnd?: number): Provenance {
   return {
     ...(block.page !== undefined ? { pageStart: block.page, pageEnd: block.page } : {}),
     ...(block.headingPath.length > 0 ? { headingPath: block.headingPath } : {}),
     ...(block.sheet !== undefined ? { sheet: block.sheet } : {}),
     ...(rowStart !== undefined ? { rowStart, rowEnd } : {}),
-    ...(block.header.some((cell) => cell.trim().length > 0) ? { columns: block.header.map(cleanCell) } : {}),
+    ...(hasHeader(block) ? { columns: block.header.map(cleanCell) } : {}),
   };
 }
 
@@ -405,7 +409,7 @@ function chunkTable(block: TableBlock, measure: Measure): Draft[] {
     prefixLines.push(captionLine.line);
     prefixTokens += captionLine.tokens;
   }
-  if (block.header.some((cell) => cell.trim().length > 0)) {
+  if (hasHeader(block)) {
     const header = renderCells(block.header, Math.floor(measure.budget / 2) - prefixTokens, measure);
     prefixLines.push(header.line);
     prefixTokens += header.tokens;

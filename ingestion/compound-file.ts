@@ -24,7 +24,7 @@ const noStream = 0xffffffff;
 const streamObject = 2;
 const rootObject = 5;
 
-export type CompoundFileEntry = {
+type CompoundFileEntry = {
   name: string;
   /** 1 storage, 2 stream, 5 root. */
   type: number;

@@ -1,7 +1,9 @@
 /**
  * Spreadsheet parsers: every XLSX sheet (and, through parse-xls.ts, every .xls sheet), and a CSV/TSV
- * file, becomes one table block whose first non-empty row is the header. Row numbers in provenance count data rows from 1 (the row after the
- * header), matching what a person sees below the header in Excel. Cell counts are bounded.
+ * file, becomes one table block. Its header is the first non-empty row, unless one-cell title rows in
+ * column A stand above a wider row: those become the caption and that row the header. Row numbers in
+ * provenance count data rows from 1 (the row after the header), matching what a person sees below the
+ * header in Excel. Cells and their characters are bounded.
  */
 import { parse as parseCsvText } from "csv-parse/sync";
 import ExcelJS from "exceljs";
@@ -113,6 +115,11 @@ export type WorkbookReading = {
   warnings: string[];
 };
 
+/** A fresh reading of one workbook: nothing counted, nothing read. */
+export function startWorkbookReading(fileName: string, limits: ParseLimits): WorkbookReading {
+  return { fileName, limits, cellBudget: { cells: 0, characters: 0 }, blocks: [], warnings: [] };
+}
+
 /**
  * Adds one sheet's rows (sparse, index = row number - 1) to the workbook's blocks as a table; a
  * sheet holding a single row (a title, a note) is content, not a header, so that row is indexed.
@@ -183,13 +190,7 @@ export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: Par
       },
     );
   }
-  const reading: WorkbookReading = {
-    fileName,
-    limits,
-    cellBudget: { cells: 0, characters: 0 },
-    blocks: [],
-    warnings: [],
-  };
+  const reading = startWorkbookReading(fileName, limits);
   const uses1904DateSystem = workbook.properties?.date1904 === true;
   workbook.eachSheet((worksheet) => {
     const rows: string[][] = [];
@@ -236,7 +237,7 @@ export function parseCsv(text: string, fileName: string, delimiter: string, limi
     );
   }
   const sheet = fileName;
-  const table = toTable(rows, sheet, fileName, limits, { cells: 0, characters: 0 });
+  const table = toTable(rows, sheet, fileName, limits, startWorkbookReading(fileName, limits).cellBudget);
   const mediaType: MediaType = delimiter === "\t" ? "text/tab-separated-values" : "text/csv";
   return {
     mediaType,

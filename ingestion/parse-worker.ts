@@ -7,18 +7,18 @@ import { getHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
 import { isFolioError, ParseError } from "../src/errors.js";
 import { chunkDocument } from "./chunker.js";
+import { xlsMediaType, xlsxMediaType } from "./detect-media-type.js";
 import { parseDocument } from "./parse-document.js";
 import type { ParseJob, ParseReply } from "./parse-protocol.js";
 import { loadTokenCounter } from "./token-counter.js";
+
+const spreadsheetMediaTypes = new Set<string>([xlsxMediaType, xlsMediaType, "text/csv", "text/tab-separated-values"]);
 
 /** A file that parsed but holds nothing to search is refused here, before it reaches the catalog. */
 function noTextError(mediaType: string, fileName: string): ParseError {
   const what = mediaType.includes("wordprocessingml")
     ? "This Word document has no text Folio can search (it is empty or holds only pictures or shapes)"
-    : mediaType.includes("spreadsheetml") ||
-        mediaType === "application/vnd.ms-excel" ||
-        mediaType.startsWith("text/csv") ||
-        mediaType.includes("tab-separated")
+    : spreadsheetMediaTypes.has(mediaType)
       ? "This spreadsheet has no filled cells Folio can search"
       : "This file contains no text Folio can search";
   return new ParseError("no_text", `${what} — upload a copy that contains text.`, { file: fileName });

@@ -11,7 +11,7 @@ import { formatCellNumber, type NumberFormat } from "./cell-values.js";
 import { CompoundFileError, openCompoundFile } from "./compound-file.js";
 import { xlsMediaType } from "./detect-media-type.js";
 import type { ParseLimits } from "./limits.js";
-import { addSheet, tooManyCells, type WorkbookReading } from "./parse-spreadsheet.js";
+import { addSheet, startWorkbookReading, tooManyCells } from "./parse-spreadsheet.js";
 import type { ParsedDocument } from "./parsed-document.js";
 
 /** BIFF record types this parser reads ([MS-XLS] 2.3). */
@@ -249,13 +249,7 @@ export function parseXls(bytes: Uint8Array, fileName: string, limits: ParseLimit
     throw error;
   }
   if (stream === null) throw corrupt(fileName, 'the file has no "Workbook" stream');
-  const reading: WorkbookReading = {
-    fileName,
-    limits,
-    cellBudget: { cells: 0, characters: 0 },
-    blocks: [],
-    warnings: [],
-  };
+  const reading = startWorkbookReading(fileName, limits);
   try {
     const globalRecords = readRecords(stream, 0, RecordType.endOfFile);
     const first = globalRecords.next();

@@ -57,7 +57,7 @@ export function continuesTable(previous: PdfTable, next: PdfTable): boolean {
 }
 
 /** Splits a line into cells at gaps wider than a glyph. */
-export function lineCells(line: PdfLine): Cell[] {
+function lineCells(line: PdfLine): Cell[] {
   const cells: Cell[] = [];
   const gap = Math.max(line.height, 1) * cellGapInGlyphs;
   let current: LineFragment | null = null;
@@ -158,7 +158,10 @@ function tableFrom(rows: Row[]): PdfTable | null {
   // Every column must be used by more than one row, or a stray word made it.
   const uses = columns.map(() => 0);
   for (const row of rows)
-    for (const cell of row.cells) uses[columnIndex(columns, cell)] = (uses[columnIndex(columns, cell)] ?? 0) + 1;
+    for (const cell of row.cells) {
+      const column = columnIndex(columns, cell);
+      uses[column] = (uses[column] ?? 0) + 1;
+    }
   if (uses.some((count) => count < 2)) return null;
   const cellRows = toCellRows(rows, columns);
   const filledRows = cellRows.filter((row) => row.filter((cell) => cell.length > 0).length >= 2);

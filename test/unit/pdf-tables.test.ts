@@ -277,52 +277,57 @@ describe("tables on a PDF page", () => {
       [72, 72 + prose.length * 5 + 20],
     );
     expect(findTables(twoColumnPage)).toEqual([]);
-    const bullets = linesOf(
-      [
-        ["•", "Hardware"],
-        ["•", "Software"],
-        ["•", "System interfaces"],
-        ["•", "Data and information"],
-      ],
-      [72, 90],
-    );
-    expect(findTables(bullets)).toEqual([]);
-    const symbolBullets = linesOf(
-      [
-        ["\uf0b7", "Physical devices are inventoried"],
-        ["\uf0b7", "Software platforms are inventoried"],
-        ["\uf0b7", "Data flows are mapped"],
-      ],
-      [72, 90],
-    );
-    expect(findTables(symbolBullets)).toEqual([]);
-    const references = linesOf(
-      [
-        ["[Cop87]", "D. Cope. An expert system for computer-assisted composition."],
-        ["[Gat90]", "L. Gatys. Texture synthesis."],
-        ["[12]", "A. Turing. Computing machinery and intelligence."],
-      ],
-      [72, 120],
-    );
-    expect(findTables(references)).toEqual([]);
-    const codeListing = linesOf(
-      [
-        ["1", "for (;;) {"],
-        ["2", "  x = x + 1;"],
-        ["3", "}"],
-      ],
-      [72, 100],
-    );
-    expect(findTables(codeListing)).toEqual([]);
-    const numbered = linesOf(
-      [
-        ["1.", "Plan"],
-        ["2.", "Do"],
-        ["3.", "Check"],
-      ],
-      [72, 90],
-    );
-    expect(findTables(numbered)).toEqual([]);
+    // Each would be a two-column table but for its first column of list markers.
+    const lists: Record<string, { rows: string[][]; columnsX: number[] }> = {
+      bullets: {
+        rows: [
+          ["•", "Hardware"],
+          ["•", "Software"],
+          ["•", "System interfaces"],
+          ["•", "Data and information"],
+        ],
+        columnsX: [72, 90],
+      },
+      "Symbol-font bullets": {
+        rows: [
+          ["\uf0b7", "Physical devices are inventoried"],
+          ["\uf0b7", "Software platforms are inventoried"],
+          ["\uf0b7", "Data flows are mapped"],
+        ],
+        columnsX: [72, 90],
+      },
+      references: {
+        rows: [
+          ["[Cop87]", "D. Cope. An expert system for computer-assisted composition."],
+          ["[Gat90]", "L. Gatys. Texture synthesis."],
+          ["[12]", "A. Turing. Computing machinery and intelligence."],
+        ],
+        columnsX: [72, 120],
+      },
+      "code listing": {
+        rows: [
+          ["1", "for (;;) {"],
+          ["2", "  x = x + 1;"],
+          ["3", "}"],
+        ],
+        columnsX: [72, 100],
+      },
+      "numbered list": {
+        rows: [
+          ["1.", "Plan"],
+          ["2.", "Do"],
+          ["3.", "Check"],
+        ],
+        columnsX: [72, 100],
+      },
+    };
+    for (const [name, list] of Object.entries(lists)) {
+      expect(findTables(linesOf(list.rows, list.columnsX)), name).toEqual([]);
+      // The same rows under a header that is no list marker are a table: the marker column is what decides.
+      expect(findTables(linesOf([["#", "Entry"], ...list.rows], list.columnsX)), `${name} under a header`).toHaveLength(
+        1,
+      );
+    }
     expect(
       findTables(
         linesOf(
