@@ -137,6 +137,13 @@ export function vectorMigrations(denseDimensions: number): Migration[] {
         "CREATE INDEX chunk_vectors_document ON chunk_vectors (document_id)",
       ],
     },
+    {
+      name: "0101_dense_model",
+      statements: [
+        // Which embedding model made each dense vector, so a change of model is caught at start-up.
+        "ALTER TABLE chunk_vectors ADD COLUMN dense_model text",
+      ],
+    },
   ];
 }
 

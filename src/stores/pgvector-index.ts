@@ -8,7 +8,8 @@ import type { SparseVector } from "../domain/types.js";
 import { FolioError } from "../errors.js";
 import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
 import type { SqlClient } from "./sql-client.js";
-import type { IndexedChunk, ScoredChunkId, VectorIndex, VectorQuery } from "./vector-index.js";
+import { fuseReciprocalRanks } from "../retrieval/reciprocal-rank-fusion.js";
+import type { DenseModelCount, IndexedChunk, ScoredChunkId, VectorIndex, VectorQuery } from "./vector-index.js";
 
 /** Rows per INSERT/UPDATE statement; keeps statements well under parameter and memory limits. */
 const WRITE_BATCH_SIZE = 500;
@@ -54,6 +55,13 @@ export function toSparsevecQueryLiterals(vector: SparseVector): string[] {
 /** Chunk and document ids are uuid columns; anything else cannot be in the index. */
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+function requireDenseModel(model: string | undefined): string {
+  if (!model) {
+    throw new FolioError("dense_model_missing", "A dense vector was written without the name of the model that made it.");
+  }
+  return model;
+}
+
 function toVectorLiteral(values: number[]): string {
   return `[${values.join(",")}]`;
 }
@@ -84,17 +92,18 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
         const batch = chunks.slice(start, start + WRITE_BATCH_SIZE);
         for (const chunk of batch) if (chunk.dense) checkDense(chunk.dense);
         await client.query(
-          `INSERT INTO chunk_vectors (chunk_id, document_id, space_id, dense, sparse)
-           SELECT chunk_id, document_id, space_id, dense::vector, sparse::sparsevec
-           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[])
-             AS v(chunk_id, document_id, space_id, dense, sparse)
+          `INSERT INTO chunk_vectors (chunk_id, document_id, space_id, dense, dense_model, sparse)
+           SELECT chunk_id, document_id, space_id, dense::vector, dense_model, sparse::sparsevec
+           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[])
+             AS v(chunk_id, document_id, space_id, dense, dense_model, sparse)
            ON CONFLICT (chunk_id) DO UPDATE SET document_id = excluded.document_id, space_id = excluded.space_id,
-             dense = excluded.dense, sparse = excluded.sparse`,
+             dense = excluded.dense, dense_model = excluded.dense_model, sparse = excluded.sparse`,
           [
             batch.map((chunk) => chunk.chunkId),
             batch.map((chunk) => chunk.documentId),
             batch.map((chunk) => chunk.spaceId),
             batch.map((chunk) => (chunk.dense ? toVectorLiteral(chunk.dense) : null)),
+            batch.map((chunk) => (chunk.dense ? requireDenseModel(chunk.denseModel) : null)),
             batch.map((chunk) => (chunk.sparse ? toSparsevecLiteral(chunk.sparse) : null)),
           ],
         );
@@ -110,6 +119,23 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
           [
             batch.map((chunk) => (UUID_PATTERN.test(chunk.chunkId) ? chunk.chunkId : null)),
             batch.map((chunk) => toSparsevecLiteral(chunk.sparse)),
+          ],
+        );
+      }
+    },
+
+    async updateDense(chunks) {
+      for (let start = 0; start < chunks.length; start += WRITE_BATCH_SIZE) {
+        const batch = chunks.slice(start, start + WRITE_BATCH_SIZE);
+        for (const chunk of batch) checkDense(chunk.dense);
+        await client.query(
+          `UPDATE chunk_vectors AS v SET dense = u.dense::vector, dense_model = u.dense_model
+           FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(chunk_id, dense, dense_model)
+           WHERE v.chunk_id = u.chunk_id`,
+          [
+            batch.map((chunk) => (UUID_PATTERN.test(chunk.chunkId) ? chunk.chunkId : null)),
+            batch.map((chunk) => toVectorLiteral(chunk.dense)),
+            batch.map((chunk) => requireDenseModel(chunk.denseModel)),
           ],
         );
       }
@@ -146,6 +172,30 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
       );
       // Chunks sharing no term with the query score 0; they are not matches.
       return rows.filter((row) => row.score > 0).map(toScored);
+    },
+
+    async queryHybrid(query) {
+      const perList = { spaceIds: query.spaceIds, limit: query.candidates };
+      const [dense, sparse] = await Promise.all([
+        this.queryDense(query.dense, perList),
+        this.querySparse(query.sparse, perList),
+      ]);
+      return fuseReciprocalRanks(
+        [
+          { results: dense, weight: query.fusion.denseWeight },
+          { results: sparse, weight: query.fusion.sparseWeight },
+        ],
+        { k: query.fusion.k, limit: query.limit },
+      );
+    },
+
+    async countByDenseModel(spaceId) {
+      const { rows } = await client.query<{ model: string | null; chunks: number }>(
+        `SELECT dense_model AS model, count(*)::int AS chunks FROM chunk_vectors
+         WHERE $1::text IS NULL OR space_id = $1 GROUP BY dense_model ORDER BY dense_model NULLS LAST`,
+        [spaceId ?? null],
+      );
+      return rows satisfies DenseModelCount[];
     },
 
     async close() {

@@ -1,0 +1,21 @@
+/**
+ * The embedding port: text to unit-length dense vectors. Questions carry the model's query
+ * instruction, passages do not. Implementations batch work off the main thread and serve questions
+ * before queued passages, so a large upload never stalls an answer.
+ */
+export type EmbedOptions = {
+  signal?: AbortSignal;
+  /** Called after each batch with the number of texts embedded so far. */
+  onProgress?: (embedded: number, total: number) => void;
+};
+
+export interface Embedder {
+  /** The model's name as configured (e.g. "bge-small-en-v1.5"); recorded with every vector it makes. */
+  readonly modelId: string;
+  readonly dimensions: number;
+  /** A question, with the model's query instruction prepended. */
+  embedQuery(text: string, options?: EmbedOptions): Promise<number[]>;
+  /** Passages (chunk texts), without instruction, in input order. */
+  embedPassages(texts: string[], options?: EmbedOptions): Promise<number[][]>;
+  close(): Promise<void>;
+}

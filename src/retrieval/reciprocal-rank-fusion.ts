@@ -1,0 +1,28 @@
+/**
+ * Reciprocal rank fusion (Cormack, Clarke & Büttcher, 2009): each ranked list gives a result
+ * weight / (k + rank) with 1-based ranks, and results are ordered by the sum. Ties keep the order in
+ * which results were first seen (earlier lists first), so fusion is deterministic.
+ */
+import type { ScoredChunkId } from "../stores/vector-index.js";
+
+export type RankedList = { results: ScoredChunkId[]; weight: number };
+
+export const DEFAULT_RRF_K = 60;
+
+export function fuseReciprocalRanks(lists: RankedList[], options: { k: number; limit: number }): ScoredChunkId[] {
+  const fused = new Map<string, { hit: ScoredChunkId; score: number; firstSeen: number }>();
+  let seen = 0;
+  for (const list of lists) {
+    if (list.weight === 0) continue;
+    list.results.forEach((hit, index) => {
+      const contribution = list.weight / (options.k + index + 1);
+      const entry = fused.get(hit.chunkId);
+      if (entry) entry.score += contribution;
+      else fused.set(hit.chunkId, { hit, score: contribution, firstSeen: seen++ });
+    });
+  }
+  return [...fused.values()]
+    .sort((left, right) => right.score - left.score || left.firstSeen - right.firstSeen)
+    .slice(0, Math.max(0, options.limit))
+    .map((entry) => ({ ...entry.hit, score: entry.score }));
+}
