@@ -6,12 +6,11 @@
  * is thrown away and the next file gets a fresh one.
  */
 
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { ChunkDraft } from "../src/domain/types.js";
 import { FolioError, ParseError } from "../src/errors.js";
+import { startWorker } from "../src/workers/start-worker.js";
 import type { ParseLimits } from "./limits.js";
 import type { ChunkingSettings, ParseJob, ParseReply } from "./parse-protocol.js";
 import type { ParsedDocument } from "./parsed-document.js";
@@ -35,27 +34,15 @@ type QueuedJob = {
 
 type PooledWorker = { worker: Worker; busy: boolean; idleTimer?: NodeJS.Timeout };
 
-const runningFromSource = import.meta.url.endsWith(".ts");
-const workerFile = new URL(runningFromSource ? "./parse-worker.ts" : "./parse-worker.js", import.meta.url);
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
 /** An idle worker holds a parser and the tokenizer in memory (~100 MB); a quiet server gives it back. */
 const IDLE_WORKER_MS = 60_000;
 
-/**
- * From TypeScript source (tsx, vitest) the worker must load tsx itself before importing the .ts entry:
- * `--import tsx` in execArgv does not reach a worker's entry module on Node 20.
- */
-function startWorker(maxHeapMb: number): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 64 }, stderr: true };
-  if (!runningFromSource) return new Worker(fileURLToPath(workerFile), options);
-  // require.resolve yields the CommonJS build; the ESM build sits beside it as index.mjs.
-  const tsxApi = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve("tsx/esm/api")
-      .replace(/\.cjs$/, ".mjs"),
-  ).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(workerFile.href)}); });`;
-  return new Worker(bootstrap, { ...options, eval: true });
+function startParseWorker(maxHeapMb: number): Worker {
+  return startWorker(import.meta.url, "./parse-worker", {
+    resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 64 },
+    stderr: true,
+  });
 }
 
 function formatSeconds(milliseconds: number): string {
@@ -119,7 +106,7 @@ function createParsePool(maxHeapMb: number) {
       clearTimeout(reused.idleTimer);
       return reused;
     }
-    return { worker: startWorker(maxHeapMb), busy: false };
+    return { worker: startParseWorker(maxHeapMb), busy: false };
   }
 
   function retire(pooled: PooledWorker): Promise<number> {

@@ -7,16 +7,27 @@ import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
 import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
 import { createAnswerService } from "./answer/answer-question.js";
 import { createExtractiveGenerator } from "./answer/extractive-generator.js";
-import { describeStorage, type FolioConfig } from "./config/config.js";
+import { DEFAULT_EMBED_MODEL, describeStorage, type FolioConfig } from "./config/config.js";
+import type { Embedder } from "./embedding/embedder.js";
+import { createCachedEmbedder } from "./embedding/embedding-cache.js";
+import { checkEmbeddingModel } from "./embedding/embedding-model-check.js";
+import { createTransformersEmbedder } from "./embedding/transformers-embedder.js";
 import { FolioError } from "./errors.js";
 import type { FolioCore } from "./folio-core.js";
+import { createInferenceClient } from "./inference/inference-client.js";
 import { createIngestionService, type IngestionService } from "./ingest/ingest-file.js";
 import { createSparseVectorMaintainer, type SparseVectorMaintainer } from "./ingest/sparse-vector-maintainer.js";
 import { resolveLinkSecret } from "./links/link-secret.js";
 import { createLinkSigner } from "./links/signed-links.js";
 import type { Logger } from "./logger.js";
+import {
+  createCrossEncoderReranker,
+  crossEncoderModelFile,
+  isCrossEncoderPresent,
+} from "./rerank/cross-encoder-reranker.js";
+import type { Reranker } from "./rerank/reranker.js";
+import { createHybridRetriever, DEFAULT_RETRIEVAL_SETTINGS } from "./retrieval/hybrid-retriever.js";
 import type { Retriever } from "./retrieval/retriever.js";
-import { createSparseRetriever } from "./retrieval/sparse-retriever.js";
 import type { Catalog } from "./stores/catalog.js";
 import { openStores } from "./stores/open-stores.js";
 import type { VectorIndex } from "./stores/vector-index.js";
@@ -26,6 +37,10 @@ export type Folio = {
   catalog: Catalog;
   vectorIndex: VectorIndex;
   retriever: Retriever;
+  /** Null when dense retrieval is off (FOLIO_EMBED_MODEL=none). */
+  embedder: Embedder | null;
+  /** Null unless FOLIO_RERANK_MODEL names a cross-encoder. */
+  reranker: Reranker | null;
   ingestion: IngestionService;
   sparseVectors: SparseVectorMaintainer;
   linkSigner: ReturnType<typeof createLinkSigner>;
@@ -34,15 +49,67 @@ export type Folio = {
   close(): Promise<void>;
 };
 
-/** Dimensions of the default dense embedder (bge-small-en-v1.5); dense retrieval arrives later. */
-const DENSE_DIMENSIONS = 384;
+/** The dense column's size when no embedder is loaded (that of the default, bge-small-en-v1.5). */
+const DEFAULT_DENSE_DIMENSIONS = 384;
 
-export async function createFolio(config: FolioConfig, logger: Logger): Promise<Folio> {
+export type FolioOptions = {
+  /** Evaluations: passage vectors cached on disk by (model, text hash), so re-runs skip embedding. */
+  embeddingCacheDir?: string;
+  /** `folio reindex`: open even when the index holds vectors of another embedding model. */
+  allowEmbeddingModelChange?: boolean;
+};
+
+export async function createFolio(config: FolioConfig, logger: Logger, options: FolioOptions = {}): Promise<Folio> {
+  const inference = createInferenceClient({ threads: config.inferenceThreads, logger });
+  try {
+    return await assembleFolio(config, logger, options, inference);
+  } catch (error) {
+    await inference.close();
+    throw error;
+  }
+}
+
+async function loadEmbedder(
+  config: FolioConfig,
+  options: FolioOptions,
+  inference: ReturnType<typeof createInferenceClient>,
+): Promise<Embedder | null> {
+  if (config.embedModel === null) return null;
+  const embedder = await createTransformersEmbedder({
+    inference,
+    modelsDir: config.modelsDir,
+    modelId: config.embedModel,
+  });
+  return options.embeddingCacheDir ? createCachedEmbedder(embedder, options.embeddingCacheDir) : embedder;
+}
+
+async function loadReranker(
+  config: FolioConfig,
+  inference: ReturnType<typeof createInferenceClient>,
+): Promise<Reranker | null> {
+  if (config.rerankModel === null) return null;
+  if (!(await isCrossEncoderPresent(config.modelsDir, config.rerankModel))) {
+    throw new FolioError(
+      "model_missing",
+      `FOLIO_RERANK_MODEL is ${config.rerankModel} but ${crossEncoderModelFile(config.modelsDir, config.rerankModel)} does not exist — put the cross-encoder there (transformers.js layout) or unset FOLIO_RERANK_MODEL.`,
+    );
+  }
+  return createCrossEncoderReranker({ inference, modelsDir: config.modelsDir, modelId: config.rerankModel });
+}
+
+async function assembleFolio(
+  config: FolioConfig,
+  logger: Logger,
+  options: FolioOptions,
+  inference: ReturnType<typeof createInferenceClient>,
+): Promise<Folio> {
+  const embedder = await loadEmbedder(config, options, inference);
+  const reranker = await loadReranker(config, inference);
   const stores = await openStores(
     config.storage.kind === "embedded"
       ? { mode: "embedded", dataDir: path.join(config.dataDir, "db") }
       : { mode: "postgres", databaseUrl: config.storage.databaseUrl },
-    { denseDimensions: DENSE_DIMENSIONS, logger },
+    { denseDimensions: embedder?.dimensions ?? DEFAULT_DENSE_DIMENSIONS, logger },
   );
   const { catalog } = stores;
   const vectorIndex = stores.vectorIndex;
@@ -55,13 +122,21 @@ export async function createFolio(config: FolioConfig, logger: Logger): Promise<
         : "This PostgreSQL server has no pgvector extension — install pgvector on it, or set QDRANT_URL to keep vectors in Qdrant.",
     );
   }
+  if (!options.allowEmbeddingModelChange) {
+    await checkEmbeddingModel({ vectorIndex, modelId: embedder?.modelId ?? null, logger }).catch(async (error) => {
+      await stores.client.close();
+      throw error;
+    });
+  }
   logger.info({ storage: describeStorage(config) }, "storage ready");
 
-  const tokenizerDirectory = path.join(config.modelsDir, config.embedModel);
+  // Chunks are sized by the embedder's tokenizer; keyword-only set-ups size them like the default model.
+  const tokenizerDirectory = path.join(config.modelsDir, config.embedModel ?? DEFAULT_EMBED_MODEL);
   const sparseVectors = createSparseVectorMaintainer({ catalog, vectorIndex, bm25: config.bm25, logger });
   const ingestion = createIngestionService({
     catalog,
     vectorIndex,
+    embedder,
     sparseVectors,
     bm25: config.bm25,
     logger,
@@ -74,7 +149,28 @@ export async function createFolio(config: FolioConfig, logger: Logger): Promise<
         signal,
       }),
   });
-  const retriever = createSparseRetriever({ catalog, vectorIndex });
+  const retrievalMode = config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
+  const retriever = createHybridRetriever({
+    catalog,
+    vectorIndex,
+    embedder,
+    reranker,
+    settings: {
+      ...DEFAULT_RETRIEVAL_SETTINGS,
+      defaultMode: retrievalMode,
+      candidates: config.retrieval.candidates,
+      fusion: {
+        k: config.retrieval.rrfK,
+        denseWeight: config.retrieval.denseWeight,
+        sparseWeight: config.retrieval.sparseWeight,
+      },
+      rerankCandidates: config.retrieval.rerankCandidates,
+    },
+  });
+  logger.info(
+    { retrievalMode, embedder: embedder?.modelId ?? "none", reranker: reranker?.modelId ?? "none" },
+    "retrieval ready",
+  );
   const linkSecret = await resolveLinkSecret({ configured: config.linkSecret ?? undefined, dataDir: config.dataDir });
   const linkSigner = createLinkSigner({
     secret: linkSecret,
@@ -111,6 +207,8 @@ export async function createFolio(config: FolioConfig, logger: Logger): Promise<
     catalog,
     vectorIndex,
     retriever,
+    embedder,
+    reranker,
     ingestion,
     sparseVectors,
     linkSigner,
@@ -128,6 +226,7 @@ export async function createFolio(config: FolioConfig, logger: Logger): Promise<
       await vectorIndex.close();
       await catalog.close();
       await stores.client.close();
+      await inference.close();
     },
   };
 }

@@ -151,9 +151,16 @@ const STAGE_NAMES = {
   received: "Received",
   parsing: "Reading the file…",
   chunking: "Splitting into passages…",
+  embedding: "Reading for meaning…",
   indexing: "Indexing…",
   done: "Finishing…",
 };
+
+function describeProgress(event) {
+  const words = STAGE_NAMES[event.stage] ?? event.stage;
+  const share = event.total > 0 ? ` ${Math.floor((100 * event.done) / event.total)}%` : "";
+  return `${words}${share}`;
+}
 
 function uploadFile(file) {
   const { message, body } = addMessage("upload", "Upload");
@@ -187,7 +194,7 @@ function uploadFile(file) {
         newline = text.indexOf("\n", consumed);
         if (!line) continue;
         const event = JSON.parse(line);
-        if (event.type === "progress") status.textContent = STAGE_NAMES[event.stage] ?? event.stage;
+        if (event.type === "progress") status.textContent = describeProgress(event);
         if (event.type === "result") {
           finished = true;
           showUploadResult(message, event.result);

@@ -6,7 +6,7 @@
 import type { webApi } from "@slack/bolt";
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
-import type { IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
+import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
 import type { Logger } from "../../src/logger.js";
 import type { SlackFileObject } from "./slack-events.js";
 import {
@@ -179,12 +179,12 @@ async function ingestClaimedFile(
       fileName,
       spaceId,
       uploader: conversation.userId,
-      onProgress: (stage: IngestStage) => {
+      onProgress: (stage: IngestStage, detail?: IngestProgress) => {
         const now = Date.now();
         if (stage === "done" || now - lastProgressAt < dependencies.progressIntervalMs) return;
         lastProgressAt = now;
         progress = progress
-          .then(() => updateMessage(buildIngestProgressText(fileName, stage)))
+          .then(() => updateMessage(buildIngestProgressText(fileName, stage, detail)))
           .catch((error: unknown) => log.warn({ error: toFolioError(error).message }, "progress update failed"));
       },
     });

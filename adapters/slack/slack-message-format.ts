@@ -4,7 +4,7 @@
  * texts for uploads and failures. No Slack client here, so every rule is unit-tested.
  */
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
-import type { IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
+import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
 
 /** Slack's documented limits: text of one section block, blocks per message, `text` per message. */
 export const SLACK_LIMITS = {
@@ -272,12 +272,14 @@ const STAGE_WORDS: Record<IngestStage, string> = {
   received: "Received",
   parsing: "Reading",
   chunking: "Splitting",
+  embedding: "Reading for meaning",
   indexing: "Indexing",
   done: "Finishing",
 };
 
-export function buildIngestProgressText(fileName: string, stage: IngestStage): string {
-  return `${STAGE_WORDS[stage]} ${escapeMrkdwn(fileName)}…`;
+export function buildIngestProgressText(fileName: string, stage: IngestStage, progress?: IngestProgress): string {
+  const share = progress && progress.total > 0 ? ` (${Math.floor((100 * progress.done) / progress.total)}%)` : "";
+  return `${STAGE_WORDS[stage]} ${escapeMrkdwn(fileName)}…${share}`;
 }
 
 function describeSize(result: IngestResult): string {

@@ -5,6 +5,7 @@
 import path from "node:path";
 import { FolioError } from "../errors.js";
 import type { LogLevel } from "../logger.js";
+import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
 
 export type StorageMode =
   /** PGlite + pgvector under dataDir: nothing to install or run. */
@@ -34,8 +35,13 @@ export type TeamsConfig = {
 export type FolioConfig = {
   dataDir: string;
   modelsDir: string;
-  embedModel: string;
-  rerankModel: string;
+  /** The embedding model folder in modelsDir; null (FOLIO_EMBED_MODEL=none) turns dense retrieval off. */
+  embedModel: string | null;
+  /** A cross-encoder folder in modelsDir; null leaves reranking off. */
+  rerankModel: string | null;
+  retrieval: RetrievalConfig;
+  /** ONNX Runtime threads for the embedder and reranker; 0 lets the runtime choose. */
+  inferenceThreads: number;
   storage: StorageMode;
   qdrant: { url: string; apiKey: string | null } | null;
   llm: LlmConfig;
@@ -51,6 +57,17 @@ export type FolioConfig = {
   logLevel: LogLevel;
   chunking: { maxTokens: number; overlapTokens: number };
   bm25: { k1: number; b: number };
+};
+
+/** Retrieval tuning; see src/retrieval/hybrid-retriever.ts for what each number does. */
+export type RetrievalConfig = {
+  /** Null: hybrid, or hybrid+rerank when a reranker is configured. */
+  mode: RetrievalMode | null;
+  candidates: number;
+  rrfK: number;
+  denseWeight: number;
+  sparseWeight: number;
+  rerankCandidates: number;
 };
 
 export const CONSOLE_ACCESS = ["local", "open", "off"] as const;
@@ -232,8 +249,20 @@ export function loadConfig(environment: Environment, workingDirectory = process.
   const config: FolioConfig = {
     dataDir,
     modelsDir,
-    embedModel: reader.text("FOLIO_EMBED_MODEL") ?? "bge-small-en-v1.5",
-    rerankModel: reader.text("FOLIO_RERANK_MODEL") ?? "bge-reranker-base",
+    embedModel: embedModelSetting(reader.text("FOLIO_EMBED_MODEL")),
+    rerankModel: reader.text("FOLIO_RERANK_MODEL"),
+    retrieval: {
+      mode:
+        reader.text("FOLIO_RETRIEVAL_MODE") === null
+          ? null
+          : reader.oneOf("FOLIO_RETRIEVAL_MODE", RETRIEVAL_MODES, "hybrid"),
+      candidates: reader.integer("FOLIO_RETRIEVAL_CANDIDATES", 50, { min: 1, max: 1000 }),
+      rrfK: reader.decimal("FOLIO_RRF_K", 60, { min: 0, max: 10_000 }),
+      denseWeight: reader.decimal("FOLIO_RRF_DENSE_WEIGHT", 1, { min: 0, max: 100 }),
+      sparseWeight: reader.decimal("FOLIO_RRF_SPARSE_WEIGHT", 1, { min: 0, max: 100 }),
+      rerankCandidates: reader.integer("FOLIO_RERANK_CANDIDATES", 20, { min: 1, max: 500 }),
+    },
+    inferenceThreads: reader.integer("FOLIO_INFERENCE_THREADS", 0, { min: 0, max: 256 }),
     storage: databaseUrl ? { kind: "postgres", databaseUrl } : { kind: "embedded", dataDir },
     qdrant: qdrantUrl ? { url: qdrantUrl, apiKey: reader.text("QDRANT_API_KEY") } : null,
     llm,
@@ -261,6 +290,14 @@ export function loadConfig(environment: Environment, workingDirectory = process.
 
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;
+}
+
+export const DEFAULT_EMBED_MODEL = "bge-small-en-v1.5";
+
+/** The default embedder unless set; "none" turns dense retrieval off (keyword search only). */
+function embedModelSetting(value: string | null): string | null {
+  if (value === null) return DEFAULT_EMBED_MODEL;
+  return value.toLowerCase() === "none" ? null : value;
 }
 
 /** Where the index lives, in words, for the start-up log and `/readyz`. */

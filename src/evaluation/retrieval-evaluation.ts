@@ -5,15 +5,21 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { Folio } from "../composition-root.js";
-import type { RetrievalMode } from "../retrieval/retriever.js";
+import { FolioError } from "../errors.js";
+import { writeFile } from "node:fs/promises";
+import { RETRIEVAL_MODES, type Retriever } from "../retrieval/retriever.js";
 import { countTerms } from "../retrieval/text-analyzer.js";
 import { loadBeirDataset } from "./beir-dataset.js";
 import { evaluateRun, type MetricName, type Run } from "./ir-metrics.js";
 import { summarizeLatency } from "./latency.js";
 
+/** The product's modes plus `paper-hybrid`, the seed paper's combined embedding kept for comparison. */
+export const EVALUATION_MODES = [...RETRIEVAL_MODES, "paper-hybrid"] as const;
+export type EvaluationMode = (typeof EVALUATION_MODES)[number];
+
 export type RetrievalEvaluationReport = {
   dataset: string;
-  mode: RetrievalMode;
+  mode: EvaluationMode;
   queries: number;
   documents: number;
   metrics: Record<MetricName, number>;
@@ -23,13 +29,22 @@ export type RetrievalEvaluationReport = {
 
 const INDEX_BATCH = 500;
 
+/** The text Folio indexes for one BEIR document: its title and its text, as one chunk. */
+export function beirPassageText(entry: { title: string; text: string }): string {
+  return `${entry.title}\n${entry.text}`;
+}
+
 export async function runRetrievalEvaluation(
   folio: Folio,
   options: {
     datasetDir: string;
     split: string;
-    mode: RetrievalMode;
+    mode: EvaluationMode;
     depth?: number;
+    /** Retrieves for `paper-hybrid`, which is not one of the product retriever's modes. */
+    paperHybridRetriever?: Retriever;
+    /** Writes the run as a TREC run file: `qid Q0 docid rank score tag`. */
+    runOut?: string;
     onProgress?: (message: string) => void;
   },
 ): Promise<RetrievalEvaluationReport> {
@@ -40,9 +55,23 @@ export async function runRetrievalEvaluation(
   const indexingStart = performance.now();
   await folio.catalog.ensureSpace(spaceId, `evaluation of ${dataset.name}`);
   try {
-    let pending: Array<{ chunkId: string; documentId: string; spaceId: string }> = [];
+    const embedder = options.mode === "sparse" ? null : folio.embedder;
+    if (options.mode !== "sparse" && !embedder) {
+      throw new FolioError("embedder_missing", `--mode ${options.mode} needs an embedding model; FOLIO_EMBED_MODEL is none.`);
+    }
+    let pending: Array<{ chunkId: string; documentId: string; spaceId: string; text: string }> = [];
+    const flush = async () => {
+      const vectors = embedder ? await embedder.embedPassages(pending.map((entry) => entry.text)) : null;
+      await folio.vectorIndex.upsert(
+        pending.map(({ text: _text, ...entry }, index) => {
+          const dense = vectors?.[index];
+          return dense && embedder ? { ...entry, dense, denseModel: embedder.modelId } : entry;
+        }),
+      );
+      pending = [];
+    };
     for (const [index, entry] of dataset.corpus.entries()) {
-      const text = `${entry.title}\n${entry.text}`;
+      const text = beirPassageText(entry);
       const bytes = encoder.encode(text);
       const { document, chunks } = await folio.catalog.addDocument({
         document: {
@@ -57,7 +86,7 @@ export async function runRetrievalEvaluation(
           bytes,
         },
         pages: [],
-        // Token count is a cheap estimate here: evaluation never embeds, and tokenizing 5k documents would dominate.
+        // Token count is a cheap estimate here: tokenizing 5k documents only to count would dominate.
         chunks: [
           {
             kind: "text",
@@ -71,15 +100,14 @@ export async function runRetrievalEvaluation(
       });
       for (const chunk of chunks) {
         docIdByChunk.set(chunk.id, entry.id);
-        pending.push({ chunkId: chunk.id, documentId: document.id, spaceId });
+        pending.push({ chunkId: chunk.id, documentId: document.id, spaceId, text });
       }
       if (pending.length >= INDEX_BATCH) {
-        await folio.vectorIndex.upsert(pending);
-        pending = [];
+        await flush();
         options.onProgress?.(`indexed ${index + 1}/${dataset.corpus.length} documents`);
       }
     }
-    await folio.vectorIndex.upsert(pending);
+    await flush();
     await folio.sparseVectors.rebuild(spaceId);
     const indexingSeconds = Math.round((performance.now() - indexingStart) / 100) / 10;
 
@@ -89,18 +117,18 @@ export async function runRetrievalEvaluation(
       const query = dataset.queries.get(queryId);
       if (query === undefined) continue;
       const started = performance.now();
-      const results = await folio.retriever.search({
-        query,
-        spaceIds: [spaceId],
-        limit: options.depth ?? 100,
-        mode: options.mode,
-      });
+      const request = { query, spaceIds: [spaceId], limit: options.depth ?? 100 };
+      const results =
+        options.mode === "paper-hybrid"
+          ? await requirePaperHybrid(options.paperHybridRetriever).search(request)
+          : await folio.retriever.search({ ...request, mode: options.mode });
       latencies.push(performance.now() - started);
       run.set(
         queryId,
         results.map((result) => ({ docId: docIdByChunk.get(result.chunkId) ?? result.chunkId, score: result.score })),
       );
     }
+    if (options.runOut) await writeFile(options.runOut, formatTrecRun(run, `folio-${options.mode}`));
     const { queries, metrics } = evaluateRun(run, dataset.qrels);
     return {
       dataset: dataset.name,
@@ -115,4 +143,20 @@ export async function runRetrievalEvaluation(
     options.onProgress?.("removing the evaluation space");
     for (const document of await folio.catalog.listDocuments(spaceId)) await folio.core.deleteDocument(document.id);
   }
+}
+
+function requirePaperHybrid(retriever: Retriever | undefined): Retriever {
+  if (!retriever) throw new FolioError("mode_unavailable", "paper-hybrid needs its retriever; none was given.");
+  return retriever;
+}
+
+/** A TREC run file: one line per retrieved document, `qid Q0 docid rank score tag`, ranks from 1. */
+export function formatTrecRun(run: Run, tag: string): string {
+  const lines: string[] = [];
+  for (const [queryId, results] of run) {
+    results.forEach((result, index) => {
+      lines.push(`${queryId} Q0 ${result.docId} ${index + 1} ${result.score.toFixed(6)} ${tag}`);
+    });
+  }
+  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
 }

@@ -190,7 +190,7 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
             fileName: file.fileName,
             spaceId,
             uploader: "console",
-            onProgress: (stage) => writeLine({ type: "progress", file: file.fileName, stage }),
+            onProgress: (stage, progress) => writeLine({ type: "progress", file: file.fileName, stage, ...progress }),
           });
         } catch (error) {
           options.logger.error(

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { ParsedDocument } from "../../ingestion/parsed-document.js";
 import type { ChunkDraft, MediaType } from "../domain/types.js";
+import type { Embedder } from "../embedding/embedder.js";
 import { FolioError, ParseError, toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type Bm25Parameters, documentVector } from "../retrieval/bm25.js";
@@ -25,6 +26,8 @@ export type ProcessFile = (input: {
 export type IngestionServiceOptions = {
   catalog: Catalog;
   vectorIndex: VectorIndex;
+  /** Null: chunks get BM25 vectors only (no embedding model loaded). */
+  embedder: Embedder | null;
   processFile: ProcessFile;
   sparseVectors: SparseVectorMaintainer;
   bm25: Bm25Parameters;
@@ -36,7 +39,7 @@ export type IngestionService = {
 };
 
 export function createIngestionService(options: IngestionServiceOptions): IngestionService {
-  const { catalog, vectorIndex, processFile, sparseVectors, logger } = options;
+  const { catalog, vectorIndex, embedder, processFile, sparseVectors, logger } = options;
 
   async function ingestFile(input: IngestInput): Promise<IngestResult> {
     const startedAt = Date.now();
@@ -75,7 +78,28 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
           },
         );
       }
+      // Embedding is most of an upload's time on CPU; it runs before anything is stored, so a failure
+      // or a cancelled upload leaves nothing behind.
+      let denseVectors: number[][] | null = null;
+      if (embedder) {
+        const embeddingStart = Date.now();
+        input.onProgress?.("embedding", { done: 0, total: processed.chunks.length });
+        denseVectors = await embedder.embedPassages(
+          processed.chunks.map((chunk) => chunk.text),
+          {
+            signal: input.signal,
+            onProgress: (done, total) => input.onProgress?.("embedding", { done, total }),
+          },
+        );
+        fileLogger.debug(
+          { chunks: processed.chunks.length, latencyMs: Date.now() - embeddingStart },
+          "chunks embedded",
+        );
+      }
       input.onProgress?.("indexing");
+      const denseByPosition = new Map(
+        processed.chunks.map((chunk, index) => [chunk.position, denseVectors?.[index]] as const),
+      );
       const chunksToStore = processed.chunks.map((chunk) => ({ ...chunk, terms: countTerms(chunk.text) }));
       const termsByPosition = new Map(chunksToStore.map((chunk) => [chunk.position, chunk.terms]));
       const stored = await catalog.addDocument({
@@ -101,6 +125,7 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
             chunkId: chunk.id,
             documentId: stored.document.id,
             spaceId: input.spaceId,
+            ...denseFields(denseByPosition.get(chunk.position), embedder),
             sparse: documentVector(
               termsByPosition.get(chunk.position) ?? countTerms(chunk.text),
               averageLength,
@@ -186,4 +211,8 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
   }
 
   return { ingestFile };
+}
+
+function denseFields(dense: number[] | undefined, embedder: Embedder | null) {
+  return dense && embedder ? { dense, denseModel: embedder.modelId } : {};
 }

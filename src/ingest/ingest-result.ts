@@ -15,13 +15,16 @@ export type IngestResult = {
   error?: { code: string; message: string };
 };
 
-export type IngestStage = "received" | "parsing" | "chunking" | "indexing" | "done";
+export type IngestStage = "received" | "parsing" | "chunking" | "embedding" | "indexing" | "done";
+
+/** With the "embedding" stage: passages embedded so far and in all. */
+export type IngestProgress = { done: number; total: number };
 
 export type IngestInput = {
   bytes: Uint8Array;
   fileName: string;
   spaceId: SpaceId;
   uploader: string | null;
-  onProgress?: (stage: IngestStage) => void;
+  onProgress?: (stage: IngestStage, progress?: IngestProgress) => void;
   signal?: AbortSignal;
 };

@@ -1,10 +1,11 @@
 /**
- * The retrieval port the answer pipeline uses. Today's implementation is BM25 over the sparse index
- * (src/retrieval/sparse-retriever.ts); dense, hybrid (RRF) and reranking slot in behind the same call.
+ * The retrieval port the answer pipeline uses (src/retrieval/hybrid-retriever.ts implements every mode):
+ * BM25 alone, dense alone, both fused by reciprocal rank fusion, and fused then reranked.
  */
 import type { SearchResult, SpaceId } from "../domain/types.js";
 
-export type RetrievalMode = "sparse" | "dense" | "hybrid" | "hybrid+rerank";
+export const RETRIEVAL_MODES = ["sparse", "dense", "hybrid", "hybrid+rerank"] as const;
+export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
 
 export type SearchRequest = {
   query: string;
@@ -12,6 +13,8 @@ export type SearchRequest = {
   limit: number;
   mode?: RetrievalMode;
   signal?: AbortSignal;
+  /** Filled with the milliseconds each stage took (embed, sparse, dense, hybrid, join, rerank). */
+  timingsMs?: Record<string, number>;
 };
 
 export interface Retriever {

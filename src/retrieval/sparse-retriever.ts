@@ -1,30 +1,19 @@
 /**
- * Keyword retrieval: BM25 through the sparse vector index. The query vector carries IDF from the live
- * statistics of exactly the spaces being searched, and the space filter is applied inside the index
- * query, so a chunk of another space can never be returned.
+ * Keyword retrieval pieces: the BM25 query vector, whose IDF comes from the live statistics of exactly
+ * the spaces being searched, and the join of index hits with chunk text and document names.
  */
-import type { DocumentRecord, SearchResult } from "../domain/types.js";
+import type { DocumentRecord, SearchResult, SpaceId, SparseVector } from "../domain/types.js";
 import type { Catalog } from "../stores/catalog.js";
-import type { ScoredChunkId, VectorIndex } from "../stores/vector-index.js";
+import type { ScoredChunkId } from "../stores/vector-index.js";
 import { queryVector } from "./bm25.js";
-import type { Retriever, SearchRequest } from "./retriever.js";
 import { countTerms } from "./text-analyzer.js";
 
-export function createSparseRetriever(options: { catalog: Catalog; vectorIndex: VectorIndex }): Retriever {
-  const { catalog, vectorIndex } = options;
-
-  async function search(request: SearchRequest): Promise<SearchResult[]> {
-    if (request.spaceIds.length === 0 || request.limit <= 0) return [];
-    const queryTerms = countTerms(request.query);
-    if (queryTerms.termIds.length === 0) return [];
-    const statistics = await catalog.getTermStatistics(request.spaceIds, queryTerms.termIds);
-    const vector = queryVector(queryTerms, statistics);
-    if (vector.indices.length === 0) return [];
-    const hits = await vectorIndex.querySparse(vector, { spaceIds: request.spaceIds, limit: request.limit });
-    return joinSearchResults(catalog, hits);
-  }
-
-  return { search };
+/** The BM25 query vector for `query` over `spaceIds`; empty when no query term occurs there. */
+export async function sparseQueryVector(catalog: Catalog, query: string, spaceIds: SpaceId[]): Promise<SparseVector> {
+  const queryTerms = countTerms(query);
+  if (queryTerms.termIds.length === 0) return { indices: [], values: [] };
+  const statistics = await catalog.getTermStatistics(spaceIds, queryTerms.termIds);
+  return queryVector(queryTerms, statistics);
 }
 
 /** Turns index hits into SearchResults with chunk text, provenance and document names, keeping hit order. */

@@ -1,0 +1,96 @@
+/**
+ * The embedder on ONNX models through transformers.js, run in the shared inference worker.
+ * Passages are sorted by length and sent in small batches (less padding, and a question waits for at
+ * most one batch); questions go to the front of the queue.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { FolioError } from "../errors.js";
+import type { InferenceClient } from "../inference/inference-client.js";
+import type { Embedder, EmbedOptions } from "./embedder.js";
+import { embeddingModelProfile } from "./embedding-models.js";
+
+/** Passages per worker request: ~2 s of CPU for 300-token passages on two cores. */
+export const DEFAULT_EMBED_BATCH = 8;
+
+export async function createTransformersEmbedder(options: {
+  inference: InferenceClient;
+  modelsDir: string;
+  modelId: string;
+  batchSize?: number;
+}): Promise<Embedder> {
+  const modelDirectory = path.resolve(options.modelsDir, options.modelId);
+  const dimensions = await readHiddenSize(modelDirectory);
+  const profile = embeddingModelProfile(options.modelId);
+  const batchSize = options.batchSize ?? DEFAULT_EMBED_BATCH;
+
+  async function run(texts: string[], priority: "interactive" | "background", signal?: AbortSignal) {
+    const reply = await options.inference.run(
+      { task: "embed", modelDirectory, texts, pooling: profile.pooling },
+      { priority, signal },
+    );
+    if (reply.task !== "embed" || reply.dimensions !== dimensions) {
+      throw new FolioError(
+        "embedding_dimension_mismatch",
+        `The model in ${modelDirectory} made ${reply.task === "embed" ? reply.dimensions : "no"}-dimensional vectors, but its config.json says ${dimensions}.`,
+      );
+    }
+    return Array.from({ length: texts.length }, (_, row) =>
+      Array.from(reply.vectors.subarray(row * dimensions, (row + 1) * dimensions)),
+    );
+  }
+
+  return {
+    modelId: options.modelId,
+    dimensions,
+    async embedQuery(text: string, embedOptions?: EmbedOptions) {
+      const [vector] = await run([`${profile.queryInstruction}${text}`], "interactive", embedOptions?.signal);
+      if (!vector) throw new FolioError("embedding_failed", "The embedder returned no vector for the question.");
+      return vector;
+    },
+    async embedPassages(texts: string[], embedOptions?: EmbedOptions) {
+      const order = texts
+        .map((_, index) => index)
+        .sort((left, right) => (texts[left] ?? "").length - (texts[right] ?? "").length);
+      const vectors: number[][] = new Array(texts.length);
+      let done = 0;
+      for (let start = 0; start < order.length; start += batchSize) {
+        const indices = order.slice(start, start + batchSize);
+        const batch = await run(
+          indices.map((index) => `${profile.passagePrefix}${texts[index]}`),
+          "background",
+          embedOptions?.signal,
+        );
+        indices.forEach((index, position) => {
+          vectors[index] = batch[position] ?? [];
+        });
+        done += indices.length;
+        embedOptions?.onProgress?.(done, texts.length);
+      }
+      return vectors;
+    },
+    async close() {
+      // The inference client is shared (the reranker uses it too); its owner closes it.
+    },
+  };
+}
+
+async function readHiddenSize(modelDirectory: string): Promise<number> {
+  const configPath = path.join(modelDirectory, "config.json");
+  let text: string;
+  try {
+    text = await readFile(configPath, "utf8");
+  } catch (error) {
+    throw new FolioError(
+      "model_missing",
+      `The embedding model is missing: ${configPath} does not exist — run \`npm run folio -- models pull embedder\`, or set FOLIO_MODELS_DIR to the folder that holds it.`,
+      { cause: error },
+    );
+  }
+  const config = JSON.parse(text) as { hidden_size?: number; dim?: number };
+  const size = config.hidden_size ?? config.dim;
+  if (!Number.isInteger(size) || (size ?? 0) <= 0) {
+    throw new FolioError("model_invalid", `${configPath} names no hidden_size; is this an embedding model?`);
+  }
+  return size as number;
+}

@@ -1,0 +1,128 @@
+/**
+ * Retrieval in every mode over one vector index: `sparse` (BM25), `dense` (embedding cosine), `hybrid`
+ * (both lists fused by reciprocal rank fusion inside the index — one Query API call on Qdrant) and
+ * `hybrid+rerank` (the fused top N rescored by a cross-encoder). The asker's spaces filter every list
+ * inside the index query, so a chunk of another space is never a candidate.
+ */
+import type { SearchResult } from "../domain/types.js";
+import type { Embedder } from "../embedding/embedder.js";
+import { FolioError } from "../errors.js";
+import type { Reranker } from "../rerank/reranker.js";
+import type { Catalog } from "../stores/catalog.js";
+import type { FusionParameters, ScoredChunkId, VectorIndex } from "../stores/vector-index.js";
+import type { RetrievalMode, Retriever, SearchRequest } from "./retriever.js";
+import { joinSearchResults, sparseQueryVector } from "./sparse-retriever.js";
+
+export type RetrievalSettings = {
+  /** The mode used when a request names none. */
+  defaultMode: RetrievalMode;
+  /** Candidates each list (dense, sparse) contributes to fusion. */
+  candidates: number;
+  fusion: FusionParameters;
+  /** How many fused results the cross-encoder rescores. */
+  rerankCandidates: number;
+  /** Characters of each passage the cross-encoder reads (its cost grows with length). */
+  rerankPassageCharacters: number;
+};
+
+export const DEFAULT_RETRIEVAL_SETTINGS: RetrievalSettings = {
+  defaultMode: "hybrid",
+  candidates: 50,
+  fusion: { k: 60, denseWeight: 1, sparseWeight: 1 },
+  rerankCandidates: 20,
+  rerankPassageCharacters: 1200,
+};
+
+export function createHybridRetriever(options: {
+  catalog: Catalog;
+  vectorIndex: VectorIndex;
+  /** Null: only sparse retrieval is possible (no embedding model). */
+  embedder: Embedder | null;
+  /** Null: `hybrid+rerank` is refused (no cross-encoder configured). */
+  reranker: Reranker | null;
+  settings: RetrievalSettings;
+}): Retriever {
+  const { catalog, vectorIndex, embedder, reranker, settings } = options;
+
+  function requireEmbedder(mode: RetrievalMode): Embedder {
+    if (!embedder) {
+      throw new FolioError("embedder_missing", `Retrieval mode ${mode} needs an embedding model; none is loaded.`);
+    }
+    return embedder;
+  }
+
+  async function timed<T>(request: SearchRequest, stage: string, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      if (request.timingsMs) request.timingsMs[stage] = Math.round((performance.now() - started) * 10) / 10;
+    }
+  }
+
+  async function hybridHits(request: SearchRequest, limit: number, mode: RetrievalMode): Promise<ScoredChunkId[]> {
+    const model = requireEmbedder(mode);
+    const [dense, sparse] = await Promise.all([
+      timed(request, "embed", () => model.embedQuery(request.query, { signal: request.signal })),
+      timed(request, "sparseQuery", () => sparseQueryVector(catalog, request.query, request.spaceIds)),
+    ]);
+    return timed(request, "hybrid", () =>
+      vectorIndex.queryHybrid({
+        spaceIds: request.spaceIds,
+        limit,
+        dense,
+        sparse,
+        candidates: Math.max(settings.candidates, limit),
+        fusion: settings.fusion,
+      }),
+    );
+  }
+
+  async function rerank(request: SearchRequest, results: SearchResult[]): Promise<SearchResult[]> {
+    if (!reranker) {
+      throw new FolioError(
+        "reranker_missing",
+        "Retrieval mode hybrid+rerank needs a cross-encoder — set FOLIO_RERANK_MODEL to a model folder in FOLIO_MODELS_DIR.",
+      );
+    }
+    const scores = await timed(request, "rerank", () =>
+      reranker.score(
+        request.query,
+        results.map((result) => `${result.title}\n${result.text}`.slice(0, settings.rerankPassageCharacters)),
+        { signal: request.signal },
+      ),
+    );
+    return results
+      .map((result, index) => ({ result: { ...result, score: scores[index] ?? Number.NEGATIVE_INFINITY }, index }))
+      .sort((left, right) => right.result.score - left.result.score || left.index - right.index)
+      .map((entry) => entry.result);
+  }
+
+  async function search(request: SearchRequest): Promise<SearchResult[]> {
+    if (request.spaceIds.length === 0 || request.limit <= 0) return [];
+    const mode = request.mode ?? settings.defaultMode;
+    const query = { spaceIds: request.spaceIds, limit: request.limit };
+    let hits: ScoredChunkId[];
+    if (mode === "sparse") {
+      const vector = await timed(request, "sparseQuery", () =>
+        sparseQueryVector(catalog, request.query, request.spaceIds),
+      );
+      hits =
+        vector.indices.length === 0 ? [] : await timed(request, "sparse", () => vectorIndex.querySparse(vector, query));
+    } else if (mode === "dense") {
+      const model = requireEmbedder(mode);
+      const vector = await timed(request, "embed", () => model.embedQuery(request.query, { signal: request.signal }));
+      hits = await timed(request, "dense", () => vectorIndex.queryDense(vector, query));
+    } else if (mode === "hybrid") {
+      hits = await hybridHits(request, request.limit, mode);
+    } else {
+      hits = await hybridHits(request, Math.max(request.limit, settings.rerankCandidates), mode);
+    }
+    const results = await timed(request, "join", () => joinSearchResults(catalog, hits));
+    if (mode !== "hybrid+rerank") return results;
+    const head = results.slice(0, settings.rerankCandidates);
+    return [...(await rerank(request, head)), ...results.slice(settings.rerankCandidates)].slice(0, request.limit);
+  }
+
+  return { search };
+}
