@@ -27,7 +27,7 @@ import {
 } from "./rerank/cross-encoder-reranker.js";
 import type { Reranker } from "./rerank/reranker.js";
 import { createHybridRetriever, DEFAULT_RETRIEVAL_SETTINGS } from "./retrieval/hybrid-retriever.js";
-import type { Retriever } from "./retrieval/retriever.js";
+import type { RetrievalMode, Retriever } from "./retrieval/retriever.js";
 import type { Catalog } from "./stores/catalog.js";
 import { openStores } from "./stores/open-stores.js";
 import type { VectorIndex } from "./stores/vector-index.js";
@@ -37,6 +37,8 @@ export type Folio = {
   catalog: Catalog;
   vectorIndex: VectorIndex;
   retriever: Retriever;
+  /** The mode the retriever uses when a request names none. */
+  retrievalMode: RetrievalMode;
   /** Null when dense retrieval is off (FOLIO_EMBED_MODEL=none). */
   embedder: Embedder | null;
   /** Null unless FOLIO_RERANK_MODEL names a cross-encoder. */
@@ -149,7 +151,7 @@ async function assembleFolio(
         signal,
       }),
   });
-  const retrievalMode = config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
+  const retrievalMode: RetrievalMode = config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
   const retriever = createHybridRetriever({
     catalog,
     vectorIndex,
@@ -207,6 +209,7 @@ async function assembleFolio(
     catalog,
     vectorIndex,
     retriever,
+    retrievalMode,
     embedder,
     reranker,
     ingestion,

@@ -12,12 +12,18 @@ import { USAGE } from "./usage.js";
 
 export type CliOptions = {
   space: string;
+  /** Whether --space was given (reindex: one space instead of all). */
+  spaceGiven: boolean;
   json: boolean;
   k: number;
   mode: string;
   dataset: string | undefined;
   docs: string | undefined;
   split: string;
+  /** `eval retrieval --store embedded|qdrant`: which vector store to evaluate. */
+  store: string | undefined;
+  /** `eval retrieval --run-out FILE`: where to write the TREC run file. */
+  runOut: string | undefined;
 };
 
 function parseCommandLine(argv: string[]) {
@@ -33,6 +39,8 @@ function parseCommandLine(argv: string[]) {
       dataset: { type: "string" },
       docs: { type: "string" },
       split: { type: "string" },
+      store: { type: "string" },
+      "run-out": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -41,12 +49,15 @@ function parseCommandLine(argv: string[]) {
     throw new UsageError(`--k must be a whole number from 1 to 1000, got "${values.k}"`);
   const options: CliOptions = {
     space: values.space ?? "console:default",
+    spaceGiven: values.space !== undefined,
     json: values.json ?? false,
     k,
-    mode: values.mode ?? "sparse",
+    mode: values.mode ?? "default",
     dataset: values.dataset,
     docs: values.docs,
     split: values.split ?? "test",
+    store: values.store,
+    runOut: values["run-out"],
   };
   return { help: values.help ?? false, positionals, options };
 }

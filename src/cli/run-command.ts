@@ -2,18 +2,39 @@
  * Builds Folio for one CLI command, runs it, and always closes what it opened.
  */
 
-import { createFolio } from "../composition-root.js";
+import path from "node:path";
+import { createFolio, type FolioOptions } from "../composition-root.js";
 import type { FolioConfig } from "../config/config.js";
 import { createLogger } from "../logger.js";
+import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "./cli-error.js";
 import { runAskCommand } from "./commands/ask-command.js";
 import { runEvalCommand } from "./commands/eval-command.js";
 import { runIngestCommand } from "./commands/ingest-command.js";
+import { runReindexCommand } from "./commands/reindex-command.js";
 import { runSearchCommand } from "./commands/search-command.js";
 import { runServeCommand } from "./commands/serve-command.js";
 import type { CliOptions } from "./main.js";
 
-const COMMANDS = ["ingest", "ask", "search", "eval", "serve"] as const;
+const COMMANDS = ["ingest", "ask", "search", "eval", "reindex", "serve"] as const;
+
+/**
+ * The configuration a command runs with: `--mode` (a product mode) becomes the retriever's default, so
+ * answers use it too; `--store embedded` sets Qdrant aside, `--store qdrant` needs QDRANT_URL.
+ */
+function configForCommand(config: FolioConfig, options: CliOptions): FolioConfig {
+  let adjusted = config;
+  if ((RETRIEVAL_MODES as readonly string[]).includes(options.mode)) {
+    adjusted = { ...adjusted, retrieval: { ...adjusted.retrieval, mode: options.mode as RetrievalMode } };
+  }
+  if (options.store === "embedded") adjusted = { ...adjusted, qdrant: null };
+  else if (options.store === "qdrant" && !adjusted.qdrant) {
+    throw new UsageError("--store qdrant needs QDRANT_URL (and QDRANT_API_KEY if the server asks for one)");
+  } else if (options.store !== undefined && options.store !== "qdrant") {
+    throw new UsageError(`--store must be embedded or qdrant, got "${options.store}"`);
+  }
+  return adjusted;
+}
 
 export async function runCommand(
   command: string,
@@ -27,7 +48,11 @@ export async function runCommand(
   // Batch commands log warnings only, so their stdout stays readable; the server logs at the configured level.
   const logger = createLogger({ level: command === "serve" ? config.logLevel : "warn" });
   if (command === "serve") return runServeCommand(config, logger);
-  const folio = await createFolio(config, logger);
+  const folioOptions: FolioOptions = {
+    embeddingCacheDir: command === "eval" ? path.join(config.dataDir, "embedding-cache") : undefined,
+    allowEmbeddingModelChange: command === "reindex",
+  };
+  const folio = await createFolio(configForCommand(config, options), logger, folioOptions);
   try {
     switch (command) {
       case "ingest":
@@ -38,6 +63,8 @@ export async function runCommand(
         return await runAskCommand(folio, rest, options);
       case "eval":
         return await runEvalCommand(folio, rest, options);
+      case "reindex":
+        return await runReindexCommand(folio, rest, options);
       default:
         return EXIT_CODES.usage;
     }

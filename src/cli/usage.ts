@@ -4,14 +4,18 @@ export const USAGE = `folio — answers questions from your documents, with page
 Usage:
   folio ingest <path...> [--space S] [--json]          parse, chunk and index files or folders
   folio ask "<question>" [--space S] [--json]          answer with citations
-  folio search "<query>" [--space S] [--k 10] [--mode sparse] [--json]
-  folio eval retrieval --dataset <BEIR dir> [--split test] [--mode sparse] [--json]
-  folio eval answers --dataset <qa.jsonl> --docs <dir> [--json]
+  folio search "<query>" [--space S] [--k 10] [--mode M] [--json]
+  folio eval retrieval --dataset <BEIR dir> [--split test] [--mode M] [--store embedded|qdrant]
+                       [--run-out FILE] [--json]
+  folio eval answers --dataset <qa.jsonl> --docs <dir> [--mode M] [--json]
+  folio reindex [--space S]                            embed every passage again (after FOLIO_EMBED_MODEL changed)
   folio serve                                          console UI, Slack and Teams endpoints, source viewer
 
 Options:
   --space S   the space to use (default: console:default)
   --json      machine-readable output (one JSON object per line)
+  --mode M    retrieval mode: sparse, dense, hybrid, hybrid+rerank (eval retrieval also paper-hybrid);
+              default: hybrid, or hybrid+rerank when FOLIO_RERANK_MODEL is set
   -h, --help  this help
 
 Configuration comes from environment variables (see README.md). With none set, Folio runs embedded:

@@ -59,7 +59,8 @@ export function createInferenceClient(options: { threads: number; logger: Logger
     started.on("message", (reply: InferenceReply) => settle(reply));
     started.on("error", (error) => fail(started, error));
     started.on("exit", (code) => {
-      if (code !== 0) fail(started, new Error(`the inference worker exited with code ${code}`));
+      // terminate() (close, or replacing a failed worker) also exits with 1; only an unasked exit fails.
+      if (code !== 0 && worker === started) fail(started, new Error(`the inference worker exited with code ${code}`));
       if (worker === started) worker = null;
     });
     started.unref();

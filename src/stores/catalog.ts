@@ -47,6 +47,8 @@ export type JobUpdate = {
 export interface Catalog {
   ensureSpace(id: SpaceId, title?: string): Promise<Space>;
   getSpace(id: SpaceId): Promise<Space | null>;
+  /** Every space, oldest first. */
+  listSpaces(): Promise<Space[]>;
 
   findDocumentBySha256(spaceId: SpaceId, sha256: string): Promise<DocumentRecord | null>;
   /** Adds a document, its pages and chunks (and their term statistics) in one transaction. */

@@ -241,6 +241,13 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     },
     getSpace,
 
+    async listSpaces() {
+      const { rows } = await client.query<{ id: string; title: string; created_at: Date }>(
+        "SELECT id, title, created_at FROM spaces ORDER BY created_at, id",
+      );
+      return rows.map((row) => ({ id: row.id, title: row.title, createdAt: row.created_at }));
+    },
+
     async findDocumentBySha256(spaceId, sha256) {
       const { rows } = await client.query<DocumentRow>(
         `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE space_id = $1 AND sha256 = $2`,

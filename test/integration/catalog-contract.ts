@@ -68,6 +68,8 @@ export function runCatalogContract(name: string, openCatalog: CatalogFactory): v
         const again = await catalog.ensureSpace(spaceId, "Renamed");
         expect(created.title).toBe("General");
         expect(again).toEqual(created);
+        const listed = await catalog.listSpaces();
+        expect(listed.filter((space) => space.id === spaceId)).toEqual([created]);
       }));
 
     it("adds a document with pages and chunks and reads them back exactly", () =>

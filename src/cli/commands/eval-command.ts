@@ -5,12 +5,16 @@
 import type { Folio } from "../../composition-root.js";
 import { type AnswerEvaluationReport, runAnswerEvaluation } from "../../evaluation/answer-evaluation.js";
 import { METRIC_NAMES } from "../../evaluation/ir-metrics.js";
-import { type RetrievalEvaluationReport, runRetrievalEvaluation } from "../../evaluation/retrieval-evaluation.js";
+import {
+  EVALUATION_MODES,
+  type EvaluationMode,
+  type RetrievalEvaluationReport,
+  runRetrievalEvaluation,
+} from "../../evaluation/retrieval-evaluation.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../main.js";
 
 const SUBCOMMANDS = ["retrieval", "answers"];
-const PLANNED_MODES = ["dense", "hybrid", "hybrid+rerank", "paper-hybrid"];
 /** recall@100 needs at least 100 results per query; --k can only ask for more. */
 const MINIMUM_DEPTH = 100;
 
@@ -27,20 +31,14 @@ async function evaluateRetrieval(folio: Folio, options: CliOptions): Promise<num
   if (!options.dataset) {
     throw new UsageError("eval retrieval needs --dataset <BEIR dir>, e.g. --dataset ../shared/data/beir-scifact");
   }
-  if (PLANNED_MODES.includes(options.mode)) {
-    process.stderr.write(
-      `folio: --mode ${options.mode} is not built yet: dense retrieval arrives with the embeddings issue — use --mode sparse\n`,
-    );
-    return EXIT_CODES.notImplemented;
-  }
-  if (options.mode !== "sparse") {
-    throw new UsageError(`--mode must be one of sparse, ${PLANNED_MODES.join(", ")}; got "${options.mode}"`);
-  }
+  const mode = evaluationMode(folio, options.mode);
   const report = await runRetrievalEvaluation(folio, {
     datasetDir: options.dataset,
     split: options.split,
-    mode: "sparse",
+    mode,
     depth: Math.max(options.k, MINIMUM_DEPTH),
+    paperHybridRetriever: mode === "paper-hybrid" ? createPaperHybridFor(folio) : undefined,
+    runOut: options.runOut,
     onProgress: reportProgress(options),
   });
   process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : describeRetrievalReport(report));
@@ -60,6 +58,17 @@ async function evaluateAnswers(folio: Folio, options: CliOptions): Promise<numbe
   });
   process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : describeAnswerReport(report));
   return EXIT_CODES.ok;
+}
+
+function createPaperHybridFor(_folio: Folio): never {
+  throw new UsageError("--mode paper-hybrid is not wired in yet");
+}
+
+/** `--mode` for evaluation: a product mode, `paper-hybrid`, or (no --mode) the configured default. */
+function evaluationMode(folio: Folio, mode: string): EvaluationMode {
+  if (mode === "default") return folio.retrievalMode;
+  if ((EVALUATION_MODES as readonly string[]).includes(mode)) return mode as EvaluationMode;
+  throw new UsageError(`--mode must be one of ${EVALUATION_MODES.join(", ")}; got "${mode}"`);
 }
 
 /** Progress goes to stderr and only for people: with --json, stdout and stderr stay machine-clean. */

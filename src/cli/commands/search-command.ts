@@ -2,19 +2,15 @@
  * `folio search "<query>"`: the retrieval results themselves, for debugging relevance.
  */
 import type { Folio } from "../../composition-root.js";
-import type { RetrievalMode } from "../../retrieval/retriever.js";
+import { RETRIEVAL_MODES, type RetrievalMode } from "../../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../main.js";
 
-const BUILT_MODES: RetrievalMode[] = ["sparse"];
-const PLANNED_MODES = ["dense", "hybrid", "hybrid+rerank", "paper-hybrid"];
-
-export function checkRetrievalMode(mode: string): RetrievalMode {
-  if ((BUILT_MODES as string[]).includes(mode)) return mode as RetrievalMode;
-  if (PLANNED_MODES.includes(mode)) {
-    throw new UsageError(`--mode ${mode} needs dense embeddings, which are not built yet — use --mode sparse`);
-  }
-  throw new UsageError(`--mode must be one of ${[...BUILT_MODES, ...PLANNED_MODES].join(", ")}; got "${mode}"`);
+/** `--mode` as given, or undefined for the configured default (no --mode). */
+export function checkRetrievalMode(mode: string): RetrievalMode | undefined {
+  if (mode === "default") return undefined;
+  if ((RETRIEVAL_MODES as readonly string[]).includes(mode)) return mode as RetrievalMode;
+  throw new UsageError(`--mode must be one of ${RETRIEVAL_MODES.join(", ")}; got "${mode}"`);
 }
 
 export async function runSearchCommand(folio: Folio, words: string[], options: CliOptions): Promise<number> {
