@@ -13,6 +13,7 @@ import { type Bm25Parameters, documentVector } from "../retrieval/bm25.js";
 import { countTerms } from "../retrieval/text-analyzer.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";
+import { indexTextOf } from "./index-text.js";
 import type { IngestInput, IngestResult } from "./ingest-result.js";
 import type { SparseVectorMaintainer } from "./sparse-vector-maintainer.js";
 
@@ -80,17 +81,16 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
       }
       // Embedding is most of an upload's time on CPU; it runs before anything is stored, so a failure
       // or a cancelled upload leaves nothing behind.
+      const title = processed.document.title || input.fileName;
+      const indexTexts = processed.chunks.map((chunk) => indexTextOf({ title, fileName: input.fileName }, chunk));
       let denseVectors: number[][] | null = null;
       if (embedder) {
         const embeddingStart = Date.now();
         input.onProgress?.("embedding", { done: 0, total: processed.chunks.length });
-        denseVectors = await embedder.embedPassages(
-          processed.chunks.map((chunk) => chunk.text),
-          {
-            signal: input.signal,
-            onProgress: (done, total) => input.onProgress?.("embedding", { done, total }),
-          },
-        );
+        denseVectors = await embedder.embedPassages(indexTexts, {
+          signal: input.signal,
+          onProgress: (done, total) => input.onProgress?.("embedding", { done, total }),
+        });
         fileLogger.debug(
           { chunks: processed.chunks.length, latencyMs: Date.now() - embeddingStart },
           "chunks embedded",
@@ -100,12 +100,15 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
       const denseByPosition = new Map(
         processed.chunks.map((chunk, index) => [chunk.position, denseVectors?.[index]] as const),
       );
-      const chunksToStore = processed.chunks.map((chunk) => ({ ...chunk, terms: countTerms(chunk.text) }));
+      const chunksToStore = processed.chunks.map((chunk, index) => ({
+        ...chunk,
+        terms: countTerms(indexTexts[index] ?? chunk.text),
+      }));
       const termsByPosition = new Map(chunksToStore.map((chunk) => [chunk.position, chunk.terms]));
       const stored = await catalog.addDocument({
         document: {
           spaceId: input.spaceId,
-          title: processed.document.title || input.fileName,
+          title,
           fileName: input.fileName,
           mediaType: processed.document.mediaType as MediaType,
           sha256,

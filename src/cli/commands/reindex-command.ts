@@ -5,6 +5,7 @@
  */
 import type { Folio } from "../../composition-root.js";
 import { FolioError } from "../../errors.js";
+import { indexTextOf } from "../../ingest/index-text.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../main.js";
 
@@ -22,7 +23,7 @@ export async function runReindexCommand(folio: Folio, rest: string[], options: C
     const spaceDocuments = await folio.catalog.listDocuments(spaceId);
     for (const [index, document] of spaceDocuments.entries()) {
       const chunks = await folio.catalog.listChunks(document.id);
-      const vectors = await embedder.embedPassages(chunks.map((chunk) => chunk.text));
+      const vectors = await embedder.embedPassages(chunks.map((chunk) => indexTextOf(document, chunk)));
       await folio.vectorIndex.updateDense(
         chunks.map((chunk, position) => ({
           chunkId: chunk.id,

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { contextualHeader, indexTextOf, readableFileName } from "../../src/ingest/index-text.js";
+
+describe("contextual chunk header", () => {
+  it("puts the title, a file name that says more, and the section path above the chunk's text", () => {
+    const text = indexTextOf(
+      { title: "Contoso Electronics", fileName: "Northwind_Standard_Benefits_Details.pdf" },
+      {
+        text: "Hearing aids are covered once every three years.",
+        provenance: { headingPath: ["Coverage", "Hearing"] },
+      },
+    );
+    expect(text).toBe(
+      "Contoso Electronics — Northwind Standard Benefits Details — Coverage — Hearing\nHearing aids are covered once every three years.",
+    );
+  });
+
+  it("leaves out a file name or heading that repeats the title", () => {
+    expect(
+      contextualHeader({ title: "Annual Report 2023", fileName: "annual-report-2023.pdf" }, { provenance: {} }),
+    ).toBe("Annual Report 2023");
+    expect(contextualHeader({ title: "Annual_Report", fileName: "Annual_Report.pdf" }, { provenance: {} })).toBe(
+      "Annual_Report",
+    );
+    expect(contextualHeader({ title: "Budget", fileName: "budget.xlsx" }, { provenance: { sheet: "2024" } })).toBe(
+      "Budget — 2024",
+    );
+  });
+
+  it("reads file names as words", () => {
+    expect(readableFileName("Northwind_Health_Plus_Benefits_Details.pdf")).toBe(
+      "Northwind Health Plus Benefits Details",
+    );
+    expect(readableFileName("notes")).toBe("notes");
+  });
+});
