@@ -5,6 +5,7 @@
 import path from "node:path";
 import { FolioError } from "../errors.js";
 import type { LogLevel } from "../logger.js";
+import { DEFAULT_RETRIEVAL_SETTINGS as RETRIEVAL_DEFAULTS } from "../retrieval/hybrid-retriever.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
 
 export type StorageMode =
@@ -256,11 +257,20 @@ export function loadConfig(environment: Environment, workingDirectory = process.
         reader.text("FOLIO_RETRIEVAL_MODE") === null
           ? null
           : reader.oneOf("FOLIO_RETRIEVAL_MODE", RETRIEVAL_MODES, "hybrid"),
-      candidates: reader.integer("FOLIO_RETRIEVAL_CANDIDATES", 50, { min: 1, max: 1000 }),
-      rrfK: reader.decimal("FOLIO_RRF_K", 60, { min: 0, max: 10_000 }),
-      denseWeight: reader.decimal("FOLIO_RRF_DENSE_WEIGHT", 1, { min: 0, max: 100 }),
-      sparseWeight: reader.decimal("FOLIO_RRF_SPARSE_WEIGHT", 1, { min: 0, max: 100 }),
-      rerankCandidates: reader.integer("FOLIO_RERANK_CANDIDATES", 20, { min: 1, max: 500 }),
+      candidates: reader.integer("FOLIO_RETRIEVAL_CANDIDATES", RETRIEVAL_DEFAULTS.candidates, { min: 1, max: 1000 }),
+      rrfK: reader.decimal("FOLIO_RRF_K", RETRIEVAL_DEFAULTS.fusion.k, { min: 0, max: 10_000 }),
+      denseWeight: reader.decimal("FOLIO_RRF_DENSE_WEIGHT", RETRIEVAL_DEFAULTS.fusion.denseWeight, {
+        min: 0,
+        max: 100,
+      }),
+      sparseWeight: reader.decimal("FOLIO_RRF_SPARSE_WEIGHT", RETRIEVAL_DEFAULTS.fusion.sparseWeight, {
+        min: 0,
+        max: 100,
+      }),
+      rerankCandidates: reader.integer("FOLIO_RERANK_CANDIDATES", RETRIEVAL_DEFAULTS.rerankCandidates, {
+        min: 1,
+        max: 500,
+      }),
     },
     inferenceThreads: reader.integer("FOLIO_INFERENCE_THREADS", 0, { min: 0, max: 256 }),
     storage: databaseUrl ? { kind: "postgres", databaseUrl } : { kind: "embedded", dataDir },

@@ -1,0 +1,127 @@
+/**
+ * Retrieval through a real embedded Folio (PGlite + pgvector, the real bge-small embedder and the test
+ * cross-encoder): every mode finds the paraphrase, no mode ever returns another space's chunk, and a
+ * change of embedding model is refused at start until `reindex` has embedded the passages again.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFolio, type Folio } from "../../src/composition-root.js";
+import { loadConfig } from "../../src/config/config.js";
+import { reindexEmbeddings } from "../../src/ingest/reindex-embeddings.js";
+import { silentLogger } from "../../src/logger.js";
+import { RETRIEVAL_MODES } from "../../src/retrieval/retriever.js";
+import { sharedModelsDir } from "../support/shared-paths.js";
+
+const hasModels =
+  existsSync(path.join(sharedModelsDir, "bge-small-en-v1.5", "onnx", "model_quantized.onnx")) &&
+  existsSync(path.join(sharedModelsDir, "test-cross-encoder-random", "onnx", "model_quantized.onnx"));
+
+const ENCRYPTION =
+  "The Advanced Encryption Standard is a symmetric block cipher chosen by NIST. All laptops encrypt their disks with it.";
+const LEAVE = "Employees receive twenty-five days of paid annual leave each calendar year, plus public holidays.";
+const PARKING = "Visitors park in the north garage; the barrier opens with the code given at reception.";
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+describe.skipIf(!hasModels)("hybrid retrieval through a real embedded Folio", () => {
+  let directory: string;
+  let modelsDir: string;
+  let folio: Folio;
+  const environment = (extra: Record<string, string> = {}) =>
+    loadConfig({
+      FOLIO_DATA_DIR: path.join(directory, "data"),
+      FOLIO_MODELS_DIR: modelsDir,
+      FOLIO_RERANK_MODEL: "test-cross-encoder-random",
+      FOLIO_LOG_LEVEL: "silent",
+      ...extra,
+    });
+
+  beforeAll(async () => {
+    directory = await mkdtemp(path.join(os.tmpdir(), "folio-hybrid-"));
+    // The same model under a second name stands in for "another embedding model".
+    modelsDir = path.join(directory, "models");
+    await mkdir(modelsDir);
+    for (const name of ["bge-small-en-v1.5", "test-cross-encoder-random"]) {
+      await symlink(path.join(sharedModelsDir, name), path.join(modelsDir, name));
+    }
+    await symlink(path.join(sharedModelsDir, "bge-small-en-v1.5"), path.join(modelsDir, "bge-small-renamed"));
+    folio = await createFolio(environment(), silentLogger);
+    const files: Array<[string, string, string]> = [
+      ["console:alpha", "security.txt", ENCRYPTION],
+      ["console:alpha", "leave.txt", LEAVE],
+      // The other space holds the best match for the question asked below, and a copy of alpha's text.
+      ["console:beta", "security-copy.txt", `${ENCRYPTION} Disk encryption keys are escrowed.`],
+      ["console:beta", "parking.txt", PARKING],
+    ];
+    for (const [spaceId, fileName, text] of files) {
+      const result = await folio.ingestion.ingestFile({ bytes: encode(text), fileName, spaceId, uploader: null });
+      expect(result.status).toBe("ingested");
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await folio?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it("defaults to hybrid+rerank with a reranker configured, and records the embedding model", async () => {
+    expect(folio.retrievalMode).toBe("hybrid+rerank");
+    expect(await folio.vectorIndex.countByDenseModel()).toEqual([{ model: "bge-small-en-v1.5", chunks: 4 }]);
+  });
+
+  it.each(RETRIEVAL_MODES)("mode %s never returns another space's chunk", async (mode) => {
+    const timingsMs: Record<string, number> = {};
+    const results = await folio.retriever.search({
+      query: "Are disk encryption keys escrowed?",
+      spaceIds: ["console:alpha"],
+      limit: 10,
+      mode,
+      timingsMs,
+    });
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((result) => result.spaceId === "console:alpha")).toBe(true);
+    expect(results.map((result) => result.file)).not.toContain("security-copy.txt");
+    if (mode === "hybrid+rerank") expect(timingsMs.rerank).toBeGreaterThan(0);
+    if (mode !== "sparse") expect(timingsMs.embed).toBeGreaterThan(0);
+  });
+
+  it("finds a paraphrase that shares no keyword with the passage (dense and hybrid)", async () => {
+    const question = "How much vacation time do staff get?";
+    const sparse = await folio.retriever.search({
+      query: question,
+      spaceIds: ["console:alpha"],
+      limit: 5,
+      mode: "sparse",
+    });
+    expect(sparse.map((result) => result.file)).not.toContain("leave.txt");
+    for (const mode of ["dense", "hybrid"] as const) {
+      const [best] = await folio.retriever.search({ query: question, spaceIds: ["console:alpha"], limit: 5, mode });
+      expect(best?.file).toBe("leave.txt");
+    }
+  });
+
+  it("refuses to start with another embedding model until reindex has run", async () => {
+    await folio.close();
+    await expect(createFolio(environment({ FOLIO_EMBED_MODEL: "bge-small-renamed" }), silentLogger)).rejects.toThrow(
+      /embedded by another model \(4 by bge-small-en-v1\.5\).*reindex/,
+    );
+    const reindexing = await createFolio(environment({ FOLIO_EMBED_MODEL: "bge-small-renamed" }), silentLogger, {
+      allowEmbeddingModelChange: true,
+    });
+    const embedder = reindexing.embedder;
+    if (!embedder) throw new Error("the reindexing Folio has no embedder");
+    const done = await reindexEmbeddings({
+      catalog: reindexing.catalog,
+      vectorIndex: reindexing.vectorIndex,
+      embedder,
+      spaceIds: (await reindexing.catalog.listSpaces()).map((space) => space.id),
+    });
+    expect(done).toEqual({ documents: 4, passages: 4 });
+    await reindexing.close();
+    folio = await createFolio(environment({ FOLIO_EMBED_MODEL: "bge-small-renamed" }), silentLogger);
+    expect(await folio.vectorIndex.countByDenseModel()).toEqual([{ model: "bge-small-renamed", chunks: 4 }]);
+  }, 60_000);
+});
