@@ -252,7 +252,11 @@ describe("Slack adapter in Socket Mode", () => {
 });
 
 describe("streaming an answer into Slack", () => {
-  beforeAll(() => {
+  beforeAll(async () => {
+    // A fresh adapter: whether the workspace can stream is learned once per adapter, and answers of
+    // earlier tests may already have met a fake that refused streaming.
+    await closeFolioAndAdapter();
+    await openFolioAndAdapter();
     slowDeltas = true;
     return () => {
       slowDeltas = false;
