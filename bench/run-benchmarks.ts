@@ -118,7 +118,7 @@ if (!existsSync(datasetDirectory)) {
       rows.push(
         {
           measure: "embedder alone, same chunk texts",
-          value: `${ingest.rawEmbedding.passagesPerSecond.toFixed(2)} passages/s (${ingest.rawEmbedding.seconds.toFixed(1)} s)`,
+          value: `${ingest.rawEmbedding.passagesPerSecond.toFixed(2)} passages/s (${ingest.rawEmbedding.seconds.toFixed(1)} s), event-loop delay max ${ingest.rawEmbedding.eventLoopDelayMaxMs} ms`,
         },
         {
           measure: "ingestion rate / raw embedder rate",
