@@ -238,15 +238,20 @@ function pdfFlow(blocks: TextBlock[], pages: PageText[], offsets: number[]): Flo
 }
 
 /**
- * The flow cut where text was left out of it (a table the parser took out of the prose), so no chunk
- * bridges the gap and carries the left-out text along; only whitespace may lie between ranges of one run.
+ * The flow cut where text was left out of it (a table the parser took out of the prose, or footnotes
+ * it set apart), so no chunk bridges the gap and carries the left-out text along; only whitespace may
+ * lie between ranges of one run. Blocks that go back in the text (a PDF's footnotes, which follow all
+ * of its body) start a run of their own.
  */
 function contiguousRuns(flow: Flow): Flow[] {
   const runs: Flow[] = [];
   let ranges: Range[] = [];
   for (const range of flow.ranges) {
     const previous = ranges.at(-1);
-    if (previous !== undefined && flow.source.slice(previous.end, range.start).trim().length > 0) {
+    if (
+      previous !== undefined &&
+      (range.start < previous.end || flow.source.slice(previous.end, range.start).trim().length > 0)
+    ) {
       runs.push({ ...flow, ranges });
       ranges = [];
     }

@@ -1,16 +1,19 @@
 /**
  * PDF parser on unpdf (pdf.js): one PageText per physical page (empty pages included, so page
- * numbers stay physical), TextBlocks that are exact slices of a page's text (the whole page, or the
- * prose around its tables), so the chunker's character offsets index straight into
- * `pages[page - 1].text`, and a TableBlock for each table the layout makes evident (pdf-tables.ts).
+ * numbers stay physical), cleaned of running headers, footers and page numbers, with words broken
+ * across lines mended and footnotes after the body (pdf-page-text.ts); TextBlocks that are exact
+ * slices of a page's text (the prose around its tables, and its footnotes apart), so the chunker's
+ * character offsets index straight into `pages[page - 1].text`; and a TableBlock for each table the
+ * layout makes evident (pdf-tables.ts).
  */
 import { getDocumentProxy } from "unpdf";
 import type { PageText } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
 import type { ParseLimits } from "./limits.js";
 import type { Block, ParsedDocument, TableBlock, TextBlock } from "./parsed-document.js";
-import { layoutLines, layoutPageText, normalizePageText, type PageLayout, type PdfLine } from "./pdf-lines.js";
-import { continuesTable, findTables, type PdfTable } from "./pdf-tables.js";
+import { layoutLines, normalizePageText } from "./pdf-lines.js";
+import { type CleanPdfPage, cleanPdfPages, type RawPdfPage } from "./pdf-page-text.js";
+import { continuesTable, type PdfTable } from "./pdf-tables.js";
 
 /** Below this many visible characters a document is treated as having no text layer. */
 const minimumVisibleCharacters = 10;
@@ -111,12 +114,11 @@ export type PageTable = {
 /** Lines of running header or footer allowed between a table and the page break it continues across. */
 const maxMarginLines = 3;
 
-function pageTables(lines: PdfLine[], layout: PageLayout, pageNumber: number): PageTable[] {
-  const textLines = (from: number, to: number) =>
-    layout.lineSpans.slice(from, to).filter((span) => span !== null).length;
-  return findTables(lines).flatMap((table) => {
-    const first = layout.lineSpans[table.firstLine];
-    const last = layout.lineSpans[table.lastLine];
+function pageTables(page: CleanPdfPage, pageNumber: number): PageTable[] {
+  const textLines = (from: number, to: number) => page.lineSpans.slice(from, to).filter((span) => span !== null).length;
+  return page.tables.flatMap((table) => {
+    const first = page.lineSpans[table.firstLine];
+    const last = page.lineSpans[table.lastLine];
     if (!first || !last) return [];
     const block: TableBlock = {
       kind: "table",
@@ -135,7 +137,7 @@ function pageTables(lines: PdfLine[], layout: PageLayout, pageNumber: number): P
         start: first.start,
         end: last.end,
         linesBefore: textLines(0, table.firstLine),
-        linesAfter: textLines(table.lastLine + 1, layout.lineSpans.length),
+        linesAfter: textLines(table.lastLine + 1, page.lineSpans.length),
       },
     ];
   });
@@ -173,10 +175,10 @@ export function joinTablesAcrossPages(tables: PageTable[]): void {
 }
 
 /**
- * A page's prose: its text minus the tables on it, as blocks that point at their place in the page
- * text. A page without tables is one block, the whole page.
+ * A page's prose: its body text minus the tables on it, as blocks that point at their place in the
+ * page text. A page without tables or footnotes is one block, the whole page.
  */
-function proseBlocks(page: PageText, tables: PageTable[]): TextBlock[] {
+function proseBlocks(page: PageText, tables: PageTable[], bodyEnd: number): TextBlock[] {
   const blocks: TextBlock[] = [];
   let cursor = 0;
   const addProse = (from: number, to: number) => {
@@ -191,8 +193,15 @@ function proseBlocks(page: PageText, tables: PageTable[]): TextBlock[] {
     addProse(cursor, table.start);
     cursor = table.end;
   }
-  addProse(cursor, page.text.length);
+  addProse(cursor, bodyEnd);
   return blocks;
+}
+
+/** A page's footnotes as one block of their own (none when the page has no notes). */
+function noteBlocks(page: PageText, notesStart: number): TextBlock[] {
+  const text = page.text.slice(notesStart);
+  if (text.trim().length === 0) return [];
+  return [{ kind: "text", text, headingPath: [], page: page.pageNumber, charStart: notesStart }];
 }
 
 /** Parses a PDF into physical pages, the prose of each page and the tables found on them. */
@@ -228,8 +237,7 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
       );
     }
     const warnings: string[] = [];
-    const pages: PageText[] = [];
-    const tables: PageTable[] = [];
+    const rawPages: RawPdfPage[] = [];
     const unreadablePages: number[] = [];
     let formFields = 0;
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
@@ -237,27 +245,28 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
         const page = await pdf.getPage(pageNumber);
         const content = await page.getTextContent();
         const lines = layoutLines(content.items);
-        const layout = layoutPageText(lines);
-        let text = layout.text;
-        const found = pageTables(lines, layout, pageNumber);
+        let formText = "";
         try {
           const form = formFieldText(await page.getAnnotations({ intent: "display" }));
           formFields += form.fields;
-          if (form.text.length > 0) text = text.length > 0 ? `${text}\n\n${form.text}` : form.text;
+          formText = form.text;
         } catch {
           // Unreadable annotations cost the form values only; the page text stands.
         }
         page.cleanup();
-        pages.push({ pageNumber, text });
-        // Only a page that read cleanly has tables: a failed page stays empty, with nothing to cite.
-        tables.push(...found);
+        rawPages.push({ lines, formText });
       } catch (error) {
         // One broken page should not cost the rest of the document; the page stays, empty.
         unreadablePages.push(pageNumber);
-        pages.push({ pageNumber, text: "" });
+        rawPages.push({ lines: [], formText: "" });
         if (error instanceof ParseError) throw error;
       }
     }
+    // Headers, footers and footnotes are told apart by comparing pages, so pages are cleaned together.
+    const cleaned = cleanPdfPages(rawPages).pages;
+    const pages: PageText[] = cleaned.map((page, index) => ({ pageNumber: index + 1, text: page.text }));
+    // Only a page that read cleanly has tables: a failed page stays empty, with nothing to cite.
+    const tables: PageTable[] = cleaned.flatMap((page, index) => pageTables(page, index + 1));
     if (unreadablePages.length === pageCount) {
       throw new ParseError(
         "pdf_corrupt",
@@ -297,8 +306,10 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
       warnings.push("The PDF's metadata could not be read; the title comes from its first line.");
     }
     joinTablesAcrossPages(tables);
+    // Footnotes come after all the body text, so the chunker keeps them out of the sentences they interrupt.
     const blocks: Block[] = [
-      ...pages.flatMap((page) => proseBlocks(page, tables)),
+      ...pages.flatMap((page, index) => proseBlocks(page, tables, cleaned[index]?.notesStart ?? page.text.length)),
+      ...pages.flatMap((page, index) => noteBlocks(page, cleaned[index]?.notesStart ?? page.text.length)),
       ...tables.map((table) => table.block),
     ];
     return {

@@ -1,0 +1,144 @@
+/**
+ * Finds a PDF's page furniture: running headers and footers and page numbers, the lines a publisher
+ * repeats on every page. Left in, they land in the middle of sentences that run across a page break
+ * and in every quote taken from there. A line is furniture when it sits in a page's margin (the top or
+ * bottom rows, set apart from the body by a wider gap than the body's line spacing, or text turned up
+ * the margin) and the same text, numbers aside, stands at the same height on many pages. Chapter
+ * headers that change every few pages count where they stand in a margin position that furniture
+ * holds on many pages; so do page numbers alone there.
+ */
+import type { PdfLine } from "./pdf-lines.js";
+
+/** Rows at most this far from a page's top or bottom edge can be a header or footer. */
+const maxMarginRows = 3;
+/** A margin is set off from the body by a gap of at least this many glyph heights. */
+const marginGapInGlyphs = 1.8;
+/** Lines whose baselines differ by no more than this (PDF units) sit on one row. */
+const rowTolerance = 2;
+/** Repeats at the same height within this much (PDF units, or a glyph height when larger) are one. */
+const positionTolerance = 4;
+/** Share of pages a text must repeat on to be furniture by itself. */
+const minimumPageShare = 0.2;
+
+type Side = "top" | "bottom" | "turned";
+type Candidate = { page: number; line: number; y: number; side: Side; key: string; size: number };
+
+/** The text with what changes from page to page (page numbers, dates, roman numerals) made alike. */
+export function furnitureKey(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/\p{N}+/gu, "#")
+    .split(/\s+/)
+    .filter((word) => word.length > 0)
+    .map((word) => (/^(?:x{1,3}(?:ix|iv|v?i{0,3})|ix|iv|v?i{1,3}|v)$/.test(word) ? "#" : word))
+    .join(" ");
+}
+
+/** "12", "Page 3", "3 of 10", "- 4 -", "B-2", "iv": a page number on its own. */
+function isPageNumberKey(key: string): boolean {
+  return /^(?:page )?[-–—(]? ?#(?: ?[-–—)])?(?: (?:of|\/) #)?$/.test(key) || /^[a-z]-#$/.test(key);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** The lines of a page grouped into rows by baseline, top row first. */
+function rowsOf(lines: readonly PdfLine[]): Array<{ y: number; lines: number[] }> {
+  const order = lines
+    .map((line, index) => ({ line, index }))
+    .filter(({ line }) => line.text.trim().length > 0 && line.rotated !== true)
+    .sort((left, right) => right.line.y - left.line.y);
+  const rows: Array<{ y: number; lines: number[] }> = [];
+  for (const { line, index } of order) {
+    const row = rows.at(-1);
+    if (row !== undefined && row.y - line.y <= rowTolerance) row.lines.push(index);
+    else rows.push({ y: line.y, lines: [index] });
+  }
+  return rows;
+}
+
+/** The rows of one edge of a page set apart from the rest by a wide gap (nearest the edge first). */
+function marginRows(rows: Array<{ y: number; lines: number[] }>, gap: number): Array<{ y: number; lines: number[] }> {
+  for (let count = 1; count <= maxMarginRows && count < rows.length; count += 1) {
+    const inner = rows[count - 1];
+    const body = rows[count];
+    if (inner !== undefined && body !== undefined && Math.abs(inner.y - body.y) >= gap) return rows.slice(0, count);
+  }
+  return [];
+}
+
+function pageCandidates(lines: readonly PdfLine[], page: number, keep: ReadonlySet<number>): Candidate[] {
+  const sizes = lines.filter((line) => line.text.trim().length > 0).map((line) => line.size ?? line.height);
+  const gap = Math.max(median(sizes), 1) * marginGapInGlyphs;
+  const rows = rowsOf(lines);
+  const candidates: Candidate[] = [];
+  const add = (index: number, side: Side) => {
+    const line = lines[index] as PdfLine;
+    if (keep.has(index)) return;
+    const key = furnitureKey(line.text);
+    if (key.length > 0) candidates.push({ page, line: index, y: line.y, side, key, size: line.size ?? line.height });
+  };
+  const top = marginRows(rows, gap);
+  const bottom = marginRows([...rows].reverse(), gap).filter((row) => !top.includes(row));
+  for (const row of top) for (const index of row.lines) add(index, "top");
+  for (const row of bottom) for (const index of row.lines) add(index, "bottom");
+  lines.forEach((line, index) => {
+    if (line.rotated === true && line.text.trim().length > 0) add(index, "turned");
+  });
+  return candidates;
+}
+
+/** Groups of candidates with one key, side and height, each group's pages counted once. */
+function clusters(candidates: Candidate[]): Candidate[][] {
+  const groups = new Map<string, Candidate[][]>();
+  for (const candidate of candidates) {
+    const key = `${candidate.side}\u0000${candidate.key}`;
+    const same = groups.get(key) ?? [];
+    const tolerance = Math.max(positionTolerance, candidate.size);
+    const cluster = same.find((group) => Math.abs((group[0] as Candidate).y - candidate.y) <= tolerance);
+    if (cluster) cluster.push(candidate);
+    else same.push([candidate]);
+    groups.set(key, same);
+  }
+  return [...groups.values()].flat();
+}
+
+const pagesOf = (cluster: Candidate[]) => new Set(cluster.map((candidate) => candidate.page)).size;
+
+/**
+ * For each page (in order), the indices of its lines that are page furniture. `pages` holds each
+ * page's lines as layoutLines built them; lines in `keep` (a table's rows: a header row repeated
+ * on every page a table runs over) are never furniture.
+ */
+export function findPageFurniture(
+  pages: ReadonlyArray<readonly PdfLine[]>,
+  keep: ReadonlyArray<ReadonlySet<number>> = [],
+): Array<Set<number>> {
+  const furniture = pages.map(() => new Set<number>());
+  const all = clusters(pages.flatMap((lines, page) => pageCandidates(lines, page, keep[page] ?? new Set())));
+  const minimumPages = Math.max(2, Math.ceil(pages.length * minimumPageShare));
+  const strong = all.filter((cluster) => pagesOf(cluster) >= minimumPages);
+  // Where strong furniture stands, a text repeated on a few pages (a chapter's running header) or a
+  // lone page number is furniture too.
+  const inFurniturePosition = (cluster: Candidate[]) => {
+    const first = cluster[0] as Candidate;
+    return strong.some((known) => {
+      const reference = known[0] as Candidate;
+      return (
+        reference.side === first.side &&
+        first.side !== "turned" &&
+        Math.abs(reference.y - first.y) <= Math.max(positionTolerance, first.size)
+      );
+    });
+  };
+  for (const cluster of all) {
+    const first = cluster[0] as Candidate;
+    const isFurniture =
+      strong.includes(cluster) ||
+      (inFurniturePosition(cluster) && (pagesOf(cluster) >= 2 || isPageNumberKey(first.key)));
+    if (isFurniture) for (const candidate of cluster) furniture[candidate.page]?.add(candidate.line);
+  }
+  return furniture;
+}
