@@ -3,7 +3,9 @@
  * removed, and each cited source gets the sentence it is cited for as its quote and the page(s) that
  * hold that sentence — found by offsets within the chunk's exact provenance, with the TF-IDF page
  * finder as the fallback when offsets are missing. A sentence that runs across a page break cites
- * both pages (pageStart..pageEnd); the link opens the page where it starts.
+ * both pages (pageStart..pageEnd); the link opens the page where it starts. No sentence is quoted
+ * twice: overlapping chunks of one document often hold the same sentence, and their citations are
+ * merged into one (the answer's markers and repeated lines follow).
  */
 import type { PageText, SearchResult } from "../domain/types.js";
 import type { Citation } from "./answer-events.js";
@@ -95,6 +97,76 @@ export async function buildCitation(
   };
 }
 
+/** A quote's words only (case, spacing, punctuation and a shortening "…" aside), to compare quotes by. */
+function quoteKey(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+/** Below this many letters and digits, a quote inside another is a coincidence, not the same sentence. */
+const MIN_CONTAINED_QUOTE = 20;
+
+/** Whether two quotes are the same sentence: equal, or one a part of the other (a chunk may start mid-sentence). */
+function sameSentence(left: string, right: string): boolean {
+  const [shorter, longer] = [quoteKey(left), quoteKey(right)].sort((a, b) => a.length - b.length) as [string, string];
+  if (shorter === longer) return true;
+  return shorter.length >= MIN_CONTAINED_QUOTE && longer.includes(shorter);
+}
+
+/**
+ * The citations with no sentence of a document quoted twice: a citation whose quote is (part of)
+ * an earlier one's from the same document is merged into it, keeping the earlier number and the
+ * fuller quote with its pages. `merged` maps each dropped number to the one it was merged into.
+ */
+export function uniqueCitations(citations: readonly Citation[]): {
+  citations: Citation[];
+  merged: Map<number, number>;
+} {
+  const kept: Citation[] = [];
+  const merged = new Map<number, number>();
+  for (const citation of citations) {
+    const index = kept.findIndex(
+      (earlier) => earlier.documentId === citation.documentId && sameSentence(earlier.quote, citation.quote),
+    );
+    const earlier = kept[index];
+    if (earlier === undefined) {
+      kept.push(citation);
+      continue;
+    }
+    merged.set(citation.n, earlier.n);
+    if (quoteKey(citation.quote).length > quoteKey(earlier.quote).length) kept[index] = { ...citation, n: earlier.n };
+  }
+  return { citations: kept, merged };
+}
+
+/** The answer's lines with markers renumbered after a merge, repeated markers and repeated lines dropped. */
+function renumberAnswer(answer: string, merged: ReadonlyMap<number, number>): string {
+  if (merged.size === 0) return answer;
+  const renumbered = answer
+    .replace(MARKER, (marker, digits: string) => {
+      const target = merged.get(Number(digits));
+      return target === undefined ? marker : marker.replace(digits, String(target));
+    })
+    .replace(/(\s?\[(\d{1,3})\])(?:\s?\[\2\])+/g, "$1");
+  // A line saying what an earlier line with the same markers says (an extractive quote of the same
+  // sentence from two chunks) goes; the fuller of the two stays where the first one was.
+  const lines: string[] = [];
+  for (const line of renumbered.split("\n")) {
+    const markers = [...line.matchAll(MARKER)].map((match) => match[1]).join(",");
+    const index = lines.findIndex(
+      (earlier) =>
+        markers.length > 0 &&
+        [...earlier.matchAll(MARKER)].map((match) => match[1]).join(",") === markers &&
+        sameSentence(earlier.replace(MARKER, ""), line.replace(MARKER, "")),
+    );
+    if (index === -1) lines.push(line);
+    else if (quoteKey(line).length > quoteKey(lines[index] as string).length) lines[index] = line;
+  }
+  return lines.join("\n");
+}
+
 export async function buildCitations(
   answer: string,
   sources: NumberedSource[],
@@ -108,5 +180,6 @@ export async function buildCitations(
     const source = bySourceNumber.get(n);
     if (source) citations.push(await buildCitation(source, claimsFor(resolved.answer, n), pageTexts, linkForCitation));
   }
-  return { answer: resolved.answer, citations };
+  const unique = uniqueCitations(citations);
+  return { answer: renumberAnswer(resolved.answer, unique.merged), citations: unique.citations };
 }

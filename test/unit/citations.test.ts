@@ -1,7 +1,8 @@
 /**
  * Citations from [n] markers: unknown markers go, each citation quotes the sentence it is cited for
  * and names the page(s) holding that sentence, narrowed inside multi-page chunks by provenance
- * offsets (the TF-IDF page finder only when offsets are missing). The last test runs the real PDF
+ * offsets (the TF-IDF page finder only when offsets are missing), and no sentence is quoted twice
+ * (overlapping chunks of one document give one citation). The last test runs the real PDF
  * parser and chunker on a Northwind PDF and checks every multi-page chunk's narrowed page.
  */
 import { existsSync } from "node:fs";
@@ -12,7 +13,14 @@ import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import { parsePdf } from "../../ingestion/parse-pdf.js";
 import { splitSentences } from "../../ingestion/split-sentences.js";
 import { loadTokenCounter } from "../../ingestion/token-counter.js";
-import { buildCitation, buildCitations, pageAtOffset, resolveMarkers } from "../../src/answer/citations.js";
+import type { Citation } from "../../src/answer/answer-events.js";
+import {
+  buildCitation,
+  buildCitations,
+  pageAtOffset,
+  resolveMarkers,
+  uniqueCitations,
+} from "../../src/answer/citations.js";
 import { createExtractiveGenerator } from "../../src/answer/extractive-generator.js";
 import type { NumberedSource } from "../../src/answer/generator.js";
 import { shortenQuote } from "../../src/answer/sentence-scoring.js";
@@ -279,6 +287,113 @@ describe("buildCitations", () => {
     expect(generated).toBe("“Projects such as Docker (2) and rkt (3) added functionality to containers.” [1]");
     const { citations } = await buildCitations(generated, sources, recorder.pageTexts, recorder.linkForCitation);
     expect(citations.map((citation) => citation.n)).toEqual([1]);
+  });
+});
+
+describe("no sentence quoted twice", () => {
+  const pages: PageText[] = [
+    {
+      pageNumber: 1,
+      text: "Dental cleanings are covered twice a year. Orthodontics requires prior approval from the plan.",
+    },
+    { pageNumber: 2, text: "Vision exams are covered once every twelve months. Contact lenses have an allowance." },
+  ];
+  // Two chunks as the chunker overlaps them: the second starts with the first one's last sentence.
+  const first = chunkOf(pages, { pageStart: 1, pageEnd: 1, charStart: 0, charEnd: pages[0]?.text.length ?? 0 });
+  const overlapStart = pages[0]?.text.indexOf("Orthodontics") ?? 0;
+  const second = chunkOf(pages, {
+    pageStart: 1,
+    pageEnd: 2,
+    charStart: overlapStart,
+    charEnd: pages[1]?.text.length ?? 0,
+  });
+  const sources: NumberedSource[] = [
+    { n: 1, result: first },
+    { n: 2, result: { ...second, chunkId: "chunk-overlap" } },
+  ];
+
+  it("merges the citations of two overlapping chunks that quote one sentence, in the answer too", async () => {
+    let generated = "";
+    for await (const text of createExtractiveGenerator().generate("Does orthodontics need prior approval?", sources))
+      generated += text;
+    // The generator quotes the sentence from both chunks…
+    expect(generated).toBe(
+      "“Orthodontics requires prior approval from the plan.” [1]\n“Orthodontics requires prior approval from the plan.” [2]",
+    );
+    const recorder = recorders(pages);
+    const { answer, citations } = await buildCitations(
+      generated,
+      sources,
+      recorder.pageTexts,
+      recorder.linkForCitation,
+    );
+    // …and the reply holds it once, with one citation on the page that has it.
+    expect(answer).toBe("“Orthodontics requires prior approval from the plan.” [1]");
+    expect(citations).toEqual([
+      {
+        n: 1,
+        documentId: "doc-1",
+        title: "Benefits Guide",
+        file: "benefits.pdf",
+        pageStart: 1,
+        pageEnd: 1,
+        quote: "Orthodontics requires prior approval from the plan.",
+        url: "https://folio.test/files/doc-1#page=1",
+      },
+    ]);
+  });
+
+  it("renumbers a merged marker inside an answer's own sentences and drops a repeated marker", async () => {
+    const recorder = recorders(pages);
+    const { answer, citations } = await buildCitations(
+      "Orthodontics needs prior approval [1]. It must come from the plan [2]. Approval first [2][1].",
+      sources,
+      recorder.pageTexts,
+      recorder.linkForCitation,
+    );
+    expect(answer).toBe("Orthodontics needs prior approval [1]. It must come from the plan [1]. Approval first [1].");
+    expect(citations.map(({ n, quote }) => ({ n, quote }))).toEqual([
+      { n: 1, quote: "Orthodontics requires prior approval from the plan." },
+    ]);
+  });
+
+  const citation = (n: number, quote: string, documentId = "doc-1", page = 3) => ({
+    n,
+    documentId,
+    title: "Guide",
+    file: "guide.pdf",
+    pageStart: page,
+    pageEnd: page,
+    quote,
+    url: `https://folio.test/files/${documentId}#page=${page}`,
+  });
+
+  it("keeps the fuller quote, with its pages, when a chunk starting mid-sentence quotes only the tail", () => {
+    const tail = citation(1, "prior approval from the plan before treatment starts.", "doc-1", 4);
+    const whole = citation(
+      2,
+      "Orthodontics requires prior approval from the plan before treatment starts.",
+      "doc-1",
+      3,
+    );
+    expect(uniqueCitations([tail, whole])).toEqual({
+      citations: [{ ...whole, n: 1 }],
+      merged: new Map([[2, 1]]),
+    });
+  });
+
+  it("keeps different sentences of one page, the same sentence in two documents, and short coincidences", () => {
+    const citations = [
+      citation(1, "Vision exams are covered once every twelve months."),
+      citation(2, "Contact lenses have an allowance of 150 dollars."),
+      citation(3, "Vision exams are covered once every twelve months.", "doc-2"),
+      citation(4, "Covered."),
+      citation(5, "Hearing aids are covered every three years."),
+    ];
+    expect(uniqueCitations(citations)).toEqual({ citations, merged: new Map() });
+    // A shortened quote ("…") is the same sentence as the whole one.
+    const shortened = citation(6, "Vision exams are covered once every…");
+    expect(uniqueCitations([citations[0] as Citation, shortened]).citations).toEqual([citations[0]]);
   });
 });
 
