@@ -10,7 +10,7 @@ import { toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Retriever } from "../retrieval/retriever.js";
 import type { Answer, AnswerContext, AnswerEvent, Citation } from "./answer-events.js";
-import { buildCitation, buildCitations, type LinkForCitation } from "./citations.js";
+import { buildCitation, buildCitations, type LinkForCitation, uniqueCitations } from "./citations.js";
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
 import { rewriteQuestion } from "./rewrite-question.js";
@@ -79,12 +79,15 @@ export function createAnswerService(dependencies: {
       }
       return pages;
     };
-    const closestSources = (sources: NumberedSource[], query: string) =>
-      Promise.all(
-        sources
-          .slice(0, CLOSEST_SOURCES)
-          .map((source) => buildCitation(source, query, pageTexts, dependencies.linkForCitation)),
-      );
+    // Overlapping chunks of one document may offer the same sentence: it is listed once.
+    const closestSources = async (sources: NumberedSource[], query: string) =>
+      uniqueCitations(
+        await Promise.all(
+          sources
+            .slice(0, CLOSEST_SOURCES)
+            .map((source) => buildCitation(source, query, pageTexts, dependencies.linkForCitation)),
+        ),
+      ).citations;
     try {
       throwIfAborted(signal);
       let query = question;
