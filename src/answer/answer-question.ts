@@ -99,13 +99,18 @@ export function createAnswerService(dependencies: {
       }
       yield { type: "status", status: "searching", message: "Searching your documents…" };
       const retrievalStart = performance.now();
+      const retrievalStages: Record<string, number> = {};
       const results = await dependencies.retriever.search({
         query,
         spaceIds: context.spaceIds,
         limit: candidates,
         signal,
+        timingsMs: retrievalStages,
       });
       lap("retrieval", retrievalStart);
+      // Stages of retrieval (embed, hybrid, rerank…) next to the total, so a slow answer shows why.
+      for (const [stage, milliseconds] of Object.entries(retrievalStages))
+        timingsMs[`retrieval.${stage}`] = milliseconds;
       throwIfAborted(signal);
       const sources: NumberedSource[] = results.slice(0, topK).map((result, index) => ({ n: index + 1, result }));
       const relevance = assessRelevance(

@@ -147,8 +147,29 @@ describe("answerQuestion", () => {
         spaceIds: ["console:test"],
         limit: 20,
         signal: undefined,
+        timingsMs: {},
       },
     ]);
+  });
+
+  it("reports each retrieval stage's time (embedding, reranking…) in the answer's timings", async () => {
+    const retriever: Retriever = {
+      async search(request) {
+        if (request.timingsMs) Object.assign(request.timingsMs, { embed: 4.5, hybrid: 12, rerank: 480 });
+        return [PERKS_CHUNK, CLAIMS_CHUNK];
+      },
+    };
+    const events = await collect(
+      service(retriever).answers.answerQuestion("How much can employees expense for fitness programs?", context()),
+    );
+    const done = events.at(-1);
+    if (done?.type !== "done") throw new Error("no done event");
+    expect(done.answer.timingsMs).toMatchObject({
+      "retrieval.embed": 4.5,
+      "retrieval.hybrid": 12,
+      "retrieval.rerank": 480,
+    });
+    expect(done.answer.timingsMs.retrieval).toBeGreaterThanOrEqual(0);
   });
 
   it("ends with the full answer object of DESIGN.md, whose text is the streamed deltas", async () => {
