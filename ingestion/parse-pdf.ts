@@ -178,9 +178,9 @@ export function joinTablesAcrossPages(tables: PageTable[]): void {
  * A page's prose: its body text minus the tables on it, as blocks that point at their place in the
  * page text. A page without tables or footnotes is one block, the whole page.
  */
-function proseBlocks(page: PageText, tables: PageTable[], bodyEnd: number): TextBlock[] {
+function proseBlocks(page: PageText, tables: PageTable[], body: { start: number; end: number }): TextBlock[] {
   const blocks: TextBlock[] = [];
-  let cursor = 0;
+  let cursor = body.start;
   const addProse = (from: number, to: number) => {
     const slice = page.text.slice(from, to);
     const text = slice.trim();
@@ -193,15 +193,16 @@ function proseBlocks(page: PageText, tables: PageTable[], bodyEnd: number): Text
     addProse(cursor, table.start);
     cursor = table.end;
   }
-  addProse(cursor, bodyEnd);
+  addProse(cursor, body.end);
   return blocks;
 }
 
 /** A page's footnotes as one block of their own (none when the page has no notes). */
-function noteBlocks(page: PageText, notesStart: number): TextBlock[] {
-  const text = page.text.slice(notesStart);
+function noteBlocks(page: PageText, notes: { start: number; end: number } | null): TextBlock[] {
+  if (notes === null) return [];
+  const text = page.text.slice(notes.start, notes.end);
   if (text.trim().length === 0) return [];
-  return [{ kind: "text", text, headingPath: [], page: page.pageNumber, charStart: notesStart }];
+  return [{ kind: "text", text, headingPath: [], page: page.pageNumber, charStart: notes.start }];
 }
 
 /** Parses a PDF into physical pages, the prose of each page and the tables found on them. */
@@ -308,8 +309,10 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
     joinTablesAcrossPages(tables);
     // Footnotes come after all the body text, so the chunker keeps them out of the sentences they interrupt.
     const blocks: Block[] = [
-      ...pages.flatMap((page, index) => proseBlocks(page, tables, cleaned[index]?.notesStart ?? page.text.length)),
-      ...pages.flatMap((page, index) => noteBlocks(page, cleaned[index]?.notesStart ?? page.text.length)),
+      ...pages.flatMap((page, index) =>
+        proseBlocks(page, tables, cleaned[index]?.body ?? { start: 0, end: page.text.length }),
+      ),
+      ...pages.flatMap((page, index) => noteBlocks(page, cleaned[index]?.notes ?? null)),
       ...tables.map((table) => table.block),
     ];
     return {

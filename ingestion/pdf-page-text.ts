@@ -14,11 +14,15 @@ import { findTables, type PdfTable } from "./pdf-tables.js";
 /** One page as read: its lines, and the text of its filled-in form fields (empty when none). */
 export type RawPdfPage = { lines: PdfLine[]; formText: string };
 
+type Span = { start: number; end: number };
+
 export type CleanPdfPage = {
   text: string;
-  /** Where the page's footnotes start in `text` (text.length when it has none): body before, notes after. */
-  notesStart: number;
-  /** The body lines the tables were found on, the tables, and where those lines are in `text`. */
+  /** Where the body (the page's prose and tables, then its form values) is in `text`. */
+  body: Span;
+  /** Where the page's footnotes are in `text`, after the body or before it; null when it has none. */
+  notes: Span | null;
+  /** The tables found on the body's lines, and where each of those lines is in `text`. */
   tables: PdfTable[];
   lineSpans: PageLayout["lineSpans"];
 };
@@ -30,6 +34,8 @@ export type PdfCleanupCounts = {
   footnoteMarks: number;
   hyphensDropped: number;
   linesJoined: number;
+  /** Pages whose notes went before their body, so a sentence running on to the next page stays whole. */
+  notesBeforeBody: number;
 };
 
 /** Lines whose type sizes differ more than this ratio are not one paragraph (a heading above body). */
@@ -141,6 +147,7 @@ export function cleanPdfPages(pages: readonly RawPdfPage[]): { pages: CleanPdfPa
     footnoteMarks: 0,
     hyphensDropped: 0,
     linesJoined: 0,
+    notesBeforeBody: 0,
   };
   const lineSets = pages.map((page) => page.lines);
   const furniture = findPageFurniture(
@@ -153,16 +160,59 @@ export function cleanPdfPages(pages: readonly RawPdfPage[]): { pages: CleanPdfPa
     separateNotes(page.lines, bodySize, furniture[index] ?? new Set(), counts),
   );
   const mend = createLineMender(separated.map(({ body, notes }) => [...body, ...notes].map((line) => line.text)));
-  const cleaned = separated.map(({ body, notes }, index): CleanPdfPage => {
+  const texts = separated.map(({ body, notes }, index) => {
     const tables = findTables(body);
     const layout = layoutPageText(body, lineJoins(body, mend, tableLines(tables), counts));
-    const notesLayout = layoutPageText(notes, lineJoins(notes, mend, new Set(), counts));
     const formText = pages[index]?.formText ?? "";
-    let text = layout.text;
-    if (formText.length > 0) text = text.length > 0 ? `${text}\n\n${formText}` : formText;
-    const notesStart = notesLayout.text.length > 0 && text.length > 0 ? text.length + 2 : text.length;
-    if (notesLayout.text.length > 0) text = text.length > 0 ? `${text}\n\n${notesLayout.text}` : notesLayout.text;
-    return { text, notesStart, tables, lineSpans: layout.lineSpans };
+    const bodyText = [layout.text, formText].filter((text) => text.length > 0).join("\n\n");
+    const notesText = layoutPageText(notes, lineJoins(notes, mend, new Set(), counts)).text;
+    return { tables, layout, bodyText, notesText };
+  });
+  // A page's notes go after its body, unless the body runs on into the next page mid-sentence: then
+  // they go before it, so the sentence stays whole across the break (unless the body before also runs
+  // on into this one; a break can only be kept whole on one side of a page's notes).
+  const runsOn = (index: number) =>
+    (texts[index + 1]?.bodyText.length ?? 0) > 0 && /[\p{L}\p{N},\-\u2010]$/u.test(texts[index]?.bodyText ?? "");
+  const cleaned = texts.map(({ tables, layout, bodyText, notesText }, index): CleanPdfPage => {
+    if (notesText.length === 0) {
+      return {
+        text: bodyText,
+        body: { start: 0, end: bodyText.length },
+        notes: null,
+        tables,
+        lineSpans: layout.lineSpans,
+      };
+    }
+    if (bodyText.length === 0) {
+      return {
+        text: notesText,
+        body: { start: 0, end: 0 },
+        notes: { start: 0, end: notesText.length },
+        tables,
+        lineSpans: layout.lineSpans,
+      };
+    }
+    if (!runsOn(index) || (index > 0 && runsOn(index - 1))) {
+      const notesStart = bodyText.length + 2;
+      return {
+        text: `${bodyText}\n\n${notesText}`,
+        body: { start: 0, end: bodyText.length },
+        notes: { start: notesStart, end: notesStart + notesText.length },
+        tables,
+        lineSpans: layout.lineSpans,
+      };
+    }
+    const bodyStart = notesText.length + 2;
+    counts.notesBeforeBody += 1;
+    return {
+      text: `${notesText}\n\n${bodyText}`,
+      body: { start: bodyStart, end: bodyStart + bodyText.length },
+      notes: { start: 0, end: notesText.length },
+      tables,
+      lineSpans: layout.lineSpans.map((span) =>
+        span === null ? null : { start: span.start + bodyStart, end: span.end + bodyStart },
+      ),
+    };
   });
   return { pages: cleaned, counts };
 }
