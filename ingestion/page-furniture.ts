@@ -59,9 +59,13 @@ function rowsOf(lines: readonly PdfLine[]): Array<{ y: number; lines: number[] }
   return rows;
 }
 
-/** The rows of one edge of a page set apart from the rest by a wide gap (nearest the edge first). */
+/**
+ * The rows of one edge of a page set apart from the rest by a wide gap (nearest the edge first). More
+ * rows must remain than are taken: on a page of a few lines under a header, the gap below the header
+ * does not make those lines a footer.
+ */
 function marginRows(rows: Array<{ y: number; lines: number[] }>, gap: number): Array<{ y: number; lines: number[] }> {
-  for (let count = 1; count <= maxMarginRows && count < rows.length; count += 1) {
+  for (let count = 1; count <= maxMarginRows && count < rows.length - count; count += 1) {
     const inner = rows[count - 1];
     const body = rows[count];
     if (inner !== undefined && body !== undefined && Math.abs(inner.y - body.y) >= gap) return rows.slice(0, count);

@@ -144,6 +144,32 @@ describe("chunkDocument on PDFs", () => {
     ]);
   });
 
+  it("chunks footnotes (blocks after the body, going back in the text) on their own, and runs the body across the page break they sit before", () => {
+    // The parser puts page 1's note before its body when the body runs on into page 2 mid-sentence.
+    const note = "A note on rates.";
+    const first = `${note}\n\nRates are set for`;
+    const second = "each plan in May.\n\nOther note.";
+    const document: ParsedDocument = {
+      ...pdfDocument([first, second]),
+      blocks: [
+        { kind: "text", text: "Rates are set for", headingPath: [], page: 1, charStart: first.indexOf("Rates") },
+        { kind: "text", text: "each plan in May.", headingPath: [], page: 2, charStart: 0 },
+        { kind: "text", text: note, headingPath: [], page: 1, charStart: 0 },
+        { kind: "text", text: "Other note.", headingPath: [], page: 2, charStart: second.indexOf("Other") },
+      ],
+    };
+    // The budget would fit everything in one chunk; the notes still stay out of the sentence.
+    const chunks = chunkDocument(document, { maxTokens: 50, overlapTokens: 3, tokenCounter: wordCounter });
+    expect(chunks.map((chunk) => [chunk.text, chunk.provenance])).toEqual([
+      [
+        "Rates are set for\neach plan in May.",
+        { pageStart: 1, pageEnd: 2, charStart: first.indexOf("Rates"), charEnd: "each plan in May.".length },
+      ],
+      [note, { pageStart: 1, pageEnd: 1, charStart: 0, charEnd: note.length }],
+      ["Other note.", { pageStart: 2, pageEnd: 2, charStart: second.indexOf("Other"), charEnd: second.length }],
+    ]);
+  });
+
   it("refuses blocks whose offsets do not match their page", () => {
     const document: ParsedDocument = {
       ...pdfDocument(["Some page text."]),
