@@ -12,7 +12,7 @@ import { ParseError } from "../src/errors.js";
 import type { ParseLimits } from "./limits.js";
 import type { Block, ParsedDocument, TableBlock, TextBlock } from "./parsed-document.js";
 import { layoutLines, normalizePageText } from "./pdf-lines.js";
-import { type CleanPdfPage, cleanPdfPages, type RawPdfPage } from "./pdf-page-text.js";
+import { type CleanPdfPage, cleanPdfPages, type PdfCleanupCounts, type RawPdfPage } from "./pdf-page-text.js";
 import { continuesTable, type PdfTable } from "./pdf-tables.js";
 
 /** Below this many visible characters a document is treated as having no text layer. */
@@ -207,6 +207,15 @@ function noteBlocks(page: PageText, notes: { start: number; end: number } | null
 
 /** Parses a PDF into physical pages, the prose of each page and the tables found on them. */
 export async function parsePdf(bytes: Uint8Array, fileName: string, limits: ParseLimits): Promise<ParsedDocument> {
+  return (await parsePdfWithCleanup(bytes, fileName, limits)).document;
+}
+
+/** parsePdf, with counts of what cleaning the page text took out or mended (for measurement). */
+export async function parsePdfWithCleanup(
+  bytes: Uint8Array,
+  fileName: string,
+  limits: ParseLimits,
+): Promise<{ document: ParsedDocument; cleanup: PdfCleanupCounts }> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js may take over the buffer it is given, so it gets its own copy.
@@ -264,7 +273,7 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
       }
     }
     // Headers, footers and footnotes are told apart by comparing pages, so pages are cleaned together.
-    const cleaned = cleanPdfPages(rawPages).pages;
+    const { pages: cleaned, counts: cleanup } = cleanPdfPages(rawPages);
     const pages: PageText[] = cleaned.map((page, index) => ({ pageNumber: index + 1, text: page.text }));
     // Only a page that read cleanly has tables: a failed page stays empty, with nothing to cite.
     const tables: PageTable[] = cleaned.flatMap((page, index) => pageTables(page, index + 1));
@@ -315,13 +324,14 @@ export async function parsePdf(bytes: Uint8Array, fileName: string, limits: Pars
       ...pages.flatMap((page, index) => noteBlocks(page, cleaned[index]?.notes ?? null)),
       ...tables.map((table) => table.block),
     ];
-    return {
+    const document: ParsedDocument = {
       mediaType: "application/pdf",
       title: metadataTitle || titleFromPages(pages) || fileName,
       pages,
       blocks,
       warnings,
     };
+    return { document, cleanup };
   } finally {
     await pdf.destroy();
   }

@@ -29,6 +29,7 @@ describe("buildVocabulary", () => {
       devices: 1,
     });
     expect(Object.fromEntries(counted.compounds)).toEqual({ "multi-factor": 1, "factor-ready": 1 });
+    expect(Object.fromEntries(counted.pairs)).toEqual({ "mation systems": 1, "multi-factor-ready devices": 1 });
   });
 });
 
@@ -58,8 +59,9 @@ describe("mendLineBreak", () => {
   });
 
   it("lets the document's habit decide a hyphen its words say nothing about", () => {
-    expect(mendLineBreak("a rea-", "sonable plan", vocabulary, "drop-hyphen")).toBe("drop-hyphen");
-    expect(mendLineBreak("a rea-", "sonable plan", vocabulary, "join")).toBe("join");
+    const typeset = { unknownHyphen: "drop-hyphen", softHyphens: false } as const;
+    expect(mendLineBreak("a rea-", "sonable plan", vocabulary, typeset)).toBe("drop-hyphen");
+    expect(mendLineBreak("a rea-", "sonable plan", vocabulary, { ...typeset, unknownHyphen: "join" })).toBe("join");
   });
 });
 
@@ -70,6 +72,17 @@ describe("createLineMender", () => {
       ["sonable choice for most questions and passages here", "plain text"],
     ]);
     expect(typeset("a rea-", "sonable choice")).toBe("drop-hyphen");
+  });
+
+  it("joins two words into the more common word in a document whose soft hyphens pdf.js dropped", () => {
+    const inner = "the information system in our information flow of services in information formation here";
+    const broken = Array.from({ length: 10 }, () => ["security servic", "es for all"]).flat();
+    const halves = ["a component of NIST’s In", "formation Technology"];
+    const soft = createLineMender([[inner, ...broken, ...halves]]);
+    expect(soft(...(halves as [string, string]))).toBe("join");
+    // Without that many broken words, two words stay two words.
+    const plain = createLineMender([[inner, ...halves]]);
+    expect(plain(...(halves as [string, string]))).toBeNull();
   });
 
   it("keeps unknown hyphens in a word-processed document, whose known breaks are compounds", () => {
