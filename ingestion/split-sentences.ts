@@ -1,9 +1,11 @@
 /**
  * Sentence boundaries as offsets: after ".", "!" or "?" (optionally followed by closing quotes or
- * brackets) and whitespace, when the next character can start a sentence. Common abbreviations
- * ("e.g.", "Dr.", "No.") and decimals do not end a sentence. Offsets let callers keep exact provenance.
+ * brackets) and whitespace, when the next character can start a sentence, and at every blank line (a
+ * heading, a list item or a footnote ends there even without a full stop). Common abbreviations
+ * ("e.g.", "Dr.", "No."), decimals and section numbers ("2.", "1.3.") do not end a sentence.
+ * Offsets let callers keep exact provenance.
  */
-const BOUNDARY = /[.!?]["'”’)\]]*\s+(?=["'“‘([]?[\p{Lu}\p{N}])/gu;
+const BOUNDARY = /[.!?]["'”’)\]]*\s+(?=["'“‘([]?[\p{Lu}\p{N}])|\n[ \t]*\n/gu;
 const ABBREVIATIONS = new Set([
   "e.g",
   "i.e",
@@ -25,6 +27,8 @@ const ABBREVIATIONS = new Set([
   "art",
 ]);
 
+const OUTLINE_NUMBER = /^(?:\d{1,3}(?:\.\d{1,3})*|[A-Z]|[ivx]{1,4})$/u;
+
 export type SentenceRange = { start: number; end: number };
 
 export function splitSentences(text: string): SentenceRange[] {
@@ -37,9 +41,16 @@ export function splitSentences(text: string): SentenceRange[] {
     if (trimmed.length > 0) ranges.push({ start: from + leading, end: from + leading + trimmed.length });
   };
   for (const match of text.matchAll(BOUNDARY)) {
+    if (match[0].startsWith("\n")) {
+      push(start, match.index);
+      start = match.index;
+      continue;
+    }
     const before = text.slice(Math.max(start, match.index - 8), match.index);
     const lastWord = (before.split(/\s/).pop() ?? "").toLowerCase();
     if (text[match.index] === "." && ABBREVIATIONS.has(lastWord)) continue;
+    // A section or list number ("2.", "1.3.", "A.") heads its sentence; it does not end one.
+    if (text[match.index] === "." && OUTLINE_NUMBER.test(text.slice(start, match.index).trim())) continue;
     const endOfSentence = match.index + match[0].trimEnd().length;
     push(start, endOfSentence);
     start = endOfSentence;

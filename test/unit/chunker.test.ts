@@ -402,6 +402,18 @@ describe("splitSentences", () => {
     const sentences = splitSentences(text).map((range) => text.slice(range.start, range.end));
     expect(sentences).toEqual(["See e.g. Fig. 3 for details.", "Pi is 3.14!", "Ask Dr. Who?", '"Quoted."', "Next one"]);
   });
+
+  it("ends a sentence at a blank line, so a heading or a footnote is never quoted with what follows", () => {
+    const text =
+      "2. The NIST Definition of Cloud Computing\n\nCloud computing is a model.\nIt scales.\n \nA note without a stop";
+    const sentences = splitSentences(text).map((range) => text.slice(range.start, range.end));
+    expect(sentences).toEqual([
+      "2. The NIST Definition of Cloud Computing",
+      "Cloud computing is a model.",
+      "It scales.",
+      "A note without a stop",
+    ]);
+  });
 });
 
 describe("chunkDocument options", () => {
