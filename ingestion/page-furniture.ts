@@ -39,18 +39,51 @@ function isPageNumberKey(key: string): boolean {
   return /^(?:page )?[-–—(]? ?#(?: ?[-–—)])?(?: (?:of|\/) #)?$/.test(key) || /^[a-z]-#$/.test(key);
 }
 
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
+
+/** The number a page number shows: its first arabic number, or its roman numeral; null when none. */
+function pageNumberValue(text: string): number | null {
+  const arabic = /\d+/.exec(text);
+  if (arabic) return Number(arabic[0]);
+  const roman = /\b([ivxlc]+)\b/i.exec(text)?.[1]?.toLowerCase();
+  if (roman === undefined) return null;
+  let value = 0;
+  for (let index = 0; index < roman.length; index += 1) {
+    const digit = ROMAN[roman.charAt(index)] ?? 0;
+    value += digit < (ROMAN[roman.charAt(index + 1)] ?? 0) ? -digit : digit;
+  }
+  return value;
+}
+
+/**
+ * The page numbers of a cluster of page-number-like lines: those that go up one per page together
+ * with at least one other ("iv" on page 4 and "v" on page 5, "3" on page 5 and "4" on page 6). A
+ * chart's axis labels ("2022", "5000") at one height do not.
+ */
+function countingPages(cluster: Candidate[], pages: ReadonlyArray<readonly PdfLine[]>): Candidate[] {
+  const byOffset = new Map<number, Candidate[]>();
+  for (const candidate of cluster) {
+    const value = pageNumberValue(pages[candidate.page]?.[candidate.line]?.text ?? "");
+    if (value === null) continue;
+    const group = byOffset.get(value - candidate.page) ?? [];
+    group.push(candidate);
+    byOffset.set(value - candidate.page, group);
+  }
+  return [...byOffset.values()].filter((group) => pagesOf(group) >= 2).flat();
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** The lines of a page grouped into rows by baseline, top row first. */
-function rowsOf(lines: readonly PdfLine[]): Array<{ y: number; lines: number[] }> {
+function rowsOf(lines: readonly PdfLine[]): Row[] {
   const order = lines
     .map((line, index) => ({ line, index }))
     .filter(({ line }) => line.text.trim().length > 0 && line.rotated !== true)
     .sort((left, right) => right.line.y - left.line.y);
-  const rows: Array<{ y: number; lines: number[] }> = [];
+  const rows: Row[] = [];
   for (const { line, index } of order) {
     const row = rows.at(-1);
     if (row !== undefined && row.y - line.y <= rowTolerance) row.lines.push(index);
@@ -59,18 +92,26 @@ function rowsOf(lines: readonly PdfLine[]): Array<{ y: number; lines: number[] }
   return rows;
 }
 
+type Row = { y: number; lines: number[] };
+
 /**
- * The rows of one edge of a page set apart from the rest by a wide gap (nearest the edge first). More
- * rows must remain than are taken: on a page of a few lines under a header, the gap below the header
- * does not make those lines a footer.
+ * The rows of one edge of a page set apart from the rest by a wide gap (nearest the edge first): as
+ * many as three, up to the last wide gap among them (a page number below a running footer has a gap
+ * of its own). More rows must remain than are taken: on a page of a few lines under a header, the gap
+ * below the header does not make those lines a footer. A lone page number at the edge is a margin row
+ * however few rows remain (a slide's number under its title).
  */
-function marginRows(rows: Array<{ y: number; lines: number[] }>, gap: number): Array<{ y: number; lines: number[] }> {
-  for (let count = 1; count <= maxMarginRows && count < rows.length - count; count += 1) {
-    const inner = rows[count - 1];
-    const body = rows[count];
-    if (inner !== undefined && body !== undefined && Math.abs(inner.y - body.y) >= gap) return rows.slice(0, count);
+function marginRows(rows: Row[], gap: number, text: (row: Row) => string): Row[] {
+  let margin: Row[] = [];
+  for (let count = 1; count <= maxMarginRows && count < rows.length; count += 1) {
+    const inner = rows[count - 1] as Row;
+    const body = rows[count] as Row;
+    if (Math.abs(inner.y - body.y) < gap) continue;
+    if (count < rows.length - count || (count === 1 && isPageNumberKey(furnitureKey(text(inner))))) {
+      margin = rows.slice(0, count);
+    }
   }
-  return [];
+  return margin;
 }
 
 function pageCandidates(lines: readonly PdfLine[], page: number, keep: ReadonlySet<number>): Candidate[] {
@@ -84,8 +125,9 @@ function pageCandidates(lines: readonly PdfLine[], page: number, keep: ReadonlyS
     const key = furnitureKey(line.text);
     if (key.length > 0) candidates.push({ page, line: index, y: line.y, side, key, size: line.size ?? line.height });
   };
-  const top = marginRows(rows, gap);
-  const bottom = marginRows([...rows].reverse(), gap).filter((row) => !top.includes(row));
+  const text = (row: Row) => row.lines.map((index) => lines[index]?.text ?? "").join(" ");
+  const top = marginRows(rows, gap, text);
+  const bottom = marginRows([...rows].reverse(), gap, text).filter((row) => !top.includes(row));
   for (const row of top) for (const index of row.lines) add(index, "top");
   for (const row of bottom) for (const index of row.lines) add(index, "bottom");
   lines.forEach((line, index) => {
@@ -123,7 +165,14 @@ export function findPageFurniture(
   const furniture = pages.map(() => new Set<number>());
   const all = clusters(pages.flatMap((lines, page) => pageCandidates(lines, page, keep[page] ?? new Set())));
   const minimumPages = Math.max(2, Math.ceil(pages.length * minimumPageShare));
-  const strong = all.filter((cluster) => pagesOf(cluster) >= minimumPages);
+  const isNumbers = (cluster: Candidate[]) => isPageNumberKey((cluster[0] as Candidate).key);
+  // Page numbers count only where they go up with the pages; other text where it repeats enough.
+  const numbered = new Map(
+    all.filter((cluster) => isNumbers(cluster)).map((cluster) => [cluster, countingPages(cluster, pages)]),
+  );
+  const strong = all.filter((cluster) =>
+    isNumbers(cluster) ? pagesOf(numbered.get(cluster) ?? []) >= minimumPages : pagesOf(cluster) >= minimumPages,
+  );
   // Where strong furniture stands, a text repeated on a few pages (a chapter's running header) or a
   // lone page number is furniture too.
   const inFurniturePosition = (cluster: Candidate[]) => {
@@ -137,12 +186,20 @@ export function findPageFurniture(
       );
     });
   };
+  const mark = (candidates: Candidate[]) => {
+    for (const candidate of candidates) furniture[candidate.page]?.add(candidate.line);
+  };
   for (const cluster of all) {
     const first = cluster[0] as Candidate;
-    const isFurniture =
-      strong.includes(cluster) ||
-      (inFurniturePosition(cluster) && (pagesOf(cluster) >= 2 || isPageNumberKey(first.key)));
-    if (isFurniture) for (const candidate of cluster) furniture[candidate.page]?.add(candidate.line);
+    if (first.side === "turned") {
+      if (strong.includes(cluster)) mark(cluster);
+    } else if (isNumbers(cluster)) {
+      // Page numbers that count up with the pages are furniture wherever they stand (front matter
+      // numbered i, ii, iii apart from the body's 1, 2, 3); at a furniture position, any page number.
+      mark(inFurniturePosition(cluster) ? cluster : (numbered.get(cluster) ?? []));
+    } else if (strong.includes(cluster) || (inFurniturePosition(cluster) && pagesOf(cluster) >= 2)) {
+      mark(cluster);
+    }
   }
   return furniture;
 }

@@ -100,6 +100,20 @@ describe("findPageFurniture", () => {
     });
   });
 
+  it("finds page numbers that count up with the pages on sparse pages (slides), and not a chart's labels", () => {
+    const slides = Array.from({ length: 12 }, (_, index) =>
+      layoutLines([
+        item(`Slide title ${index}`, 72, 700),
+        ...(index % 4 === 3 ? [item(String(index + 1), 700, 20)] : []),
+        ...(index === 5 ? [item("2022", 72, 40)] : index === 9 ? [item("5000", 72, 42)] : []),
+      ]),
+    );
+    const furniture = findPageFurniture(slides);
+    expect(
+      slides.flatMap((lines, index) => texts(lines, furniture[index] ?? []).map((text) => `${index + 1}:${text}`)),
+    ).toEqual(["4:4", "8:8", "12:12"]);
+  });
+
   it("finds nothing in a one-page document", () => {
     expect(findPageFurniture([pageLines({ header: "Memo", body, footer: "1" })])).toEqual([new Set()]);
   });
