@@ -3,7 +3,7 @@
  * weight / (k + rank) with 1-based ranks, and results are ordered by the sum. Ties keep the order in
  * which results were first seen (earlier lists first), so fusion is deterministic.
  */
-import type { ScoredChunkId } from "../stores/vector-index.js";
+import type { HybridQuery, ScoredChunkId } from "../stores/vector-index.js";
 
 export type RankedList = { results: ScoredChunkId[]; weight: number };
 
@@ -25,4 +25,15 @@ export function fuseReciprocalRanks(lists: RankedList[], options: { k: number; l
     .sort((left, right) => right.score - left.score || left.firstSeen - right.firstSeen)
     .slice(0, Math.max(0, options.limit))
     .map((entry) => ({ ...entry.hit, score: entry.score }));
+}
+
+/** The hybrid query's two candidate lists fused with its parameters; for indexes that fuse client-side. */
+export function fuseHybridLists(dense: ScoredChunkId[], sparse: ScoredChunkId[], query: HybridQuery): ScoredChunkId[] {
+  return fuseReciprocalRanks(
+    [
+      { results: dense, weight: query.fusion.denseWeight },
+      { results: sparse, weight: query.fusion.sparseWeight },
+    ],
+    { k: query.fusion.k, limit: query.limit },
+  );
 }

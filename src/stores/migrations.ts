@@ -144,6 +144,14 @@ export function vectorMigrations(denseDimensions: number): Migration[] {
         "ALTER TABLE chunk_vectors ADD COLUMN dense_model text",
       ],
     },
+    {
+      name: "0102_dense_hnsw",
+      statements: [
+        // Approximate nearest neighbours by cosine; queries keep the space filter inside the scan
+        // (pgvector's iterative index scan, see pgvector-index.ts).
+        "CREATE INDEX chunk_vectors_dense_hnsw ON chunk_vectors USING hnsw (dense vector_cosine_ops)",
+      ],
+    },
   ];
 }
 

@@ -12,6 +12,7 @@ import { migrateDatabase } from "./migrations.js";
 import { openPgliteClient } from "./pglite-client.js";
 import { createPgvectorIndex } from "./pgvector-index.js";
 import { openPostgresClient } from "./postgres-client.js";
+import { withSparsePostings } from "./postings-vector-index.js";
 import { createSqlCatalog } from "./sql-catalog.js";
 import type { SqlClient } from "./sql-client.js";
 import type { VectorIndex } from "./vector-index.js";
@@ -44,15 +45,19 @@ export async function openStores(
     return {
       client,
       catalog: createSqlCatalog(client),
-      vectorIndex: hasVectorExtension
-        ? createPgvectorIndex(client, { denseDimensions: options.denseDimensions })
-        : null,
+      vectorIndex: hasVectorExtension ? vectorIndexFor(location, client, options.denseDimensions) : null,
       vectorBackend: hasVectorExtension ? "pgvector" : "none",
     };
   } catch (error) {
     await client.close();
     throw error;
   }
+}
+
+/** Embedded PGlite is one process, so keyword search may keep its postings in memory; a server may not. */
+function vectorIndexFor(location: StoresLocation, client: SqlClient, denseDimensions: number): VectorIndex {
+  const index = createPgvectorIndex(client, { denseDimensions });
+  return location.mode === "embedded" ? withSparsePostings(index, client) : index;
 }
 
 /**

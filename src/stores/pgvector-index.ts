@@ -1,14 +1,15 @@
 /**
  * The vector index on pgvector (PGlite embedded, or a PostgreSQL server with the extension): dense
  * vectors as `vector(N)` compared by cosine, BM25 vectors as `sparsevec` scored by inner product.
- * Queries scan exactly (no ANN index): a team's corpus is at most a few hundred thousand chunks, an
- * exact scan filtered by space is fast enough there, and results stay exact — Qdrant takes over past that.
+ * Dense queries use an HNSW index (cosine) with the space filter inside pgvector's iterative index scan.
+ * Sparse queries here scan the space exactly; the embedded store answers them from in-memory postings
+ * instead (postings-vector-index.ts), and a PostgreSQL deployment past ~50K chunks a space wants Qdrant.
  */
 import type { SparseVector } from "../domain/types.js";
 import { FolioError } from "../errors.js";
+import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
 import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
 import type { SqlClient } from "./sql-client.js";
-import { fuseReciprocalRanks } from "../retrieval/reciprocal-rank-fusion.js";
 import type { DenseModelCount, IndexedChunk, ScoredChunkId, VectorIndex, VectorQuery } from "./vector-index.js";
 
 /** Rows per INSERT/UPDATE statement; keeps statements well under parameter and memory limits. */
@@ -57,7 +58,10 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 function requireDenseModel(model: string | undefined): string {
   if (!model) {
-    throw new FolioError("dense_model_missing", "A dense vector was written without the name of the model that made it.");
+    throw new FolioError(
+      "dense_model_missing",
+      "A dense vector was written without the name of the model that made it.",
+    );
   }
   return model;
 }
@@ -149,12 +153,23 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
     async queryDense(vector: number[], query: VectorQuery) {
       checkDense(vector);
       if (query.spaceIds.length === 0 || query.limit <= 0) return [];
-      const { rows } = await client.query<ScoredRow>(
-        `SELECT chunk_id, document_id, space_id, (1 - (dense <=> $1::vector))::float8 AS score
-         FROM chunk_vectors WHERE space_id = ANY($2::text[]) AND dense IS NOT NULL
-         ORDER BY dense <=> $1::vector, chunk_id LIMIT $3`,
-        [toVectorLiteral(vector), query.spaceIds, query.limit],
-      );
+      // HNSW with an iterative scan: when the space filter rejects the first candidates the index
+      // keeps walking, so a small space among large ones still gets `limit` results. Relaxed order
+      // may return them slightly out of order; the outer query sorts them exactly.
+      const rows = await client.transaction(async (transaction) => {
+        await transaction.query("SET LOCAL hnsw.iterative_scan = relaxed_order");
+        await transaction.query(`SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(100, query.limit * 2))}`);
+        const result = await transaction.query<ScoredRow>(
+          `WITH nearest AS MATERIALIZED (
+             SELECT chunk_id, document_id, space_id, dense <=> $1::vector AS distance
+             FROM chunk_vectors WHERE space_id = ANY($2::text[]) AND dense IS NOT NULL
+             ORDER BY dense <=> $1::vector LIMIT $3)
+           SELECT chunk_id, document_id, space_id, (1 - distance)::float8 AS score
+           FROM nearest ORDER BY distance, chunk_id`,
+          [toVectorLiteral(vector), query.spaceIds, query.limit],
+        );
+        return result.rows;
+      });
       return rows.map(toScored);
     },
 
@@ -180,13 +195,7 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
         this.queryDense(query.dense, perList),
         this.querySparse(query.sparse, perList),
       ]);
-      return fuseReciprocalRanks(
-        [
-          { results: dense, weight: query.fusion.denseWeight },
-          { results: sparse, weight: query.fusion.sparseWeight },
-        ],
-        { k: query.fusion.k, limit: query.limit },
-      );
+      return fuseHybridLists(dense, sparse, query);
     },
 
     async countByDenseModel(spaceId) {

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SparseVector } from "../../src/domain/types.js";
+import { fuseReciprocalRanks } from "../../src/retrieval/reciprocal-rank-fusion.js";
 import type { IndexedChunk, ScoredChunkId, VectorIndex } from "../../src/stores/vector-index.js";
 import { createSeededRandom } from "../support/seeded-random.js";
 
@@ -73,6 +74,7 @@ export function runVectorIndexContract(name: string, openVectorIndex: VectorInde
       documentId: documents[position % documents.length] ?? "",
       spaceId: spaces[position % 2 === 0 ? 0 : 1],
       dense: randomUnitVector(random),
+      denseModel: "test-embedder",
       sparse: randomSparseVector(random, 5 + Math.floor(random() * 20)),
     }));
     let opened: Awaited<ReturnType<VectorIndexFactory>>;
@@ -176,6 +178,133 @@ export function runVectorIndexContract(name: string, openVectorIndex: VectorInde
       await opened.vectorIndex.deleteByDocument(documentId);
       const afterDelete = await opened.vectorIndex.querySparse(query, { spaceIds: [spaceId], limit: 5 });
       expect(afterDelete.map((hit) => hit.documentId)).toEqual([keptDocumentId]);
+    });
+
+    it("fuses the dense and sparse top candidates by weighted reciprocal rank", async () => {
+      const dense = randomUnitVector(random);
+      const sparse = randomSparseVector(random, 8);
+      const fusion = { k: 60, denseWeight: 2, sparseWeight: 1 };
+      const hits = await opened.vectorIndex.queryHybrid({
+        spaceIds: [spaces[0]],
+        limit: 10,
+        dense,
+        sparse,
+        candidates: 30,
+        fusion,
+      });
+      const asHits = (list: Array<{ chunkId: string; score: number }>) =>
+        list.map((entry) => ({ ...entry, documentId: "", spaceId: spaces[0] }));
+      const expected = fuseReciprocalRanks(
+        [
+          {
+            results: asHits(bruteForceTop(chunks, spaces[0], (chunk) => dot(chunk.dense ?? [], dense), 30)),
+            weight: 2,
+          },
+          {
+            results: asHits(
+              bruteForceTop(
+                chunks,
+                spaces[0],
+                (chunk) => sparseDot(chunk.sparse ?? { indices: [], values: [] }, sparse),
+                30,
+              ),
+            ),
+            weight: 1,
+          },
+        ],
+        { k: 60, limit: 10 },
+      );
+      expect(hits.every((hit) => hit.spaceId === spaces[0])).toBe(true);
+      expectSameRanking(hits, expected);
+    });
+
+    it("never returns another space's chunk, even the same text that matches best there", async () => {
+      const ours = `test:${randomUUID()}`;
+      const theirs = `test:${randomUUID()}`;
+      const shared = randomUnitVector(random);
+      const sharedTerms = { indices: [3, 17, 29], values: [1, 1, 1] };
+      const near = shared.map((value, index) => value + (index === 0 ? 0.3 : 0));
+      const norm = Math.hypot(...near);
+      const [ourCopy, theirCopy, theirBest] = [randomUUID(), randomUUID(), randomUUID()];
+      await opened.vectorIndex.upsert([
+        {
+          chunkId: ourCopy,
+          documentId: randomUUID(),
+          spaceId: ours,
+          dense: near.map((value) => value / norm),
+          denseModel: "test-embedder",
+          sparse: { indices: [3], values: [1] },
+        },
+        {
+          chunkId: theirCopy,
+          documentId: randomUUID(),
+          spaceId: theirs,
+          dense: near.map((value) => value / norm),
+          denseModel: "test-embedder",
+          sparse: { indices: [3], values: [1] },
+        },
+        {
+          chunkId: theirBest,
+          documentId: randomUUID(),
+          spaceId: theirs,
+          dense: shared,
+          denseModel: "test-embedder",
+          sparse: sharedTerms,
+        },
+      ]);
+      const query = { spaceIds: [ours], limit: 5 };
+      const dense = await opened.vectorIndex.queryDense(shared, query);
+      const sparse = await opened.vectorIndex.querySparse(sharedTerms, query);
+      const hybrid = await opened.vectorIndex.queryHybrid({
+        ...query,
+        dense: shared,
+        sparse: sharedTerms,
+        candidates: 10,
+        fusion: { k: 60, denseWeight: 1, sparseWeight: 1 },
+      });
+      for (const hits of [dense, sparse, hybrid]) expect(hits.map((hit) => hit.chunkId)).toEqual([ourCopy]);
+      const theirHits = await opened.vectorIndex.queryDense(shared, { spaceIds: [theirs], limit: 5 });
+      expect(theirHits.map((hit) => hit.chunkId)).toEqual([theirBest, theirCopy]);
+    });
+
+    it("records which model made each dense vector and replaces dense vectors with another model's", async () => {
+      const spaceId = `test:${randomUUID()}`;
+      const own: IndexedChunk[] = [
+        {
+          chunkId: randomUUID(),
+          documentId: randomUUID(),
+          spaceId,
+          dense: randomUnitVector(random),
+          denseModel: "model-a",
+        },
+        {
+          chunkId: randomUUID(),
+          documentId: randomUUID(),
+          spaceId,
+          dense: randomUnitVector(random),
+          denseModel: "model-a",
+        },
+        { chunkId: randomUUID(), documentId: randomUUID(), spaceId, sparse: { indices: [4], values: [1] } },
+      ];
+      await opened.vectorIndex.upsert(own);
+      expect(await opened.vectorIndex.countByDenseModel(spaceId)).toEqual([
+        { model: "model-a", chunks: 2 },
+        { model: null, chunks: 1 },
+      ]);
+      const replacement = randomUnitVector(random);
+      await opened.vectorIndex.updateDense([
+        { chunkId: own[0]?.chunkId ?? "", dense: replacement, denseModel: "model-b" },
+        { chunkId: randomUUID(), dense: randomUnitVector(random), denseModel: "model-b" },
+      ]);
+      expect(await opened.vectorIndex.countByDenseModel(spaceId)).toEqual([
+        { model: "model-a", chunks: 1 },
+        { model: "model-b", chunks: 1 },
+        { model: null, chunks: 1 },
+      ]);
+      const [best] = await opened.vectorIndex.queryDense(replacement, { spaceIds: [spaceId], limit: 1 });
+      expect(best?.chunkId).toBe(own[0]?.chunkId);
+      const total = await opened.vectorIndex.countByDenseModel();
+      expect(total.find((entry) => entry.model === "test-embedder")?.chunks).toBeGreaterThanOrEqual(CHUNK_COUNT);
     });
 
     it("rejects a dense vector of the wrong size", async () => {
