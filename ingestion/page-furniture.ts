@@ -5,7 +5,8 @@
  * bottom rows, set apart from the body by a wider gap than the body's line spacing, or text turned up
  * the margin) and the same text, numbers aside, stands at the same height on many pages. Chapter
  * headers that change every few pages count where they stand in a margin position that furniture
- * holds on many pages; so do page numbers alone there.
+ * holds on many pages; so do page numbers alone there. The line numbers of a draft, a column of
+ * counting numbers beside the text, are furniture too.
  */
 import type { PdfLine } from "./pdf-lines.js";
 
@@ -19,8 +20,16 @@ const rowTolerance = 2;
 const positionTolerance = 4;
 /** Share of pages a text must repeat on to be furniture by itself. */
 const minimumPageShare = 0.2;
+/** Page numbers standing inside a page's rows must count up on at least this many pages. */
+const minimumInnerPages = 3;
+/** A draft's line numbers: at least this many numbers beside the text, nearly all one more than the last. */
+const minimumLineNumbers = 5;
+const minimumCountingShare = 0.8;
+const maximumIntrudingShare = 0.1;
+/** Numbers whose left or right edges are this close (PDF units) stand in one column. */
+const alignTolerance = 2;
 
-type Side = "top" | "bottom" | "turned";
+type Side = "top" | "bottom" | "turned" | "inner";
 type Candidate = { page: number; line: number; y: number; side: Side; key: string; size: number };
 
 /** The text with what changes from page to page (page numbers, dates, roman numerals) made alike. */
@@ -130,8 +139,13 @@ function pageCandidates(lines: readonly PdfLine[], page: number, keep: ReadonlyS
   const bottom = marginRows([...rows].reverse(), gap, text).filter((row) => !top.includes(row));
   for (const row of top) for (const index of row.lines) add(index, "top");
   for (const row of bottom) for (const index of row.lines) add(index, "bottom");
+  const inMargin = new Set([...top, ...bottom].flatMap((row) => row.lines));
   lines.forEach((line, index) => {
-    if (line.rotated === true && line.text.trim().length > 0) add(index, "turned");
+    if (line.text.trim().length === 0) return;
+    if (line.rotated === true) add(index, "turned");
+    // A page number may stand inside the page's rows (beside a table reaching lower): it counts only
+    // where it counts up with the pages at one height on many of them.
+    else if (!inMargin.has(index) && isPageNumberKey(furnitureKey(line.text))) add(index, "inner");
   });
   return candidates;
 }
@@ -142,7 +156,8 @@ function clusters(candidates: Candidate[]): Candidate[][] {
   for (const candidate of candidates) {
     const key = `${candidate.side}\u0000${candidate.key}`;
     const same = groups.get(key) ?? [];
-    const tolerance = Math.max(positionTolerance, candidate.size);
+    // Inside the page's rows only a page number at the very same height repeats by design.
+    const tolerance = candidate.side === "inner" ? rowTolerance : Math.max(positionTolerance, candidate.size);
     const cluster = same.find((group) => Math.abs((group[0] as Candidate).y - candidate.y) <= tolerance);
     if (cluster) cluster.push(candidate);
     else same.push([candidate]);
@@ -152,6 +167,56 @@ function clusters(candidates: Candidate[]): Candidate[][] {
 }
 
 const pagesOf = (cluster: Candidate[]) => new Set(cluster.map((candidate) => candidate.page)).size;
+
+/** The largest set of the given items sharing a left or a right edge (within alignTolerance). */
+function alignedColumn(items: Array<{ index: number; x0: number; x1: number }>): number[] {
+  let best: number[] = [];
+  for (const edge of ["x0", "x1"] as const) {
+    for (const item of items) {
+      const column = items.filter((other) => Math.abs(other[edge] - item[edge]) <= alignTolerance);
+      if (column.length > best.length) best = column.map((other) => other.index);
+    }
+  }
+  return best;
+}
+
+/**
+ * The line numbers of a page (a draft's numbered lines): bare numbers in a column of their own beside
+ * the text that, read down the page, count up one by one.
+ */
+export function findLineNumbers(lines: readonly PdfLine[], keep: ReadonlySet<number> = new Set()): Set<number> {
+  const extent = (line: PdfLine) => ({
+    x0: Math.min(...line.fragments.map((fragment) => fragment.x0)),
+    x1: Math.max(...line.fragments.map((fragment) => fragment.x1)),
+  });
+  const numbers: number[] = [];
+  const text: number[] = [];
+  lines.forEach((line, index) => {
+    if (line.text.trim().length === 0 || line.fragments.length === 0 || line.rotated === true) return;
+    if (/^\d{1,4}$/.test(line.text.trim()) && !keep.has(index)) numbers.push(index);
+    else text.push(index);
+  });
+  if (numbers.length < minimumLineNumbers || text.length === 0) return new Set();
+  // The numbers line up in a column (left or right aligned) of their own: hardly any text reaches
+  // into it (a heading may).
+  const beside = alignedColumn(numbers.map((index) => ({ index, ...extent(lines[index] as PdfLine) })));
+  if (beside.length < minimumLineNumbers) return new Set();
+  const spans = beside.map((index) => extent(lines[index] as PdfLine));
+  const columnLeft = Math.min(...spans.map((span) => span.x0));
+  const columnRight = Math.max(...spans.map((span) => span.x1));
+  const intruding = text.filter((index) => {
+    const { x0, x1 } = extent(lines[index] as PdfLine);
+    return x0 < columnRight && x1 > columnLeft;
+  }).length;
+  if (intruding > text.length * maximumIntrudingShare) return new Set();
+  const down = [...beside].sort((left, right) => (lines[right] as PdfLine).y - (lines[left] as PdfLine).y);
+  let counting = 0;
+  for (let position = 1; position < down.length; position += 1) {
+    const previous = Number((lines[down[position - 1] as number] as PdfLine).text.trim());
+    if (Number((lines[down[position] as number] as PdfLine).text.trim()) === previous + 1) counting += 1;
+  }
+  return counting >= (down.length - 1) * minimumCountingShare ? new Set(beside) : new Set();
+}
 
 /**
  * For each page (in order), the indices of its lines that are page furniture. `pages` holds each
@@ -178,6 +243,7 @@ export function findPageFurniture(
   const inFurniturePosition = (cluster: Candidate[]) => {
     const first = cluster[0] as Candidate;
     return strong.some((known) => {
+      if ((known[0] as Candidate).side === "inner") return false;
       const reference = known[0] as Candidate;
       return (
         reference.side === first.side &&
@@ -189,10 +255,16 @@ export function findPageFurniture(
   const mark = (candidates: Candidate[]) => {
     for (const candidate of candidates) furniture[candidate.page]?.add(candidate.line);
   };
+  pages.forEach((lines, page) => {
+    for (const line of findLineNumbers(lines, keep[page])) furniture[page]?.add(line);
+  });
   for (const cluster of all) {
     const first = cluster[0] as Candidate;
     if (first.side === "turned") {
       if (strong.includes(cluster)) mark(cluster);
+    } else if (first.side === "inner") {
+      const counted = numbered.get(cluster) ?? [];
+      if (pagesOf(counted) >= Math.max(minimumInnerPages, minimumPages)) mark(counted);
     } else if (isNumbers(cluster)) {
       // Page numbers that count up with the pages are furniture wherever they stand (front matter
       // numbered i, ii, iii apart from the body's 1, 2, 3); at a furniture position, any page number.

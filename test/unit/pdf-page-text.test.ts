@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { cutLine, findFootnotes } from "../../ingestion/footnotes.js";
-import { findPageFurniture, furnitureKey } from "../../ingestion/page-furniture.js";
+import { findLineNumbers, findPageFurniture, furnitureKey } from "../../ingestion/page-furniture.js";
 import { layoutLines, type PdfLine } from "../../ingestion/pdf-lines.js";
 import { cleanPdfPages } from "../../ingestion/pdf-page-text.js";
 
@@ -114,8 +114,52 @@ describe("findPageFurniture", () => {
     ).toEqual(["4:4", "8:8", "12:12"]);
   });
 
+  it("finds a page number standing inside the page's rows where it counts up at one height on many pages", () => {
+    const pages = Array.from({ length: 5 }, (_, index) =>
+      layoutLines([
+        ...body.map((text, row) => item(text, 72, 700 - row * lineGap)),
+        item(String(index + 1), 30, 686),
+        item(`${["Apples", "Pears", "Plums", "Figs", "Limes"][index]} grow below the number.`, 72, 600),
+      ]),
+    );
+    const furniture = findPageFurniture(pages);
+    pages.forEach((lines, index) => {
+      expect(texts(lines, furniture[index] ?? [])).toEqual([String(index + 1)]);
+    });
+  });
+
   it("finds nothing in a one-page document", () => {
     expect(findPageFurniture([pageLines({ header: "Memo", body, footer: "1" })])).toEqual([new Set()]);
+  });
+});
+
+describe("findLineNumbers", () => {
+  const prose = Array.from({ length: 8 }, (_, row) =>
+    item(`Line ${row} of the draft's prose text.`, 72, 700 - row * lineGap),
+  );
+
+  it("finds a draft's line numbers in a column of their own, right-aligned", () => {
+    const lines = layoutLines([
+      ...prose,
+      ...Array.from({ length: 8 }, (_, row) => {
+        const number = String(row + 8);
+        return item(number, 66 - number.length * 3.5, 700 - row * lineGap, 7);
+      }),
+    ]);
+    expect(texts(lines, findLineNumbers(lines))).toEqual(["8", "9", "10", "11", "12", "13", "14", "15"]);
+  });
+
+  it("keeps numbers that do not count up, and numbers inside the text's column", () => {
+    const scattered = layoutLines([
+      ...prose,
+      ...["3", "17", "4", "90", "12", "5"].map((number, row) => item(number, 50, 700 - row * lineGap, 7)),
+    ]);
+    expect(findLineNumbers(scattered)).toEqual(new Set());
+    const inColumn = layoutLines([
+      ...prose,
+      ...Array.from({ length: 6 }, (_, row) => item(String(row + 1), 72, 580 - row * lineGap)),
+    ]);
+    expect(findLineNumbers(inColumn)).toEqual(new Set());
   });
 });
 
