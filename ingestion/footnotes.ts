@@ -11,6 +11,8 @@ import type { PdfLine } from "./pdf-lines.js";
 
 /** Type at most this share of the body's size is note-sized. */
 const noteSizeShare = 0.88;
+/** Pages with more lines than this are not searched for notes. */
+const maximumLines = 4000;
 const MARK = /^(?:\d{1,3}|[*†‡§¶]{1,3})$/u;
 const LEADING_MARK = /^\s*(\d{1,3}|[*†‡§¶]{1,3})\s+(?=\S)/u;
 
@@ -90,17 +92,16 @@ export function findFootnotes(
   bodySize: number,
   excluded: ReadonlySet<number>,
 ): PageFootnotes {
+  // A page of thousands of lines is a data dump, not prose with notes; comparing its lines pairwise would cost too much.
+  if (lines.length > maximumLines) return { notes: [], references: new Map() };
   const isNoteSized = (line: PdfLine) => (line.size ?? line.height) <= bodySize * noteSizeShare;
   const bodyLines = lines
-    .map((line, index) => ({ line, index }))
-    .filter(({ line, index }) => !excluded.has(index) && !isBlank(line) && line.rotated !== true && !isNoteSized(line));
+    .filter((line, index) => !excluded.has(index) && !isBlank(line) && line.rotated !== true && !isNoteSized(line))
+    .map((line) => ({ y: line.y, ...extent(line) }));
   /** Nothing of the body lies lower on the page in the columns this line spans. */
   const isBelowBody = (line: PdfLine) => {
     const { x0, x1 } = extent(line);
-    return !bodyLines.some(({ line: body }) => {
-      const span = extent(body);
-      return body.y < line.y - 1 && span.x0 < x1 && span.x1 > x0;
-    });
+    return !bodyLines.some((body) => body.y < line.y - 1 && body.x0 < x1 && body.x1 > x0);
   };
   const isNoteLine = (line: PdfLine, index: number) =>
     !excluded.has(index) && !isBlank(line) && line.rotated !== true && isNoteSized(line) && isBelowBody(line);

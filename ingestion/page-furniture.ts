@@ -150,20 +150,35 @@ function pageCandidates(lines: readonly PdfLine[], page: number, keep: ReadonlyS
   return candidates;
 }
 
-/** Groups of candidates with one key, side and height, each group's pages counted once. */
+/**
+ * Groups of candidates with one key, side and height, each group's pages counted once. Sorted by
+ * height within a key, so a document with thousands of numbers clusters in n log n.
+ */
 function clusters(candidates: Candidate[]): Candidate[][] {
-  const groups = new Map<string, Candidate[][]>();
+  const byKey = new Map<string, Candidate[]>();
   for (const candidate of candidates) {
     const key = `${candidate.side}\u0000${candidate.key}`;
-    const same = groups.get(key) ?? [];
-    // Inside the page's rows only a page number at the very same height repeats by design.
-    const tolerance = candidate.side === "inner" ? rowTolerance : Math.max(positionTolerance, candidate.size);
-    const cluster = same.find((group) => Math.abs((group[0] as Candidate).y - candidate.y) <= tolerance);
-    if (cluster) cluster.push(candidate);
-    else same.push([candidate]);
-    groups.set(key, same);
+    const same = byKey.get(key) ?? [];
+    same.push(candidate);
+    byKey.set(key, same);
   }
-  return [...groups.values()].flat();
+  const groups: Candidate[][] = [];
+  for (const same of byKey.values()) {
+    same.sort((left, right) => left.y - right.y);
+    let group: Candidate[] = [];
+    for (const candidate of same) {
+      const first = group[0];
+      // Inside the page's rows only a page number at the very same height repeats by design.
+      const tolerance = candidate.side === "inner" ? rowTolerance : Math.max(positionTolerance, candidate.size);
+      if (first !== undefined && candidate.y - first.y > tolerance) {
+        groups.push(group);
+        group = [];
+      }
+      group.push(candidate);
+    }
+    if (group.length > 0) groups.push(group);
+  }
+  return groups;
 }
 
 const pagesOf = (cluster: Candidate[]) => new Set(cluster.map((candidate) => candidate.page)).size;
@@ -172,9 +187,17 @@ const pagesOf = (cluster: Candidate[]) => new Set(cluster.map((candidate) => can
 function alignedColumn(items: Array<{ index: number; x0: number; x1: number }>): number[] {
   let best: number[] = [];
   for (const edge of ["x0", "x1"] as const) {
-    for (const item of items) {
-      const column = items.filter((other) => Math.abs(other[edge] - item[edge]) <= alignTolerance);
-      if (column.length > best.length) best = column.map((other) => other.index);
+    const sorted = [...items].sort((left, right) => left[edge] - right[edge]);
+    let low = 0;
+    let high = 0;
+    for (const item of sorted) {
+      while ((sorted[low] as (typeof sorted)[number])[edge] < item[edge] - alignTolerance) low += 1;
+      while (
+        high + 1 < sorted.length &&
+        (sorted[high + 1] as (typeof sorted)[number])[edge] <= item[edge] + alignTolerance
+      )
+        high += 1;
+      if (high - low + 1 > best.length) best = sorted.slice(low, high + 1).map((other) => other.index);
     }
   }
   return best;
