@@ -1,11 +1,12 @@
 /**
  * Sentence boundaries as offsets: after ".", "!" or "?" (optionally followed by closing quotes or
- * brackets) and whitespace, when the next character can start a sentence, and at every blank line (a
- * heading, a list item or a footnote ends there even without a full stop). Common abbreviations
- * ("e.g.", "Dr.", "No."), decimals and section numbers ("2.", "1.3.") do not end a sentence.
- * Offsets let callers keep exact provenance.
+ * brackets) and whitespace, when the next character can start a sentence, and at a blank line before
+ * anything but a lower-case letter (a heading, a list item or a footnote ends there even without a
+ * full stop; a blank line pdf.js leaves inside a sentence, "the top\n\nk passages", does not end it).
+ * Common abbreviations ("e.g.", "Dr.", "No."), decimals and section numbers ("2.", "1.3.") do not
+ * end a sentence. Offsets let callers keep exact provenance.
  */
-const BOUNDARY = /[.!?]["'”’)\]]*\s+(?=["'“‘([]?[\p{Lu}\p{N}])|\n[ \t]*\n/gu;
+const BOUNDARY = /[.!?]["'”’)\]]*\s+(?=["'“‘([]?[\p{Lu}\p{N}])|\n[ \t]*\n(?=\s*[^\p{Ll}\s])/gu;
 const ABBREVIATIONS = new Set([
   "e.g",
   "i.e",

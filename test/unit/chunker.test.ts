@@ -403,15 +403,17 @@ describe("splitSentences", () => {
     expect(sentences).toEqual(["See e.g. Fig. 3 for details.", "Pi is 3.14!", "Ask Dr. Who?", '"Quoted."', "Next one"]);
   });
 
-  it("ends a sentence at a blank line, so a heading or a footnote is never quoted with what follows", () => {
+  it("ends a sentence at a blank line before a new start, so a heading or a footnote is never quoted with what follows", () => {
     const text =
-      "2. The NIST Definition of Cloud Computing\n\nCloud computing is a model.\nIt scales.\n \nA note without a stop";
+      "2. The NIST Definition of Cloud Computing\n\nCloud computing is a model.\nIt scales.\n \nA note without a stop\n\nIt retrieves the top\n\nk passages.";
     const sentences = splitSentences(text).map((range) => text.slice(range.start, range.end));
     expect(sentences).toEqual([
       "2. The NIST Definition of Cloud Computing",
       "Cloud computing is a model.",
       "It scales.",
       "A note without a stop",
+      // A blank line pdf.js leaves inside a sentence does not end it.
+      "It retrieves the top\n\nk passages.",
     ]);
   });
 });
