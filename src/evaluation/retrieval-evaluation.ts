@@ -4,9 +4,9 @@
  * judged query through the product's retriever, and scores the run with trec_eval conventions.
  */
 import { createHash, randomUUID } from "node:crypto";
+import { writeFile } from "node:fs/promises";
 import type { Folio } from "../composition-root.js";
 import { FolioError } from "../errors.js";
-import { writeFile } from "node:fs/promises";
 import { RETRIEVAL_MODES, type Retriever } from "../retrieval/retriever.js";
 import { countTerms } from "../retrieval/text-analyzer.js";
 import { loadBeirDataset } from "./beir-dataset.js";
@@ -24,6 +24,12 @@ export type RetrievalEvaluationReport = {
   documents: number;
   metrics: Record<MetricName, number>;
   latencyMs: { p50: number; p95: number };
+  /**
+   * Per retrieval stage (embed, sparseQuery, dense, sparse, hybrid, rerank, join), and `search`: every
+   * stage but joining the hits with chunk text and document names (which grows with the 100 results
+   * asked for here, not with the corpus).
+   */
+  stageLatencyMs: Record<string, { p50: number; p95: number }>;
   indexingSeconds: number;
 };
 
@@ -57,7 +63,10 @@ export async function runRetrievalEvaluation(
   try {
     const embedder = options.mode === "sparse" ? null : folio.embedder;
     if (options.mode !== "sparse" && !embedder) {
-      throw new FolioError("embedder_missing", `--mode ${options.mode} needs an embedding model; FOLIO_EMBED_MODEL is none.`);
+      throw new FolioError(
+        "embedder_missing",
+        `--mode ${options.mode} needs an embedding model; FOLIO_EMBED_MODEL is none.`,
+      );
     }
     let pending: Array<{ chunkId: string; documentId: string; spaceId: string; text: string }> = [];
     const flush = async () => {
@@ -113,16 +122,26 @@ export async function runRetrievalEvaluation(
 
     const run: Run = new Map();
     const latencies: number[] = [];
+    const stageLatencies = new Map<string, number[]>();
     for (const queryId of dataset.qrels.keys()) {
       const query = dataset.queries.get(queryId);
       if (query === undefined) continue;
       const started = performance.now();
-      const request = { query, spaceIds: [spaceId], limit: options.depth ?? 100 };
+      const timingsMs: Record<string, number> = {};
+      const request = { query, spaceIds: [spaceId], limit: options.depth ?? 100, timingsMs };
       const results =
         options.mode === "paper-hybrid"
           ? await requirePaperHybrid(options.paperHybridRetriever).search(request)
           : await folio.retriever.search({ ...request, mode: options.mode });
       latencies.push(performance.now() - started);
+      // Stages that run side by side (embedding the question, reading BM25 statistics) overlap in time;
+      // the sum is an upper bound of the search's own latency.
+      timingsMs.search = Object.entries(timingsMs)
+        .filter(([stage]) => stage !== "join")
+        .reduce((sum, [, milliseconds]) => sum + milliseconds, 0);
+      for (const [stage, milliseconds] of Object.entries(timingsMs)) {
+        stageLatencies.set(stage, [...(stageLatencies.get(stage) ?? []), milliseconds]);
+      }
       run.set(
         queryId,
         results.map((result) => ({ docId: docIdByChunk.get(result.chunkId) ?? result.chunkId, score: result.score })),
@@ -137,6 +156,9 @@ export async function runRetrievalEvaluation(
       documents: dataset.corpus.length,
       metrics,
       latencyMs: summarizeLatency(latencies),
+      stageLatencyMs: Object.fromEntries(
+        [...stageLatencies].map(([stage, values]) => [stage, summarizeLatency(values)]),
+      ),
       indexingSeconds,
     };
   } finally {

@@ -20,12 +20,14 @@ export async function sparseQueryVector(catalog: Catalog, query: string, spaceId
 export async function joinSearchResults(catalog: Catalog, hits: ScoredChunkId[]): Promise<SearchResult[]> {
   if (hits.length === 0) return [];
   const chunks = new Map((await catalog.getChunks(hits.map((hit) => hit.chunkId))).map((chunk) => [chunk.id, chunk]));
-  const documents = new Map<string, DocumentRecord | null>();
+  const documentIds = [...new Set([...chunks.values()].map((chunk) => chunk.documentId))];
+  const documents = new Map<string, DocumentRecord>(
+    (await catalog.getDocuments(documentIds)).map((document) => [document.id, document]),
+  );
   const results: SearchResult[] = [];
   for (const hit of hits) {
     const chunk = chunks.get(hit.chunkId);
     if (!chunk) continue;
-    if (!documents.has(chunk.documentId)) documents.set(chunk.documentId, await catalog.getDocument(chunk.documentId));
     const document = documents.get(chunk.documentId);
     if (!document) continue;
     results.push({

@@ -58,6 +58,8 @@ export interface Catalog {
     chunks: ChunkToStore[];
   }): Promise<{ document: DocumentRecord; chunks: ChunkRecord[] }>;
   getDocument(id: string): Promise<DocumentRecord | null>;
+  /** Documents by id, in no particular order; unknown ids are skipped. */
+  getDocuments(ids: string[]): Promise<DocumentRecord[]>;
   getDocumentBytes(id: string): Promise<Uint8Array | null>;
   listDocuments(spaceId: SpaceId): Promise<DocumentRecord[]>;
   /** Removes a document with its pages, chunks and term statistics. Returns false when it did not exist. */

@@ -398,6 +398,16 @@ export function createSqlCatalog(client: SqlClient): Catalog {
       return rows.map(toChunk);
     },
 
+    async getDocuments(ids) {
+      const knownShape = [...new Set(ids.filter(isUuid))];
+      if (knownShape.length === 0) return [];
+      const { rows } = await client.query<DocumentRow>(
+        `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ANY($1::uuid[])`,
+        [knownShape],
+      );
+      return rows.map(toDocument);
+    },
+
     async getChunks(ids) {
       const knownShape = ids.filter(isUuid);
       if (knownShape.length === 0) return [];

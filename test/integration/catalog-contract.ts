@@ -85,6 +85,7 @@ export function runCatalogContract(name: string, openCatalog: CatalogFactory): v
         expect(document).toMatchObject({ spaceId, title: "Employee Handbook", fileName: "handbook.pdf", pageCount: 2 });
         expect(document.status).toBe("ready");
         expect(await catalog.getDocument(document.id)).toEqual(document);
+        expect(await catalog.getDocuments([document.id, "not-a-uuid", document.id])).toEqual([document]);
         expect(await catalog.getDocumentBytes(document.id)).toEqual(new Uint8Array([37, 80, 68, 70, 0]));
         expect(await catalog.getPages(document.id)).toEqual(pages);
         const listed = await catalog.listChunks(document.id);
