@@ -120,7 +120,7 @@ export const CATALOG_MIGRATIONS: Migration[] = [
  * Vector tables, only where pgvector exists. The dense dimension is fixed when the table is created;
  * open-stores.ts checks it against the configured embedder on every start.
  */
-export function vectorMigrations(denseDimensions: number): Migration[] {
+export function vectorMigrations(denseDimensions: number, engine: "pglite" | "postgres"): Migration[] {
   return [
     {
       name: "0100_chunk_vectors",
@@ -147,9 +147,12 @@ export function vectorMigrations(denseDimensions: number): Migration[] {
     {
       name: "0102_dense_hnsw",
       statements: [
-        // Approximate nearest neighbours by cosine; queries keep the space filter inside the scan
-        // (pgvector's iterative index scan, see pgvector-index.ts).
-        "CREATE INDEX chunk_vectors_dense_hnsw ON chunk_vectors USING hnsw (dense vector_cosine_ops)",
+        // Approximate nearest neighbours by cosine for PostgreSQL servers; queries keep the space
+        // filter inside the scan (pgvector's iterative index scan, see pgvector-index.ts). Embedded
+        // PGlite answers from memory instead, and there an HNSW insert costs ~12 ms (WebAssembly).
+        ...(engine === "postgres"
+          ? ["CREATE INDEX chunk_vectors_dense_hnsw ON chunk_vectors USING hnsw (dense vector_cosine_ops)"]
+          : []),
       ],
     },
   ];
@@ -182,7 +185,7 @@ export async function migrateDatabase(
     );
     const migrations = [
       ...CATALOG_MIGRATIONS,
-      ...(hasVectorExtension ? vectorMigrations(options.denseDimensions) : []),
+      ...(hasVectorExtension ? vectorMigrations(options.denseDimensions, client.kind) : []),
     ];
     const appliedNow: string[] = [];
     for (const migration of migrations) {

@@ -8,11 +8,11 @@
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Catalog } from "./catalog.js";
+import { withInMemorySearch } from "./embedded-vector-index.js";
 import { migrateDatabase } from "./migrations.js";
 import { openPgliteClient } from "./pglite-client.js";
 import { createPgvectorIndex } from "./pgvector-index.js";
 import { openPostgresClient } from "./postgres-client.js";
-import { withSparsePostings } from "./postings-vector-index.js";
 import { createSqlCatalog } from "./sql-catalog.js";
 import type { SqlClient } from "./sql-client.js";
 import type { VectorIndex } from "./vector-index.js";
@@ -54,10 +54,10 @@ export async function openStores(
   }
 }
 
-/** Embedded PGlite is one process, so keyword search may keep its postings in memory; a server may not. */
+/** Embedded PGlite is one process, so search may keep an in-memory copy of the vectors; a server may not. */
 function vectorIndexFor(location: StoresLocation, client: SqlClient, denseDimensions: number): VectorIndex {
   const index = createPgvectorIndex(client, { denseDimensions });
-  return location.mode === "embedded" ? withSparsePostings(index, client) : index;
+  return location.mode === "embedded" ? withInMemorySearch(index, client) : index;
 }
 
 /**

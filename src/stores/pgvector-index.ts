@@ -2,8 +2,8 @@
  * The vector index on pgvector (PGlite embedded, or a PostgreSQL server with the extension): dense
  * vectors as `vector(N)` compared by cosine, BM25 vectors as `sparsevec` scored by inner product.
  * Dense queries use an HNSW index (cosine) with the space filter inside pgvector's iterative index scan.
- * Sparse queries here scan the space exactly; the embedded store answers them from in-memory postings
- * instead (postings-vector-index.ts), and a PostgreSQL deployment past ~50K chunks a space wants Qdrant.
+ * Sparse queries here scan the space exactly. The embedded store answers both from memory instead
+ * (embedded-vector-index.ts); a PostgreSQL deployment past ~50K chunks a space wants Qdrant.
  */
 import type { SparseVector } from "../domain/types.js";
 import { FolioError } from "../errors.js";
