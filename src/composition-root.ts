@@ -151,7 +151,8 @@ async function assembleFolio(
         signal,
       }),
   });
-  const retrievalMode: RetrievalMode = config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
+  const retrievalMode: RetrievalMode =
+    config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
   const retriever = createHybridRetriever({
     catalog,
     vectorIndex,
