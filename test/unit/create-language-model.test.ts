@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { LlmRuntimeConfig } from "../../src/config/config.js";
+import { FolioError } from "../../src/errors.js";
+import { createLanguageModel } from "../../src/llm/create-language-model.js";
+import { openAiApiRoot } from "../../src/llm/openai-compatible-model.js";
+import { silentLogger } from "../../src/logger.js";
+
+const runtime: LlmRuntimeConfig = { gpu: "cpu", threads: 1, parallel: null, queueLimit: 16, timeoutSeconds: 120 };
+
+describe("createLanguageModel", () => {
+  it("builds nothing when no LLM is configured", async () => {
+    expect(await createLanguageModel({ kind: "none" }, runtime, silentLogger)).toBeNull();
+  });
+
+  it("builds the OpenAI-compatible model with the configured parallelism", async () => {
+    const model = await createLanguageModel(
+      { kind: "openai-compatible", baseUrl: "http://vllm:8000/v1", model: "qwen", apiKey: null },
+      { ...runtime, parallel: 8 },
+      silentLogger,
+    );
+    expect(model?.name).toBe("qwen");
+    expect(model?.capabilities.parallelSequences).toBe(8);
+    expect(model?.contextTokens).toBe(8192);
+  });
+
+  it("names the missing GGUF file and how to get one", async () => {
+    const error = await createLanguageModel(
+      { kind: "local", modelPath: "/nowhere/m.gguf" },
+      runtime,
+      silentLogger,
+    ).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(FolioError);
+    expect((error as FolioError).code).toBe("llm_model_not_found");
+    expect((error as FolioError).message).toBe(
+      "The language model file /nowhere/m.gguf does not exist; set FOLIO_LLM_MODEL to a GGUF file or run `folio models pull llm`.",
+    );
+  });
+});
+
+describe("openAiApiRoot", () => {
+  it("accepts the base URL with or without /v1 and trailing slashes", () => {
+    expect(openAiApiRoot("http://vllm:8000")).toBe("http://vllm:8000/v1");
+    expect(openAiApiRoot("http://vllm:8000/v1/")).toBe("http://vllm:8000/v1");
+    expect(openAiApiRoot("https://gateway.example/llm")).toBe("https://gateway.example/llm/v1");
+  });
+});
