@@ -8,6 +8,7 @@
 import type { PageText } from "../domain/types.js";
 import { toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { SpellingCorrection } from "../retrieval/query-spelling.js";
 import type { Retriever } from "../retrieval/retriever.js";
 import type { Answer, AnswerContext, AnswerEvent, Citation } from "./answer-events.js";
 import { buildCitation, buildCitations, type LinkForCitation, uniqueCitations } from "./citations.js";
@@ -100,12 +101,18 @@ export function createAnswerService(dependencies: {
       yield { type: "status", status: "searching", message: "Searching your documents…" };
       const retrievalStart = performance.now();
       const retrievalStages: Record<string, number> = {};
+      // Misspelt words the retriever repaired are repaired for relevance and quoting too.
+      let asked = question;
       const results = await dependencies.retriever.search({
         query,
         spaceIds: context.spaceIds,
         limit: candidates,
         signal,
         timingsMs: retrievalStages,
+        onQueryCorrected(corrected) {
+          query = corrected.text;
+          asked = applyCorrections(question, corrected.corrections);
+        },
       });
       lap("retrieval", retrievalStart);
       // Stages of retrieval (embed, hybrid, rerank…) next to the total, so a slow answer shows why.
@@ -139,7 +146,7 @@ export function createAnswerService(dependencies: {
         const generationStart = performance.now();
         let generated = "";
         yield { type: "status", status: "writing", message: "Writing the answer…" };
-        for await (const text of dependencies.generator.generate(question, sources, signal)) {
+        for await (const text of dependencies.generator.generate(asked, sources, signal)) {
           throwIfAborted(signal);
           generated += text;
           yield { type: "delta", text };
@@ -181,4 +188,9 @@ export function createAnswerService(dependencies: {
   }
 
   return { answerQuestion };
+}
+
+/** The asker's own words with the retriever's spelling repairs (a follow-up's query was rewritten). */
+function applyCorrections(text: string, corrections: SpellingCorrection[]): string {
+  return corrections.reduce((corrected, { from, to }) => corrected.replace(new RegExp(`\\b${from}\\b`, "g"), to), text);
 }

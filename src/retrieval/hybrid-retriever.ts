@@ -10,8 +10,10 @@ import { FolioError } from "../errors.js";
 import type { Reranker } from "../rerank/reranker.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { FusionParameters, ScoredChunkId, VectorIndex } from "../stores/vector-index.js";
+import { correctQuerySpelling } from "./query-spelling.js";
 import type { RetrievalMode, Retriever, SearchRequest } from "./retriever.js";
 import { joinSearchResults, sparseQueryVector } from "./sparse-retriever.js";
+import type { SpellingDictionary } from "./spelling-dictionary.js";
 
 export type RetrievalSettings = {
   /** The mode used when a request names none. */
@@ -46,9 +48,11 @@ export function createHybridRetriever(options: {
   embedder: Embedder | null;
   /** Null: `hybrid+rerank` is refused (no cross-encoder configured). */
   reranker: Reranker | null;
+  /** Null: questions are searched as typed (src/retrieval/query-spelling.ts). */
+  spellingDictionary: SpellingDictionary | null;
   settings: RetrievalSettings;
 }): Retriever {
-  const { catalog, vectorIndex, embedder, reranker, settings } = options;
+  const { catalog, vectorIndex, embedder, reranker, spellingDictionary, settings } = options;
 
   function requireEmbedder(mode: RetrievalMode): Embedder {
     if (!embedder) {
@@ -104,8 +108,24 @@ export function createHybridRetriever(options: {
       .map((entry) => entry.result);
   }
 
-  async function search(request: SearchRequest): Promise<SearchResult[]> {
-    if (request.spaceIds.length === 0 || request.limit <= 0) return [];
+  /** The question with misspelt words repaired from the searched spaces' own vocabulary. */
+  async function correctedRequest(request: SearchRequest): Promise<SearchRequest> {
+    if (!spellingDictionary) return request;
+    const corrected = await timed(request, "spelling", () =>
+      correctQuerySpelling(request.query, {
+        dictionary: spellingDictionary,
+        documentFrequencies: async (termIds) =>
+          (await catalog.getTermStatistics(request.spaceIds, termIds)).documentFrequencies,
+      }),
+    );
+    if (corrected.corrections.length === 0) return request;
+    request.onQueryCorrected?.(corrected);
+    return { ...request, query: corrected.text };
+  }
+
+  async function search(original: SearchRequest): Promise<SearchResult[]> {
+    if (original.spaceIds.length === 0 || original.limit <= 0) return [];
+    const request = await correctedRequest(original);
     const mode = request.mode ?? settings.defaultMode;
     const query = { spaceIds: request.spaceIds, limit: request.limit };
     let hits: ScoredChunkId[];

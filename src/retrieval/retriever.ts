@@ -3,6 +3,7 @@
  * BM25 alone, dense alone, both fused by reciprocal rank fusion, and fused then reranked.
  */
 import type { SearchResult, SpaceId } from "../domain/types.js";
+import type { CorrectedQuery } from "./query-spelling.js";
 
 export const RETRIEVAL_MODES = ["sparse", "dense", "hybrid", "hybrid+rerank"] as const;
 export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
@@ -15,6 +16,8 @@ export type SearchRequest = {
   signal?: AbortSignal;
   /** Filled with the milliseconds each stage took (embed, sparse, dense, hybrid, join, rerank). */
   timingsMs?: Record<string, number>;
+  /** Told when misspelt words of the query were repaired before searching (and what they became). */
+  onQueryCorrected?: (corrected: CorrectedQuery) => void;
 };
 
 export interface Retriever {

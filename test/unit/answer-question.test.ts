@@ -148,6 +148,7 @@ describe("answerQuestion", () => {
         limit: 20,
         signal: undefined,
         timingsMs: {},
+        onQueryCorrected: expect.any(Function),
       },
     ]);
   });
@@ -241,6 +242,32 @@ describe("answerQuestion", () => {
     expect(requests[0]?.query).toBe("When are they due? How much can employees expense for fitness programs?");
     const done = events.at(-1);
     expect(done?.type === "done" && done.answer.timingsMs.rewrite).toBeGreaterThanOrEqual(0);
+  });
+
+  it("judges relevance and quotes with the words the retriever repaired, not the misspelt ones", async () => {
+    const retriever: Retriever = {
+      async search(request) {
+        request.onQueryCorrected?.({
+          text: "How much can employees expense for fitness programs?",
+          corrections: [
+            { from: "expnse", to: "expense" },
+            { from: "fitnes", to: "fitness" },
+          ],
+        });
+        return [PERKS_CHUNK];
+      },
+    };
+    const generator = scriptedGenerator(["Up to $1000 [1]."]);
+    const { answers } = service(retriever, generator.generator);
+    const events = await collect(
+      answers.answerQuestion("How much can employees expnse for fitnes programs?", context()),
+    );
+    // Misspelt, only 2 of the 4 content terms would be found in the source: no-context, no generation.
+    expect(generator.calls).toEqual([
+      { question: "How much can employees expense for fitness programs?", sources: [1] },
+    ]);
+    const done = events.at(-1);
+    expect(done?.type === "done" && done.answer.noContext).toBe(false);
   });
 
   it("answers no-context with the closest sources when they cover too little of the question", async () => {
