@@ -2,16 +2,18 @@
  * Vector-index latency at scale on synthetic data: clustered unit vectors (384-d) and Zipf-distributed
  * BM25 terms (~100 distinct per chunk, 3–8 per query), in one space among others. Reports, per size:
  * load time, dense / sparse / hybrid query p50 and p95, and the HNSW dense recall@10 against exact
- * search. Embedded store (PGlite + pgvector + in-memory postings) always; Qdrant too when QDRANT_URL is
- * set and src/stores/qdrant-index.ts exists.
+ * search. Embedded store (PGlite + pgvector + in-memory postings) always; Qdrant (HNSW, a scratch
+ * collection per size, deleted afterwards) too when QDRANT_URL is set.
  * Usage: tsx bench/scale-benchmark.ts [--sizes 10000,100000] [--queries 50]
  */
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
+import { QdrantClient } from "@qdrant/js-client-rest";
 import type { SparseVector } from "../src/domain/types.js";
 import { summarizeLatency } from "../src/evaluation/latency.js";
 import { silentLogger } from "../src/logger.js";
 import { openStores } from "../src/stores/open-stores.js";
+import { openQdrantIndex } from "../src/stores/qdrant-index.js";
 import type { IndexedChunk, VectorIndex } from "../src/stores/vector-index.js";
 import { createSeededRandom } from "../test/support/seeded-random.js";
 
@@ -158,6 +160,32 @@ for (const size of sizes) {
   rows.push(row);
   process.stderr.write(`${JSON.stringify(row)}\n`);
   await stores.client.close();
+}
+const qdrantUrl = process.env.QDRANT_URL;
+if (qdrantUrl) {
+  const apiKey = process.env.QDRANT_API_KEY ?? null;
+  const admin = new QdrantClient({
+    url: qdrantUrl,
+    checkCompatibility: false,
+    headers: apiKey ? { "api-key": apiKey } : {},
+  });
+  for (const size of sizes) {
+    const collection = `folio_bench_${randomUUID().replaceAll("-", "")}`;
+    const index = await openQdrantIndex({
+      url: qdrantUrl,
+      apiKey,
+      collection,
+      denseDimensions: DIMENSIONS,
+      logger: silentLogger,
+    });
+    try {
+      const row = await measure("qdrant", index, size);
+      rows.push(row);
+      process.stderr.write(`${JSON.stringify(row)}\n`);
+    } finally {
+      await admin.deleteCollection(collection);
+    }
+  }
 }
 process.stdout.write(
   [

@@ -20,6 +20,7 @@ import { createSparseVectorMaintainer, type SparseVectorMaintainer } from "./ing
 import { resolveLinkSecret } from "./links/link-secret.js";
 import { createLinkSigner } from "./links/signed-links.js";
 import type { Logger } from "./logger.js";
+import { ensureModels } from "./models/ensure-models.js";
 import {
   createCrossEncoderReranker,
   crossEncoderModelFile,
@@ -27,6 +28,7 @@ import {
 } from "./rerank/cross-encoder-reranker.js";
 import type { Reranker } from "./rerank/reranker.js";
 import { createHybridRetriever, DEFAULT_RETRIEVAL_SETTINGS } from "./retrieval/hybrid-retriever.js";
+import { loadSpellingDictionary } from "./retrieval/load-spelling-dictionary.js";
 import type { RetrievalMode, Retriever } from "./retrieval/retriever.js";
 import type { Catalog } from "./stores/catalog.js";
 import { openStores } from "./stores/open-stores.js";
@@ -75,7 +77,10 @@ async function loadEmbedder(
   config: FolioConfig,
   options: FolioOptions,
   inference: ReturnType<typeof createInferenceClient>,
+  logger: Logger,
 ): Promise<Embedder | null> {
+  // First use: a missing default model (or, keyword-only, its tokenizer for the chunker) is fetched now.
+  await ensureModels(config, ["embedder"], { logger: logger.child({ component: "models" }) });
   if (config.embedModel === null) return null;
   const embedder = await createTransformersEmbedder({
     inference,
@@ -88,8 +93,10 @@ async function loadEmbedder(
 async function loadReranker(
   config: FolioConfig,
   inference: ReturnType<typeof createInferenceClient>,
+  logger: Logger,
 ): Promise<Reranker | null> {
   if (config.rerankModel === null) return null;
+  await ensureModels(config, ["reranker"], { logger: logger.child({ component: "models" }) });
   if (!(await isCrossEncoderPresent(config.modelsDir, config.rerankModel))) {
     throw new FolioError(
       "model_missing",
@@ -105,23 +112,22 @@ async function assembleFolio(
   options: FolioOptions,
   inference: ReturnType<typeof createInferenceClient>,
 ): Promise<Folio> {
-  const embedder = await loadEmbedder(config, options, inference);
-  const reranker = await loadReranker(config, inference);
+  const embedder = await loadEmbedder(config, options, inference, logger);
+  const reranker = await loadReranker(config, inference, logger);
   const stores = await openStores(
     config.storage.kind === "embedded"
       ? { mode: "embedded", dataDir: path.join(config.dataDir, "db") }
       : { mode: "postgres", databaseUrl: config.storage.databaseUrl },
-    { denseDimensions: embedder?.dimensions ?? DEFAULT_DENSE_DIMENSIONS, logger },
+    { denseDimensions: embedder?.dimensions ?? DEFAULT_DENSE_DIMENSIONS, logger, qdrant: config.qdrant },
   );
   const { catalog } = stores;
   const vectorIndex = stores.vectorIndex;
   if (!vectorIndex) {
     await stores.client.close();
+    // With QDRANT_URL set the index is always Qdrant, so only a PostgreSQL server without pgvector gets here.
     throw new FolioError(
       "vector_store_missing",
-      config.qdrant
-        ? "The Qdrant vector index is not built yet — use a PostgreSQL server with the pgvector extension, or unset DATABASE_URL for the embedded default."
-        : "This PostgreSQL server has no pgvector extension — install pgvector on it, or set QDRANT_URL to keep vectors in Qdrant.",
+      "This PostgreSQL server has no pgvector extension — install pgvector on it, or set QDRANT_URL to keep vectors in Qdrant.",
     );
   }
   if (!options.allowEmbeddingModelChange) {
@@ -153,11 +159,16 @@ async function assembleFolio(
   });
   const retrievalMode: RetrievalMode =
     config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
+  const spellingDictionary = await loadSpellingDictionary(tokenizerDirectory).catch((error: unknown) => {
+    logger.warn({ err: error }, "no spelling dictionary: questions are searched as typed");
+    return null;
+  });
   const retriever = createHybridRetriever({
     catalog,
     vectorIndex,
     embedder,
     reranker,
+    spellingDictionary,
     settings: {
       ...DEFAULT_RETRIEVAL_SETTINGS,
       defaultMode: retrievalMode,

@@ -6,17 +6,20 @@ import path from "node:path";
 import { createFolio, type FolioOptions } from "../composition-root.js";
 import type { FolioConfig } from "../config/config.js";
 import { createLogger } from "../logger.js";
+import { ensureModels } from "../models/ensure-models.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "./cli-error.js";
 import { runAskCommand } from "./commands/ask-command.js";
 import { runEvalCommand } from "./commands/eval-command.js";
 import { runIngestCommand } from "./commands/ingest-command.js";
+import { runModelsCommand } from "./commands/models-command.js";
 import { runReindexCommand } from "./commands/reindex-command.js";
 import { runSearchCommand } from "./commands/search-command.js";
 import { runServeCommand } from "./commands/serve-command.js";
 import type { CliOptions } from "./main.js";
+import { createProgressPrinter } from "./model-progress-printer.js";
 
-const COMMANDS = ["ingest", "ask", "search", "eval", "reindex", "serve"] as const;
+const COMMANDS = ["ingest", "ask", "search", "eval", "reindex", "serve", "models"] as const;
 
 /**
  * The configuration a command runs with: `--mode` (a product mode) becomes the retriever's default, so
@@ -48,6 +51,10 @@ export async function runCommand(
   // Batch commands log warnings only, so their stdout stays readable; the server logs at the configured level.
   const logger = createLogger({ level: command === "serve" ? config.logLevel : "warn" });
   if (command === "serve") return runServeCommand(config, logger);
+  if (command === "models") return runModelsCommand(config, rest, options);
+  // A missing default model is fetched here, with progress on stderr, before createFolio looks for it.
+  const progress = createProgressPrinter();
+  await ensureModels(config, ["embedder", "reranker"], { onProgress: progress.show }).finally(() => progress.clear());
   const folioOptions: FolioOptions = {
     embeddingCacheDir: command === "eval" ? path.join(config.dataDir, "embedding-cache") : undefined,
     allowEmbeddingModelChange: command === "reindex",

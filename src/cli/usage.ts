@@ -10,6 +10,9 @@ Usage:
   folio eval answers --dataset <qa.jsonl> --docs <dir> [--mode M] [--json]
   folio reindex [--space S]                            embed every passage again (after FOLIO_EMBED_MODEL changed)
   folio serve                                          console UI, Slack and Teams endpoints, source viewer
+  folio models pull [embedder|reranker|llm|all] [--json]
+                                                       download missing models into FOLIO_MODELS_DIR
+                                                       (from HF_ENDPOINT; FOLIO_OFFLINE=1 forbids it)
 
 Options:
   --space S   the space to use (default: console:default)
@@ -19,7 +22,8 @@ Options:
   -h, --help  this help
 
 Configuration comes from environment variables (see README.md). With none set, Folio runs embedded:
-PGlite under ./.folio, models from ./models.
+PGlite under ./.folio, models from ./models (missing ones are downloaded from the Hugging Face hub on
+first use).
 
 Exit codes: 0 ok, 1 failure, 2 bad command line, 3 bad configuration, 4 some files rejected,
 5 feature not built yet.

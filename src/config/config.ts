@@ -4,9 +4,17 @@
  */
 import path from "node:path";
 import { FolioError } from "../errors.js";
+import { LLAMA_GPU_SETTINGS, type LlamaGpuSetting } from "../llm/llama-gpu-setting.js";
 import type { LogLevel } from "../logger.js";
+import {
+  type HubFileReference,
+  hubFileLocalPath,
+  isHubReference,
+  parseHubFileReference,
+} from "../models/hub-file-reference.js";
 import { DEFAULT_RETRIEVAL_SETTINGS as RETRIEVAL_DEFAULTS } from "../retrieval/hybrid-retriever.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
+import { DEFAULT_QDRANT_COLLECTION } from "../stores/qdrant-collection.js";
 
 export type StorageMode =
   /** PGlite + pgvector under dataDir: nothing to install or run. */
@@ -18,6 +26,20 @@ export type LlmConfig =
   | { kind: "none" }
   | { kind: "local"; modelPath: string }
   | { kind: "openai-compatible"; baseUrl: string; model: string; apiKey: string | null };
+
+/** How the language model runs, whichever kind is configured (see src/llm/). */
+export type LlmRuntimeConfig = {
+  /** FOLIO_LLM_GPU: node-llama-cpp's backend; "auto" uses CUDA when present and logs what it chose. */
+  gpu: LlamaGpuSetting;
+  /** FOLIO_LLM_THREADS: CPU threads for node-llama-cpp; 0 lets it choose. */
+  threads: number;
+  /** FOLIO_LLM_PARALLEL: questions decoded together; null: 4 on a GPU, 1 on the CPU. */
+  parallel: number | null;
+  /** FOLIO_LLM_QUEUE: questions that may wait for a free sequence; more are told the model is busy. */
+  queueLimit: number;
+  /** FOLIO_LLM_TIMEOUT_SECONDS: one answer's generation time. */
+  timeoutSeconds: number;
+};
 
 export type SlackConfig = {
   botToken: string;
@@ -40,12 +62,15 @@ export type FolioConfig = {
   embedModel: string | null;
   /** A cross-encoder folder in modelsDir; null leaves reranking off. */
   rerankModel: string | null;
+  modelDownloads: ModelDownloadConfig;
   retrieval: RetrievalConfig;
   /** ONNX Runtime threads for the embedder and reranker; 0 lets the runtime choose. */
   inferenceThreads: number;
   storage: StorageMode;
-  qdrant: { url: string; apiKey: string | null } | null;
+  /** Vectors in Qdrant instead of pgvector; `collection` from QDRANT_COLLECTION (default folio_chunks). */
+  qdrant: { url: string; apiKey: string | null; collection: string } | null;
   llm: LlmConfig;
+  llmRuntime: LlmRuntimeConfig;
   slack: SlackConfig | null;
   teams: TeamsConfig | null;
   port: number;
@@ -70,6 +95,20 @@ export type RetrievalConfig = {
   sparseWeight: number;
   rerankCandidates: number;
 };
+
+/** Where missing models come from, and whether Folio may fetch them at all. */
+export type ModelDownloadConfig = {
+  /** HF_ENDPOINT: the hub or a mirror speaking its protocol. */
+  hubEndpoint: string;
+  /** HF_TOKEN, for private or gated repositories; sent to the hub only. */
+  hubToken: string | null;
+  /** FOLIO_OFFLINE: never download; a missing model is a start-up error. */
+  offline: boolean;
+  /** FOLIO_LLM_MODEL when it names a hub file (hf:owner/repo/file.gguf); null otherwise. */
+  llmFile: HubFileReference | null;
+};
+
+export const DEFAULT_HUB_ENDPOINT = "https://huggingface.co";
 
 export const CONSOLE_ACCESS = ["local", "open", "off"] as const;
 export type ConsoleAccess = (typeof CONSOLE_ACCESS)[number];
@@ -160,6 +199,15 @@ class EnvironmentReader {
     return value as T;
   }
 
+  flag(name: string, fallback: boolean): boolean {
+    const value = this.text(name);
+    if (value === null) return fallback;
+    if (["1", "true", "yes", "on"].includes(value.toLowerCase())) return true;
+    if (["0", "false", "no", "off"].includes(value.toLowerCase())) return false;
+    this.problems.push({ variable: name, problem: `"${value}" must be 1 or 0 (true/false, yes/no)` });
+    return fallback;
+  }
+
   requireTogether(names: string[], purpose: string): void {
     const present = names.filter((name) => this.text(name) !== null);
     if (present.length > 0 && present.length < names.length) {
@@ -181,6 +229,13 @@ export function loadConfig(environment: Environment, workingDirectory = process.
   const modelsDir = resolvePath(reader.text("FOLIO_MODELS_DIR") ?? "models");
   const databaseUrl = reader.url("DATABASE_URL", ["postgres:", "postgresql:"]);
   const qdrantUrl = reader.url("QDRANT_URL", ["http:", "https:"]);
+  const qdrantCollection = reader.text("QDRANT_COLLECTION") ?? DEFAULT_QDRANT_COLLECTION;
+  if (!/^[A-Za-z0-9_-]{1,255}$/.test(qdrantCollection)) {
+    reader.problems.push({
+      variable: "QDRANT_COLLECTION",
+      problem: `"${qdrantCollection}" must be 1 to 255 letters, digits, "_" or "-" (a Qdrant collection name)`,
+    });
+  }
   const port = reader.integer("PORT", 3000, { min: 0, max: 65_535 });
   const publicUrl = reader.url("FOLIO_PUBLIC_URL", ["http:", "https:"]) ?? `http://localhost:${port}`;
 
@@ -197,11 +252,13 @@ export function loadConfig(environment: Environment, workingDirectory = process.
   const llmBaseUrl = reader.url("LLM_BASE_URL", ["http:", "https:"]);
   const llmModel = reader.text("LLM_MODEL");
   const localModel = reader.text("FOLIO_LLM_MODEL");
+  const llmFile = localModel === null ? null : readHubReference(reader, "FOLIO_LLM_MODEL", localModel);
   let llm: LlmConfig = { kind: "none" };
   if (llmBaseUrl && llmModel) {
     llm = { kind: "openai-compatible", baseUrl: llmBaseUrl, model: llmModel, apiKey: reader.text("LLM_API_KEY") };
   } else if (localModel) {
-    llm = { kind: "local", modelPath: resolvePath(localModel) };
+    // A hub reference is loaded from where `folio models pull llm` puts it.
+    llm = { kind: "local", modelPath: llmFile ? hubFileLocalPath(modelsDir, llmFile) : resolvePath(localModel) };
   }
 
   const slackBotToken = reader.text("SLACK_BOT_TOKEN");
@@ -252,6 +309,12 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     modelsDir,
     embedModel: embedModelSetting(reader.text("FOLIO_EMBED_MODEL")),
     rerankModel: reader.text("FOLIO_RERANK_MODEL"),
+    modelDownloads: {
+      hubEndpoint: reader.url("HF_ENDPOINT", ["http:", "https:"]) ?? DEFAULT_HUB_ENDPOINT,
+      hubToken: reader.text("HF_TOKEN"),
+      offline: reader.flag("FOLIO_OFFLINE", false),
+      llmFile,
+    },
     retrieval: {
       mode:
         reader.text("FOLIO_RETRIEVAL_MODE") === null
@@ -274,8 +337,18 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     },
     inferenceThreads: reader.integer("FOLIO_INFERENCE_THREADS", 0, { min: 0, max: 256 }),
     storage: databaseUrl ? { kind: "postgres", databaseUrl } : { kind: "embedded", dataDir },
-    qdrant: qdrantUrl ? { url: qdrantUrl, apiKey: reader.text("QDRANT_API_KEY") } : null,
+    qdrant: qdrantUrl ? { url: qdrantUrl, apiKey: reader.text("QDRANT_API_KEY"), collection: qdrantCollection } : null,
     llm,
+    llmRuntime: {
+      gpu: reader.oneOf("FOLIO_LLM_GPU", LLAMA_GPU_SETTINGS, "auto"),
+      threads: reader.integer("FOLIO_LLM_THREADS", 0, { min: 0, max: 256 }),
+      parallel:
+        reader.text("FOLIO_LLM_PARALLEL") === null
+          ? null
+          : reader.integer("FOLIO_LLM_PARALLEL", 1, { min: 1, max: 64 }),
+      queueLimit: reader.integer("FOLIO_LLM_QUEUE", 16, { min: 0, max: 10_000 }),
+      timeoutSeconds: reader.integer("FOLIO_LLM_TIMEOUT_SECONDS", 120, { min: 1, max: 3600 }),
+    },
     slack,
     teams,
     port,
@@ -310,9 +383,23 @@ function embedModelSetting(value: string | null): string | null {
   return value.toLowerCase() === "none" ? null : value;
 }
 
+/** FOLIO_LLM_MODEL as a hub reference when it starts with hf:, else null (a plain path). */
+function readHubReference(reader: EnvironmentReader, name: string, value: string): HubFileReference | null {
+  if (!isHubReference(value)) return null;
+  try {
+    return parseHubFileReference(value);
+  } catch (error) {
+    reader.problems.push({ variable: name, problem: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
+}
+
 /** Where the index lives, in words, for the start-up log and `/readyz`. */
 export function describeStorage(config: FolioConfig): string {
-  if (config.storage.kind === "embedded") return `embedded PGlite + pgvector at ${config.storage.dataDir}`;
-  const vectors = config.qdrant ? `Qdrant at ${config.qdrant.url}` : "pgvector in the same PostgreSQL";
-  return `PostgreSQL catalog, vectors in ${vectors}`;
+  const qdrant = config.qdrant ? `Qdrant at ${config.qdrant.url} (collection ${config.qdrant.collection})` : null;
+  if (config.storage.kind === "embedded") {
+    const at = config.storage.dataDir;
+    return qdrant ? `embedded PGlite catalog at ${at}, vectors in ${qdrant}` : `embedded PGlite + pgvector at ${at}`;
+  }
+  return `PostgreSQL catalog, vectors in ${qdrant ?? "pgvector in the same PostgreSQL"}`;
 }

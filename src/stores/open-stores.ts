@@ -2,7 +2,8 @@
  * Opens the database for the configured mode, applies migrations, and builds the catalog and the
  * vector index on it. Embedded: PGlite + pgvector under the data dir. PostgreSQL: the catalog always;
  * the vector index only when the server has pgvector (otherwise `vectorIndex` is null and the caller
- * must keep vectors elsewhere, e.g. Qdrant). The returned client is the one owner of the connection:
+ * must keep vectors elsewhere, e.g. Qdrant). With `qdrant` set, vectors live in that Qdrant collection
+ * whichever database holds the catalog. The returned client is the one owner of the connection:
  * `catalog.close()` and `vectorIndex.close()` leave it open, `client.close()` ends it.
  */
 import { FolioError } from "../errors.js";
@@ -13,6 +14,7 @@ import { migrateDatabase } from "./migrations.js";
 import { openPgliteClient } from "./pglite-client.js";
 import { createPgvectorIndex } from "./pgvector-index.js";
 import { openPostgresClient } from "./postgres-client.js";
+import { openQdrantIndex } from "./qdrant-index.js";
 import { createSqlCatalog } from "./sql-catalog.js";
 import type { SqlClient } from "./sql-client.js";
 import type { VectorIndex } from "./vector-index.js";
@@ -24,12 +26,15 @@ export type Stores = {
   client: SqlClient;
   catalog: Catalog;
   vectorIndex: VectorIndex | null;
-  vectorBackend: "pgvector" | "none";
+  vectorBackend: "pgvector" | "qdrant" | "none";
 };
+
+/** A Qdrant server and collection for the vectors (config.qdrant). */
+export type QdrantLocation = { url: string; apiKey: string | null; collection: string };
 
 export async function openStores(
   location: StoresLocation,
-  options: { denseDimensions: number; logger: Logger },
+  options: { denseDimensions: number; logger: Logger; qdrant?: QdrantLocation | null },
 ): Promise<Stores> {
   const client =
     location.mode === "embedded"
@@ -37,6 +42,16 @@ export async function openStores(
       : await openPostgresClient(location.databaseUrl, { logger: options.logger });
   try {
     const { hasVectorExtension } = await migrateDatabase(client, options);
+    if (options.qdrant) {
+      // Queries go to the server: no in-memory copy, and pgvector's table (if any) stays unused.
+      const vectorIndex = await openQdrantIndex({
+        ...options.qdrant,
+        denseDimensions: options.denseDimensions,
+        logger: options.logger,
+      });
+      options.logger.debug({ engine: client.kind, vectorBackend: "qdrant" }, "stores opened");
+      return { client, catalog: createSqlCatalog(client), vectorIndex, vectorBackend: "qdrant" };
+    }
     if (hasVectorExtension) await checkDenseDimensions(client, options.denseDimensions);
     options.logger.debug(
       { engine: client.kind, vectorBackend: hasVectorExtension ? "pgvector" : "none" },

