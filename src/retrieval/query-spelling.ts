@@ -7,8 +7,9 @@
  * spaces, and then only into a dictionary word one or two edits away that does occur there — the most
  * common one in those spaces among the closest. So the documents decide: a word they use is never
  * "corrected", names and acronyms (capitals inside or throughout) are left alone, and a question about
- * something the documents lack keeps its words. Everything happens in one term-statistics look-up, and
- * only for questions that hold an unknown word.
+ * something the documents lack keeps its words. It costs nothing for a question whose words are all in the
+ * dictionary, one term-statistics look-up when the unknown words are the documents' own, and a second
+ * one (with the candidate search) only for words the searched spaces lack.
  */
 import type { SpellingDictionary } from "./spelling-dictionary.js";
 import { analyzeText, termId } from "./text-analyzer.js";
@@ -24,12 +25,9 @@ const TWO_EDITS_FROM_LENGTH = 6;
 const CANDIDATES_PER_WORD = 24;
 const WORD = /[A-Za-z]+/g;
 
-type Repairable = {
-  word: string;
-  start: number;
-  termId: number;
-  candidates: Array<{ word: string; distance: number; termId: number }>;
-};
+/** A word of the question that is not in the dictionary, with its place and its BM25 term id. */
+type UnknownWord = { word: string; start: number; termId: number };
+type Candidate = { word: string; distance: number; termId: number };
 
 export async function correctQuerySpelling(
   query: string,
@@ -39,23 +37,28 @@ export async function correctQuerySpelling(
     documentFrequencies(termIds: number[]): Promise<Map<number, number>>;
   },
 ): Promise<CorrectedQuery> {
-  const repairable = findRepairableWords(query, options.dictionary);
-  if (repairable.length === 0) return { text: query, corrections: [] };
-  const termIds = [...new Set(repairable.flatMap((entry) => [entry.termId, ...entry.candidates.map((c) => c.termId)]))];
-  const frequencies = await options.documentFrequencies(termIds);
+  const unknown = findUnknownWords(query, options.dictionary);
+  if (unknown.length === 0) return { text: query, corrections: [] };
+  // Most words the dictionary lacks are the documents' own (names, jargon): one look-up settles them
+  // before any candidate is searched for.
+  const own = await options.documentFrequencies([...new Set(unknown.map((entry) => entry.termId))]);
+  const missing = unknown.filter((entry) => (own.get(entry.termId) ?? 0) === 0);
+  const candidatesByWord = new Map(missing.map((entry) => [entry, candidatesFor(entry.word, options.dictionary)]));
+  const candidateTerms = [...new Set([...candidatesByWord.values()].flat().map((candidate) => candidate.termId))];
+  if (candidateTerms.length === 0) return { text: query, corrections: [] };
+  const frequencies = await options.documentFrequencies(candidateTerms);
   const frequency = (id: number) => frequencies.get(id) ?? 0;
 
   let text = "";
   let copiedUpTo = 0;
   const corrections: SpellingCorrection[] = [];
-  for (const entry of repairable) {
-    if (frequency(entry.termId) > 0) continue;
-    const present = entry.candidates.filter((candidate) => frequency(candidate.termId) > 0);
+  for (const [entry, candidates] of candidatesByWord) {
+    const present = candidates.filter((candidate) => frequency(candidate.termId) > 0);
     const closest = Math.min(...present.map((candidate) => candidate.distance));
     // Among the closest, the one the spaces use most; the dictionary's order (commoner first) breaks ties.
     const best = present
       .filter((candidate) => candidate.distance === closest)
-      .reduce<(typeof present)[number] | undefined>(
+      .reduce<Candidate | undefined>(
         (chosen, candidate) => (chosen && frequency(chosen.termId) >= frequency(candidate.termId) ? chosen : candidate),
         undefined,
       );
@@ -70,26 +73,28 @@ export async function correctQuerySpelling(
     : { text: text + query.slice(copiedUpTo), corrections };
 }
 
-function findRepairableWords(query: string, dictionary: SpellingDictionary): Repairable[] {
-  const repairable: Repairable[] = [];
+function findUnknownWords(query: string, dictionary: SpellingDictionary): UnknownWord[] {
+  const unknown: UnknownWord[] = [];
   for (const match of query.matchAll(WORD)) {
     const word = match[0];
     if (word.length < MINIMUM_LENGTH || looksLikeName(word)) continue;
     const lower = word.toLowerCase();
     if (dictionary.has(lower)) continue;
-    const ownTerm = singleTermId(lower);
-    if (ownTerm === null) continue;
-    const maxDistance = word.length >= TWO_EDITS_FROM_LENGTH ? 2 : 1;
-    const candidates = dictionary
-      .candidates(lower, maxDistance)
-      .slice(0, CANDIDATES_PER_WORD)
-      .flatMap((candidate) => {
-        const id = singleTermId(candidate.word);
-        return id === null ? [] : [{ word: candidate.word, distance: candidate.distance, termId: id }];
-      });
-    if (candidates.length > 0) repairable.push({ word, start: match.index ?? 0, termId: ownTerm, candidates });
+    const termId = singleTermId(lower);
+    if (termId !== null) unknown.push({ word, start: match.index ?? 0, termId });
   }
-  return repairable;
+  return unknown;
+}
+
+function candidatesFor(word: string, dictionary: SpellingDictionary): Candidate[] {
+  const maxDistance = word.length >= TWO_EDITS_FROM_LENGTH ? 2 : 1;
+  return dictionary
+    .candidates(word.toLowerCase(), maxDistance)
+    .slice(0, CANDIDATES_PER_WORD)
+    .flatMap((candidate) => {
+      const termId = singleTermId(candidate.word);
+      return termId === null ? [] : [{ word: candidate.word, distance: candidate.distance, termId }];
+    });
 }
 
 /** "PerksPlus", "TMJ", "iPhone": capitals after the first letter mark a name or an acronym. */

@@ -78,7 +78,9 @@ describe("correctQuerySpelling", () => {
         { from: "servces", to: "services" },
       ],
     });
-    expect(space.asked).toHaveLength(1);
+    // First the unknown words' own terms, then the candidates of those the space lacks.
+    expect(space.asked).toHaveLength(2);
+    expect(space.asked[0]).toHaveLength(4); // Northwind, Helth, ambuance, servces
   });
 
   it("prefers the candidate the searched spaces use", async () => {
@@ -98,11 +100,12 @@ describe("correctQuerySpelling", () => {
       documentFrequencies: space.documentFrequencies,
     });
     expect(corrected).toEqual({ text: "Does Helth cover it?", corrections: [] });
+    expect(space.asked).toHaveLength(1);
   });
 
   it("leaves names, acronyms, short words and dictionary words alone, without asking for statistics", async () => {
     const space = spaceHolding("Health services.");
-    const query = "Does PerksPlus or TMJ coverage include wht the explore?";
+    const query = "Does PerksPlus or TMJ coverage cover wht the explore?";
     const corrected = await correctQuerySpelling(query, { dictionary, documentFrequencies: space.documentFrequencies });
     expect(corrected).toEqual({ text: query, corrections: [] });
     expect(space.asked).toHaveLength(0);
