@@ -11,6 +11,8 @@ import {
   type RetrievalEvaluationReport,
   runRetrievalEvaluation,
 } from "../../evaluation/retrieval-evaluation.js";
+import { createPaperHybridRetriever } from "../../retrieval/paper-hybrid-retriever.js";
+import type { Retriever } from "../../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../main.js";
 
@@ -60,8 +62,20 @@ async function evaluateAnswers(folio: Folio, options: CliOptions): Promise<numbe
   return EXIT_CODES.ok;
 }
 
-function createPaperHybridFor(_folio: Folio): never {
-  throw new UsageError("--mode paper-hybrid is not wired in yet");
+/**
+ * The seed paper's combined embedding, fitted on the evaluation space at its first question. The
+ * evaluation embeds each chunk's own text (no contextual header), so that is the passage text here,
+ * and the cached embedder hands those vectors back instead of embedding the corpus again.
+ */
+function createPaperHybridFor(folio: Folio): Retriever {
+  if (!folio.embedder) {
+    throw new UsageError("--mode paper-hybrid needs an embedding model; FOLIO_EMBED_MODEL is none.");
+  }
+  return createPaperHybridRetriever({
+    catalog: folio.catalog,
+    embedder: folio.embedder,
+    passageText: (_document, chunk) => chunk.text,
+  });
 }
 
 /** `--mode` for evaluation: a product mode, `paper-hybrid`, or (no --mode) the configured default. */
