@@ -11,7 +11,7 @@ import type { Reranker } from "../rerank/reranker.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { FusionParameters, ScoredChunkId, VectorIndex } from "../stores/vector-index.js";
 import { correctQuerySpelling } from "./query-spelling.js";
-import type { RetrievalMode, Retriever, SearchRequest } from "./retriever.js";
+import { type RetrievalMode, type Retriever, type SearchRequest, timeSearchStage } from "./retriever.js";
 import { joinSearchResults, sparseQueryVector } from "./sparse-retriever.js";
 import type { SpellingDictionary } from "./spelling-dictionary.js";
 
@@ -61,22 +61,13 @@ export function createHybridRetriever(options: {
     return embedder;
   }
 
-  async function timed<T>(request: SearchRequest, stage: string, work: () => Promise<T>): Promise<T> {
-    const started = performance.now();
-    try {
-      return await work();
-    } finally {
-      if (request.timingsMs) request.timingsMs[stage] = Math.round((performance.now() - started) * 10) / 10;
-    }
-  }
-
   async function hybridHits(request: SearchRequest, limit: number, mode: RetrievalMode): Promise<ScoredChunkId[]> {
     const model = requireEmbedder(mode);
     const [dense, sparse] = await Promise.all([
-      timed(request, "embed", () => model.embedQuery(request.query, { signal: request.signal })),
-      timed(request, "sparseQuery", () => sparseQueryVector(catalog, request.query, request.spaceIds)),
+      timeSearchStage(request, "embed", () => model.embedQuery(request.query, { signal: request.signal })),
+      timeSearchStage(request, "sparseQuery", () => sparseQueryVector(catalog, request.query, request.spaceIds)),
     ]);
-    return timed(request, "hybrid", () =>
+    return timeSearchStage(request, "hybrid", () =>
       vectorIndex.queryHybrid({
         spaceIds: request.spaceIds,
         limit,
@@ -95,7 +86,7 @@ export function createHybridRetriever(options: {
         "Retrieval mode hybrid+rerank needs a cross-encoder — set FOLIO_RERANK_MODEL to a model folder in FOLIO_MODELS_DIR.",
       );
     }
-    const scores = await timed(request, "rerank", () =>
+    const scores = await timeSearchStage(request, "rerank", () =>
       reranker.score(
         request.query,
         results.map((result) => `${result.title}\n${result.text}`.slice(0, settings.rerankPassageCharacters)),
@@ -111,7 +102,7 @@ export function createHybridRetriever(options: {
   /** The question with misspelt words repaired from the searched spaces' own vocabulary. */
   async function correctedRequest(request: SearchRequest): Promise<SearchRequest> {
     if (!spellingDictionary) return request;
-    const corrected = await timed(request, "spelling", () =>
+    const corrected = await timeSearchStage(request, "spelling", () =>
       correctQuerySpelling(request.query, {
         dictionary: spellingDictionary,
         documentFrequencies: async (termIds) =>
@@ -130,21 +121,25 @@ export function createHybridRetriever(options: {
     const query = { spaceIds: request.spaceIds, limit: request.limit };
     let hits: ScoredChunkId[];
     if (mode === "sparse") {
-      const vector = await timed(request, "sparseQuery", () =>
+      const vector = await timeSearchStage(request, "sparseQuery", () =>
         sparseQueryVector(catalog, request.query, request.spaceIds),
       );
       hits =
-        vector.indices.length === 0 ? [] : await timed(request, "sparse", () => vectorIndex.querySparse(vector, query));
+        vector.indices.length === 0
+          ? []
+          : await timeSearchStage(request, "sparse", () => vectorIndex.querySparse(vector, query));
     } else if (mode === "dense") {
       const model = requireEmbedder(mode);
-      const vector = await timed(request, "embed", () => model.embedQuery(request.query, { signal: request.signal }));
-      hits = await timed(request, "dense", () => vectorIndex.queryDense(vector, query));
+      const vector = await timeSearchStage(request, "embed", () =>
+        model.embedQuery(request.query, { signal: request.signal }),
+      );
+      hits = await timeSearchStage(request, "dense", () => vectorIndex.queryDense(vector, query));
     } else if (mode === "hybrid") {
       hits = await hybridHits(request, request.limit, mode);
     } else {
       hits = await hybridHits(request, Math.max(request.limit, settings.rerankCandidates), mode);
     }
-    const results = await timed(request, "join", () => joinSearchResults(catalog, hits));
+    const results = await timeSearchStage(request, "join", () => joinSearchResults(catalog, hits));
     if (mode !== "hybrid+rerank") return results;
     const head = results.slice(0, settings.rerankCandidates);
     return [...(await rerank(request, head)), ...results.slice(settings.rerankCandidates)].slice(0, request.limit);

@@ -19,7 +19,7 @@ import {
   type PaperHybridIndex,
   type PaperHybridSettings,
 } from "./paper-hybrid-index.js";
-import type { Retriever, SearchRequest } from "./retriever.js";
+import { type Retriever, type SearchRequest, timeSearchStage } from "./retriever.js";
 import { joinSearchResults } from "./sparse-retriever.js";
 import { countTerms } from "./text-analyzer.js";
 
@@ -111,21 +111,12 @@ export function createPaperHybridRetriever(options: PaperHybridRetrieverOptions)
     return { index: await index, fitted: true };
   }
 
-  async function timed<T>(request: SearchRequest, stage: string, work: () => Promise<T>): Promise<T> {
-    const started = performance.now();
-    try {
-      return await work();
-    } finally {
-      if (request.timingsMs) request.timingsMs[stage] = Math.round((performance.now() - started) * 10) / 10;
-    }
-  }
-
   async function search(request: SearchRequest): Promise<SearchResult[]> {
     if (request.spaceIds.length === 0 || request.limit <= 0) return [];
     const spaceIds = [...new Set(request.spaceIds)];
     const fitStarted = performance.now();
     const [dense, indexes] = await Promise.all([
-      timed(request, "embed", () => embedder.embedQuery(request.query, { signal: request.signal })),
+      timeSearchStage(request, "embed", () => embedder.embedQuery(request.query, { signal: request.signal })),
       Promise.all(spaceIds.map(indexFor)),
     ]);
     // Only a question that fitted an index reports it, so the fit shows apart from per-question latency.
@@ -133,7 +124,7 @@ export function createPaperHybridRetriever(options: PaperHybridRetrieverOptions)
       request.timingsMs.fit = Math.round((performance.now() - fitStarted) * 10) / 10;
     }
     const terms = countTerms(request.query);
-    const hits = await timed(request, "paperHybrid", async () =>
+    const hits = await timeSearchStage(request, "paperHybrid", async () =>
       indexes
         .flatMap(({ index }, position) =>
           index.search(dense, terms, request.limit).map((hit) => ({ ...hit, spaceId: spaceIds[position] ?? "" })),
@@ -141,7 +132,7 @@ export function createPaperHybridRetriever(options: PaperHybridRetrieverOptions)
         .sort((left, right) => right.score - left.score)
         .slice(0, request.limit),
     );
-    return timed(request, "join", () => joinSearchResults(catalog, hits));
+    return timeSearchStage(request, "join", () => joinSearchResults(catalog, hits));
   }
 
   return { search };

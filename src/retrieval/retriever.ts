@@ -23,3 +23,13 @@ export type SearchRequest = {
 export interface Retriever {
   search(request: SearchRequest): Promise<SearchResult[]>;
 }
+
+/** Runs one stage of a search and records its milliseconds in the request's `timingsMs`, if asked. */
+export async function timeSearchStage<T>(request: SearchRequest, stage: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    if (request.timingsMs) request.timingsMs[stage] = Math.round((performance.now() - started) * 10) / 10;
+  }
+}

@@ -8,7 +8,7 @@
 import type { SparseVector } from "../domain/types.js";
 import { FolioError } from "../errors.js";
 import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
-import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
+import { mergeSparseVector, SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
 import type { SqlClient } from "./sql-client.js";
 import type { DenseModelCount, IndexedChunk, ScoredChunkId, VectorIndex, VectorQuery } from "./vector-index.js";
 
@@ -17,22 +17,11 @@ const WRITE_BATCH_SIZE = 500;
 
 /**
  * pgvector's text form of a sparse vector: `{index:value,...}/dimensions`, indices 1-based (term id + 1),
- * zeros left out. pgvector rejects repeated indices, so a repeated term id is summed rather than sent twice.
+ * zeros left out, a repeated term id summed (mergeSparseVector).
  */
 export function toSparsevecLiteral(vector: SparseVector): string {
-  const weights = new Map<number, number>();
-  for (let position = 0; position < vector.indices.length; position += 1) {
-    const termId = vector.indices[position] ?? -1;
-    if (!Number.isInteger(termId) || termId < 0 || termId >= SPARSE_DIMENSIONS) {
-      throw new FolioError(
-        "sparse_index_out_of_range",
-        `Sparse vector index ${termId} is outside 0..${SPARSE_DIMENSIONS - 1}; term ids must come from the text analyzer.`,
-      );
-    }
-    weights.set(termId, (weights.get(termId) ?? 0) + (vector.values[position] ?? 0));
-  }
-  const entries: string[] = [];
-  for (const [termId, value] of weights) if (value !== 0) entries.push(`${termId + 1}:${value}`);
+  const merged = mergeSparseVector(vector);
+  const entries = merged.indices.map((termId, position) => `${termId + 1}:${merged.values[position]}`);
   return `{${entries.join(",")}}/${SPARSE_DIMENSIONS}`;
 }
 

@@ -18,7 +18,7 @@ import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
 import { DENSE_VECTOR, ensureQdrantCollection, PAYLOAD, type QdrantCall, SPARSE_VECTOR } from "./qdrant-collection.js";
 import { callQdrant } from "./qdrant-errors.js";
 import { planServerFusion } from "./qdrant-fusion.js";
-import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
+import { mergeSparseVector } from "./sparse-dimensions.js";
 import type { DenseModelCount, IndexedChunk, ScoredChunkId, VectorIndex, VectorQuery } from "./vector-index.js";
 
 export type QdrantIndexOptions = {
@@ -47,24 +47,9 @@ const RETURNED_PAYLOAD = [PAYLOAD.spaceId, PAYLOAD.documentId];
 /** Qdrant point ids are unsigned integers or UUIDs; chunk ids are UUIDs, so anything else cannot be stored. */
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * A sparse vector as Qdrant accepts it: indices unique (repeated term ids are summed, as pgvector's
- * literal does), zeros dropped, indices ascending.
- */
+/** A sparse vector as Qdrant accepts it: unique ascending indices, no zeros (mergeSparseVector). */
 export function toQdrantSparseVector(vector: SparseVector): Schemas["SparseVector"] {
-  const weights = new Map<number, number>();
-  for (let position = 0; position < vector.indices.length; position += 1) {
-    const termId = vector.indices[position] ?? -1;
-    if (!Number.isInteger(termId) || termId < 0 || termId >= SPARSE_DIMENSIONS) {
-      throw new FolioError(
-        "sparse_index_out_of_range",
-        `Sparse vector index ${termId} is outside 0..${SPARSE_DIMENSIONS - 1}; term ids must come from the text analyzer.`,
-      );
-    }
-    weights.set(termId, (weights.get(termId) ?? 0) + (vector.values[position] ?? 0));
-  }
-  const indices = [...weights.keys()].filter((termId) => weights.get(termId) !== 0).sort((left, right) => left - right);
-  return { indices, values: indices.map((termId) => weights.get(termId) ?? 0) };
+  return mergeSparseVector(vector);
 }
 
 function spaceCondition(spaceIds: SpaceId[]): Schemas["FieldCondition"] {
