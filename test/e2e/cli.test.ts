@@ -3,56 +3,27 @@
  * directory, checked against the JSON shapes and exit codes in DESIGN.md — and checked to exit on its
  * own once the work is done (idle parse workers once kept a finished `folio ingest` alive).
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliRun, jsonLines, runFolioCli } from "../support/run-folio-cli.js";
 import { hasSharedData, sharedData, sharedModelsDir } from "../support/shared-paths.js";
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** NIST SP 800-145 defines "rapid elasticity" on physical page 6 (of 7). */
 const PDF = sharedData("enterprise-pdfs", "pdfs", "nist-sp800-145-cloud-definition.pdf");
 const FILE = "nist-sp800-145-cloud-definition.pdf";
 const EXIT_WITHIN_MS = 45_000;
 
-type CliRun = { code: number | null; stdout: string; stderr: string };
-
 let dataDir: string;
 let scratchDir: string;
 
 function runFolio(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      cwd: repositoryRoot,
-      env: { ...process.env, FOLIO_DATA_DIR: dataDir, FOLIO_MODELS_DIR: sharedModelsDir, ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (data: Buffer) => {
-      stdout += data.toString();
-    });
-    child.stderr.on("data", (data: Buffer) => {
-      stderr += data.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`folio ${args.join(" ")} did not exit within ${EXIT_WITHIN_MS} ms; stdout: ${stdout}`));
-    }, EXIT_WITHIN_MS);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function jsonLines(stdout: string): Array<Record<string, unknown>> {
-  return stdout
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return runFolioCli(
+    args,
+    { ...process.env, FOLIO_DATA_DIR: dataDir, FOLIO_MODELS_DIR: sharedModelsDir, ...env },
+    EXIT_WITHIN_MS,
+  );
 }
 
 beforeAll(async () => {

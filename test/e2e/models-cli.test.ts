@@ -3,70 +3,41 @@
  * on 127.0.0.1 that serves the real bge-small-en-v1.5 files (from the shared models folder) at the
  * pinned revision, so the registry's checksums are checked for real.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findRegisteredModel } from "../../src/models/model-registry.js";
 import { type FakeModelHub, sha256Of, startFakeModelHub } from "../support/fake-model-hub.js";
+import { type CliRun, jsonLines, runFolioCli } from "../support/run-folio-cli.js";
 import { hasSharedData, sharedModel } from "../support/shared-paths.js";
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const EXIT_WITHIN_MS = 45_000;
 const BGE = findRegisteredModel("bge-small-en-v1.5", "embedder")!;
 const BGE_FOLDER = sharedModel("bge-small-en-v1.5");
 /** 2,500 bytes standing in for a quantised model file. */
 const GGUF = new TextEncoder().encode(`GGUF${"x".repeat(2496)}`);
 
-type CliRun = { code: number | null; stdout: string; stderr: string };
-
 let hub: FakeModelHub;
 let modelsDir: string;
 let dataDir: string;
 
 function runFolio(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      cwd: repositoryRoot,
-      env: {
-        ...process.env,
-        FOLIO_DATA_DIR: dataDir,
-        FOLIO_MODELS_DIR: modelsDir,
-        HF_ENDPOINT: hub.url,
-        FOLIO_EMBED_MODEL: "",
-        FOLIO_RERANK_MODEL: "",
-        FOLIO_LLM_MODEL: "",
-        FOLIO_OFFLINE: "",
-        ...env,
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (data: Buffer) => {
-      stdout += data.toString();
-    });
-    child.stderr.on("data", (data: Buffer) => {
-      stderr += data.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`folio ${args.join(" ")} did not exit within ${EXIT_WITHIN_MS} ms; stderr: ${stderr}`));
-    }, EXIT_WITHIN_MS);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function jsonLines(stdout: string): Array<Record<string, unknown>> {
-  return stdout
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return runFolioCli(
+    args,
+    {
+      ...process.env,
+      FOLIO_DATA_DIR: dataDir,
+      FOLIO_MODELS_DIR: modelsDir,
+      HF_ENDPOINT: hub.url,
+      FOLIO_EMBED_MODEL: "",
+      FOLIO_RERANK_MODEL: "",
+      FOLIO_LLM_MODEL: "",
+      FOLIO_OFFLINE: "",
+      ...env,
+    },
+    EXIT_WITHIN_MS,
+  );
 }
 
 beforeAll(async () => {
