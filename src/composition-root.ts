@@ -78,7 +78,7 @@ async function loadEmbedder(
   options: FolioOptions,
   inference: ReturnType<typeof createInferenceClient>,
   logger: Logger,
-): Promise<Embedder | null> {
+): Promise<{ embedder: Embedder; indexingEmbedder: Embedder } | null> {
   // First use: a missing default model (or, keyword-only, its tokenizer for the chunker) is fetched now.
   await ensureModels(config, ["embedder"], { logger: logger.child({ component: "models" }) });
   if (config.embedModel === null) return null;
@@ -87,7 +87,12 @@ async function loadEmbedder(
     modelsDir: config.modelsDir,
     modelId: config.embedModel,
   });
-  return options.embeddingCacheDir ? createCachedEmbedder(embedder, options.embeddingCacheDir) : embedder;
+  // Only passages being indexed go through the evaluation cache: answers' sentence vectors would fill it
+  // and make a second evaluation's answers look faster than they are.
+  const indexingEmbedder = options.embeddingCacheDir
+    ? await createCachedEmbedder(embedder, options.embeddingCacheDir)
+    : embedder;
+  return { embedder, indexingEmbedder };
 }
 
 async function loadReranker(
@@ -112,7 +117,8 @@ async function assembleFolio(
   options: FolioOptions,
   inference: ReturnType<typeof createInferenceClient>,
 ): Promise<Folio> {
-  const embedder = await loadEmbedder(config, options, inference, logger);
+  const embedders = await loadEmbedder(config, options, inference, logger);
+  const embedder = embedders?.indexingEmbedder ?? null;
   const reranker = await loadReranker(config, inference, logger);
   const stores = await openStores(
     config.storage.kind === "embedded"
@@ -193,7 +199,10 @@ async function assembleFolio(
   });
   const answers = createAnswerService({
     retriever,
-    generator: createExtractiveGenerator(),
+    generator: createExtractiveGenerator({
+      embedder: embedders?.embedder ?? null,
+      logger: logger.child({ component: "extractive-generator" }),
+    }),
     linkForCitation: ({ documentId, page }) => linkSigner.signDocumentUrl({ documentId, page }),
     pageTexts: (documentId) => catalog.getPages(documentId),
     logger,

@@ -11,7 +11,7 @@ import type { Logger } from "../logger.js";
 import type { SpellingCorrection } from "../retrieval/query-spelling.js";
 import type { Retriever } from "../retrieval/retriever.js";
 import type { Answer, AnswerContext, AnswerEvent, Citation } from "./answer-events.js";
-import { buildCitation, buildCitations, type LinkForCitation, uniqueCitations } from "./citations.js";
+import { buildCitation, buildCitations, type LinkForCitation, numberCitations, uniqueCitations } from "./citations.js";
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
 import { rewriteQuestion } from "./rewrite-question.js";
@@ -80,14 +80,17 @@ export function createAnswerService(dependencies: {
       }
       return pages;
     };
-    // Overlapping chunks of one document may offer the same sentence: it is listed once.
+    // Overlapping chunks of one document may offer the same sentence: it is listed once, numbered without gaps.
     const closestSources = async (sources: NumberedSource[], query: string) =>
-      uniqueCitations(
-        await Promise.all(
-          sources
-            .slice(0, CLOSEST_SOURCES)
-            .map((source) => buildCitation(source, query, pageTexts, dependencies.linkForCitation)),
-        ),
+      numberCitations(
+        "",
+        uniqueCitations(
+          await Promise.all(
+            sources
+              .slice(0, CLOSEST_SOURCES)
+              .map((source) => buildCitation(source, query, pageTexts, dependencies.linkForCitation)),
+          ),
+        ).citations,
       ).citations;
     try {
       throwIfAborted(signal);

@@ -5,12 +5,14 @@
  * finder as the fallback when offsets are missing. A sentence that runs across a page break cites
  * both pages (pageStart..pageEnd); the link opens the page where it starts. No sentence is quoted
  * twice: overlapping chunks of one document often hold the same sentence, and their citations are
- * merged into one (the answer's markers and repeated lines follow).
+ * merged into one (the answer's markers and repeated lines follow). Citations are then numbered in
+ * the order the answer first cites them, with no gaps.
  */
 import type { PageText, SearchResult } from "../domain/types.js";
 import type { Citation } from "./answer-events.js";
 import type { NumberedSource } from "./generator.js";
 import { findBestPage } from "./page-finder.js";
+import { isSameSentence, quoteKey } from "./same-sentence.js";
 import { rankPassages, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
 
 const MARKER = /\s?\[(\d{1,3})\]/g;
@@ -97,24 +99,6 @@ export async function buildCitation(
   };
 }
 
-/** A quote's words only (case, spacing, punctuation and a shortening "…" aside), to compare quotes by. */
-function quoteKey(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "");
-}
-
-/** Below this many letters and digits, a quote inside another is a coincidence, not the same sentence. */
-const MIN_CONTAINED_QUOTE = 20;
-
-/** Whether two quotes are the same sentence: equal, or one a part of the other (a chunk may start mid-sentence). */
-function sameSentence(left: string, right: string): boolean {
-  const [shorter, longer] = [quoteKey(left), quoteKey(right)].sort((a, b) => a.length - b.length) as [string, string];
-  if (shorter === longer) return true;
-  return shorter.length >= MIN_CONTAINED_QUOTE && longer.includes(shorter);
-}
-
 /**
  * The citations with no sentence of a document quoted twice: a citation whose quote is (part of)
  * an earlier one's from the same document is merged into it, keeping the earlier number and the
@@ -128,7 +112,7 @@ export function uniqueCitations(citations: readonly Citation[]): {
   const merged = new Map<number, number>();
   for (const citation of citations) {
     const index = kept.findIndex(
-      (earlier) => earlier.documentId === citation.documentId && sameSentence(earlier.quote, citation.quote),
+      (earlier) => earlier.documentId === citation.documentId && isSameSentence(earlier.quote, citation.quote),
     );
     const earlier = kept[index];
     if (earlier === undefined) {
@@ -159,12 +143,41 @@ function renumberAnswer(answer: string, merged: ReadonlyMap<number, number>): st
       (earlier) =>
         markers.length > 0 &&
         [...earlier.matchAll(MARKER)].map((match) => match[1]).join(",") === markers &&
-        sameSentence(earlier.replace(MARKER, ""), line.replace(MARKER, "")),
+        isSameSentence(earlier.replace(MARKER, ""), line.replace(MARKER, "")),
     );
     if (index === -1) lines.push(line);
     else if (quoteKey(line).length > quoteKey(lines[index] as string).length) lines[index] = line;
   }
   return lines.join("\n");
+}
+
+/**
+ * Citations numbered 1, 2, 3… in the order the answer first cites them, with the answer's markers
+ * renumbered to match: a reader meets [1] first and finds no gaps, whatever the sources' retrieval
+ * ranks were. Citations the answer never cites (a no-context reply's closest sources) follow in list order.
+ */
+export function numberCitations(
+  answer: string,
+  citations: readonly Citation[],
+): { answer: string; citations: Citation[] } {
+  const known = new Set(citations.map((citation) => citation.n));
+  const order: number[] = [];
+  for (const match of answer.matchAll(MARKER)) {
+    const n = Number(match[1]);
+    if (known.has(n) && !order.includes(n)) order.push(n);
+  }
+  for (const citation of citations) if (!order.includes(citation.n)) order.push(citation.n);
+  const numbers = new Map(order.map((n, index) => [n, index + 1]));
+  const renumbered = answer.replace(MARKER, (marker, digits: string) => {
+    const n = numbers.get(Number(digits));
+    return n === undefined ? marker : marker.replace(`[${digits}]`, `[${n}]`);
+  });
+  return {
+    answer: renumbered,
+    citations: citations
+      .map((citation) => ({ ...citation, n: numbers.get(citation.n) ?? citation.n }))
+      .sort((left, right) => left.n - right.n),
+  };
 }
 
 export async function buildCitations(
@@ -181,5 +194,5 @@ export async function buildCitations(
     if (source) citations.push(await buildCitation(source, claimsFor(resolved.answer, n), pageTexts, linkForCitation));
   }
   const unique = uniqueCitations(citations);
-  return { answer: renumberAnswer(resolved.answer, unique.merged), citations: unique.citations };
+  return numberCitations(renumberAnswer(resolved.answer, unique.merged), unique.citations);
 }

@@ -5,6 +5,11 @@
  */
 export type EmbedOptions = {
   signal?: AbortSignal;
+  /**
+   * Passages are background work (ingestion) unless a question waits on them (quoting the sentences of
+   * its sources): "interactive" runs before queued ingestion batches. Questions are always interactive.
+   */
+  priority?: "interactive" | "background";
   /** Called after each batch with the number of texts embedded so far. */
   onProgress?: (embedded: number, total: number) => void;
 };

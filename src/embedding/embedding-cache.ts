@@ -55,7 +55,7 @@ export async function createCachedEmbedder(embedder: Embedder, cacheDirectory: s
         const batchKeys = missing.slice(start, start + slice);
         const batch = await embedder.embedPassages(
           batchKeys.map((key) => textByKey.get(key) ?? ""),
-          { signal: options?.signal },
+          { signal: options?.signal, priority: options?.priority },
         );
         await remember(batchKeys.map((key, index) => ({ key, vector: batch[index] ?? [] })));
         options?.onProgress?.(Math.min(texts.length, cachedCount + start + batchKeys.length), texts.length);

@@ -58,7 +58,7 @@ export async function createTransformersEmbedder(options: {
         const indices = order.slice(start, start + batchSize);
         const batch = await run(
           indices.map((index) => `${profile.passagePrefix}${texts[index]}`),
-          "background",
+          embedOptions?.priority ?? "background",
           embedOptions?.signal,
         );
         indices.forEach((index, position) => {

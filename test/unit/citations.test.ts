@@ -17,6 +17,7 @@ import type { Citation } from "../../src/answer/answer-events.js";
 import {
   buildCitation,
   buildCitations,
+  numberCitations,
   pageAtOffset,
   resolveMarkers,
   uniqueCitations,
@@ -312,14 +313,17 @@ describe("no sentence quoted twice", () => {
     { n: 2, result: { ...second, chunkId: "chunk-overlap" } },
   ];
 
-  it("merges the citations of two overlapping chunks that quote one sentence, in the answer too", async () => {
+  it("quotes a sentence two overlapping chunks both hold once, from the first of them", async () => {
     let generated = "";
     for await (const text of createExtractiveGenerator().generate("Does orthodontics need prior approval?", sources))
       generated += text;
-    // The generator quotes the sentence from both chunks…
-    expect(generated).toBe(
-      "“Orthodontics requires prior approval from the plan.” [1]\n“Orthodontics requires prior approval from the plan.” [2]",
-    );
+    expect(generated).toBe("“Orthodontics requires prior approval from the plan.” [1]");
+  });
+
+  it("merges the citations of two overlapping chunks that quote one sentence, in the answer too", async () => {
+    // An answer (an LLM's, say) that quotes the sentence from both chunks…
+    const generated =
+      "“Orthodontics requires prior approval from the plan.” [1]\n“Orthodontics requires prior approval from the plan.” [2]";
     const recorder = recorders(pages);
     const { answer, citations } = await buildCitations(
       generated,
@@ -394,6 +398,78 @@ describe("no sentence quoted twice", () => {
     // A shortened quote ("…") is the same sentence as the whole one.
     const shortened = citation(6, "Vision exams are covered once every…");
     expect(uniqueCitations([citations[0] as Citation, shortened]).citations).toEqual([citations[0]]);
+  });
+});
+
+describe("numbering citations in order of first appearance", () => {
+  const singlePage = (n: number, text: string, documentId: string): NumberedSource => ({
+    n,
+    result: resultWith(text, n, n, { pageStart: n, pageEnd: n, charStart: 0, charEnd: text.length }, documentId),
+  });
+  const sources = [
+    singlePage(1, "Dental cleanings are covered twice a year.", "doc-dental"),
+    singlePage(2, "Vision exams are covered once every twelve months.", "doc-vision"),
+    singlePage(3, "Hearing aids are covered every three years.", "doc-hearing"),
+    singlePage(4, "Dental cleanings are covered twice a year.", "doc-dental"),
+  ];
+
+  it("numbers the answer's markers 1, 2, 3 as a reader meets them, in the citations too", async () => {
+    const recorder = recorders();
+    const { answer, citations } = await buildCitations(
+      "“Hearing aids are covered every three years.” [3]\n“Dental cleanings are covered twice a year.” [1]\n“Vision exams are covered once every twelve months.” [2]",
+      sources,
+      recorder.pageTexts,
+      recorder.linkForCitation,
+    );
+    expect(answer).toBe(
+      "“Hearing aids are covered every three years.” [1]\n“Dental cleanings are covered twice a year.” [2]\n“Vision exams are covered once every twelve months.” [3]",
+    );
+    expect(citations.map(({ n, documentId, pageStart, url }) => ({ n, documentId, pageStart, url }))).toEqual([
+      { n: 1, documentId: "doc-hearing", pageStart: 3, url: "https://folio.test/files/doc-hearing#page=3" },
+      { n: 2, documentId: "doc-dental", pageStart: 1, url: "https://folio.test/files/doc-dental#page=1" },
+      { n: 3, documentId: "doc-vision", pageStart: 2, url: "https://folio.test/files/doc-vision#page=2" },
+    ]);
+  });
+
+  it("leaves no gap where a repeated sentence was merged, and keeps a marker cited twice consistent", async () => {
+    const recorder = recorders();
+    const { answer, citations } = await buildCitations(
+      "Cleanings twice a year [4]. Same as [1]. Hearing aids every three years [3], cleanings again [4].",
+      sources,
+      recorder.pageTexts,
+      recorder.linkForCitation,
+    );
+    expect(answer).toBe(
+      "Cleanings twice a year [1]. Same as [1]. Hearing aids every three years [2], cleanings again [1].",
+    );
+    expect(citations.map(({ n, documentId, quote }) => ({ n, documentId, quote }))).toEqual([
+      { n: 1, documentId: "doc-dental", quote: "Dental cleanings are covered twice a year." },
+      { n: 2, documentId: "doc-hearing", quote: "Hearing aids are covered every three years." },
+    ]);
+  });
+
+  it("numbers citations the answer never cites (closest sources) in list order, without gaps", () => {
+    const citation = (n: number) => ({
+      n,
+      documentId: `doc-${n}`,
+      title: "Guide",
+      file: "guide.pdf",
+      pageStart: n,
+      pageEnd: n,
+      quote: `Quote ${n}`,
+      url: `https://folio.test/files/doc-${n}#page=${n}`,
+    });
+    expect(numberCitations("", [citation(1), citation(3)])).toEqual({
+      answer: "",
+      citations: [citation(1), { ...citation(3), n: 2 }],
+    });
+    expect(numberCitations("See [3] then [1].", [citation(1), citation(3)])).toEqual({
+      answer: "See [1] then [2].",
+      citations: [
+        { ...citation(3), n: 1 },
+        { ...citation(1), n: 2 },
+      ],
+    });
   });
 });
 

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { createExtractiveGenerator } from "../../src/answer/extractive-generator.js";
 import type { NumberedSource } from "../../src/answer/generator.js";
+import type { Embedder } from "../../src/embedding/embedder.js";
+import type { LogFields, Logger } from "../../src/logger.js";
 
-function source(n: number, text: string): NumberedSource {
+function source(n: number, text: string, documentId = "doc-cloud"): NumberedSource {
   return {
     n,
     result: {
       chunkId: `chunk-${n}`,
-      documentId: "doc-cloud",
+      documentId,
       spaceId: "console:test",
       file: "cloud.pdf",
       title: "Cloud definition",
@@ -22,9 +24,9 @@ function source(n: number, text: string): NumberedSource {
   };
 }
 
-async function answer(question: string, sources: NumberedSource[]): Promise<string> {
+async function answer(question: string, sources: NumberedSource[], embedder?: Embedder): Promise<string> {
   let text = "";
-  for await (const piece of createExtractiveGenerator().generate(question, sources)) text += piece;
+  for await (const piece of createExtractiveGenerator({ embedder }).generate(question, sources)) text += piece;
   return text;
 }
 
@@ -109,5 +111,167 @@ describe("quoting tables", () => {
     expect(await answer("What was 3M India's net profit?", [tableSource(wide, 1, 1, columns)])).toBe(
       "“company: 3M India; net_profit: 192.1; …” [1]",
     );
+  });
+});
+
+/**
+ * An embedder with hand-set meanings: each text's vector is the unit vector of the concept its words
+ * name (a paraphrase names the same concept with other words), blended by `weight`; texts it does not
+ * know point nowhere near any question. It records what it was asked to embed.
+ */
+function fakeEmbedder(meanings: Array<{ text: string; concept: number; weight?: number }>) {
+  const calls: { queries: string[]; passages: string[][] } = { queries: [], passages: [] };
+  const dimensions = 8;
+  const vectorOf = (text: string): number[] => {
+    const meaning = meanings.find((candidate) => candidate.text === text);
+    const vector = new Array<number>(dimensions).fill(0);
+    if (meaning === undefined) {
+      vector[dimensions - 1] = 1;
+      return vector;
+    }
+    const weight = meaning.weight ?? 1;
+    vector[meaning.concept] = weight;
+    vector[dimensions - 1] = Math.sqrt(1 - weight * weight);
+    return vector;
+  };
+  const embedder: Embedder = {
+    modelId: "fake",
+    dimensions,
+    async embedQuery(text) {
+      calls.queries.push(text);
+      return vectorOf(text);
+    },
+    async embedPassages(texts) {
+      calls.passages.push(texts);
+      return texts.map(vectorOf);
+    },
+    async close() {},
+  };
+  return { embedder, calls };
+}
+
+describe("extractive generator with an embedder (sentences chosen by meaning)", () => {
+  const question = "What does AES stand for?";
+  const wordy = "AES is what the stand at the front desk is for, next to the badge printer.";
+  const defining = "The Advanced Encryption Standard protects data at rest with 256-bit keys.";
+
+  it("quotes the sentence that means the answer over one that shares more of the question's words", async () => {
+    const { embedder, calls } = fakeEmbedder([
+      { text: question, concept: 0 },
+      { text: defining, concept: 0, weight: 0.9 },
+      { text: wordy, concept: 0, weight: 0.3 },
+    ]);
+    const sources = [source(1, `${wordy} ${defining}`)];
+    expect(await answer(question, sources)).toBe(`“${wordy}” [1]`);
+    expect(await answer(question, sources, embedder)).toBe(`“${defining}” [1]`);
+    // The question is embedded as a query (with the model's instruction), the sentences as passages.
+    expect(calls.queries).toEqual([question]);
+    expect(calls.passages).toEqual([[wordy, defining]]);
+  });
+
+  it("quotes the first three sources close enough to the best, in retrieval order, best-supported first", async () => {
+    const first = "Employees accrue fifteen vacation days per year.";
+    const second = "Vacation days roll over for one year at most.";
+    const weak = "Unused vacation days are paid out when employees leave.";
+    const fourth = "Part-time employees accrue vacation days pro rata.";
+    const fifth = "Vacation days are counted in working days, not calendar days.";
+    const vacationQuestion = "How many vacation days do employees get?";
+    const { embedder } = fakeEmbedder([
+      { text: vacationQuestion, concept: 1 },
+      { text: first, concept: 1, weight: 0.8 },
+      { text: second, concept: 1, weight: 0.85 },
+      { text: weak, concept: 1, weight: 0.5 },
+      { text: fourth, concept: 1, weight: 0.82 },
+      { text: fifth, concept: 1, weight: 0.84 },
+    ]);
+    // The third source is 0.35 below the best: left out. The fifth is close to the best, but three
+    // closer-ranked sources come first. The second is the best supported: quoted first.
+    const text = await answer(
+      vacationQuestion,
+      [first, second, weak, fourth, fifth].map((sentence, index) => source(index + 1, sentence, `doc-${index + 1}`)),
+      embedder,
+    );
+    expect(text).toBe(`“${second}” [2]\n“${fourth}” [4]\n“${first}” [1]`);
+  });
+
+  it("never quotes the same sentence twice when overlapping chunks both hold it", async () => {
+    const shared = "Orthodontics requires prior approval from the plan.";
+    const other = "Approval requests are answered within ten working days.";
+    const approvalQuestion = "Does orthodontics need prior approval?";
+    const { embedder } = fakeEmbedder([
+      { text: approvalQuestion, concept: 2 },
+      { text: shared, concept: 2, weight: 0.9 },
+      { text: other, concept: 2, weight: 0.85 },
+    ]);
+    const text = await answer(
+      approvalQuestion,
+      [source(1, shared, "doc-1"), source(2, `${shared} ${other}`, "doc-1")],
+      embedder,
+    );
+    // The second chunk's best sentence repeats the first chunk's quote; its next best is not considered
+    // either: a source is quoted for its best sentence only.
+    expect(text).toBe(`“${shared}” [1]`);
+  });
+
+  it("embeds at most five sentences of a source: its best by the question's words", async () => {
+    const sentences = Array.from({ length: 12 }, (_, index) =>
+      index % 3 === 0
+        ? `Parking permit number ${index} is issued by the office.`
+        : `Filler sentence number ${index} says nothing.`,
+    );
+    const { embedder, calls } = fakeEmbedder([]);
+    await answer("Who issues the parking permit?", [source(1, sentences.join(" "))], embedder);
+    expect(calls.passages).toHaveLength(1);
+    const embedded = calls.passages[0] ?? [];
+    expect(embedded).toHaveLength(5);
+    // The four sentences naming the question's words are all among them.
+    expect(
+      sentences.filter((sentence) => sentence.startsWith("Parking")).every((sentence) => embedded.includes(sentence)),
+    ).toBe(true);
+  });
+
+  it("says so when no source shares a word with the question, without embedding anything", async () => {
+    const { embedder, calls } = fakeEmbedder([]);
+    const text = await answer(
+      "Who won the chess tournament?",
+      [source(1, "Employees may expense fitness programs.")],
+      embedder,
+    );
+    expect(text).toBe("The closest passages are listed below; none of them states the answer directly.");
+    expect(calls.passages).toEqual([]);
+  });
+
+  it("quotes by the question's words, with a warning, when embedding fails", async () => {
+    const warnings: LogFields[] = [];
+    const logger: Logger = {
+      debug() {},
+      info() {},
+      warn(fields) {
+        warnings.push(fields);
+      },
+      error() {},
+      child() {
+        return logger;
+      },
+    };
+    const failing: Embedder = {
+      modelId: "fake",
+      dimensions: 8,
+      embedQuery: async () => {
+        throw new Error("worker crashed");
+      },
+      embedPassages: async () => {
+        throw new Error("worker crashed");
+      },
+      async close() {},
+    };
+    let text = "";
+    for await (const piece of createExtractiveGenerator({ embedder: failing, logger }).generate(
+      "How much can employees expense for fitness programs?",
+      [source(1, "Employees may expense up to $1000 for fitness programs each year.")],
+    ))
+      text += piece;
+    expect(text).toBe("“Employees may expense up to $1000 for fitness programs each year.” [1]");
+    expect(warnings.map((fields) => (fields.err as Error).message)).toEqual(["worker crashed"]);
   });
 });
