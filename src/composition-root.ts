@@ -7,6 +7,9 @@ import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
 import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
 import { createAnswerService } from "./answer/answer-question.js";
 import { createExtractiveGenerator } from "./answer/extractive-generator.js";
+import { createLlmGenerator } from "./answer/llm-generator.js";
+import { loadAnswerPrompts } from "./answer/prompt-templates.js";
+import type { LlmAnswering } from "./answer/write-verified-answer.js";
 import { DEFAULT_EMBED_MODEL, describeStorage, type FolioConfig } from "./config/config.js";
 import type { Embedder } from "./embedding/embedder.js";
 import { createCachedEmbedder } from "./embedding/embedding-cache.js";
@@ -19,6 +22,8 @@ import { createIngestionService, type IngestionService } from "./ingest/ingest-f
 import { createSparseVectorMaintainer, type SparseVectorMaintainer } from "./ingest/sparse-vector-maintainer.js";
 import { resolveLinkSecret } from "./links/link-secret.js";
 import { createLinkSigner } from "./links/signed-links.js";
+import { createLanguageModel } from "./llm/create-language-model.js";
+import type { LanguageModel } from "./llm/language-model.js";
 import type { Logger } from "./logger.js";
 import { ensureModels } from "./models/ensure-models.js";
 import {
@@ -45,6 +50,8 @@ export type Folio = {
   embedder: Embedder | null;
   /** Null unless FOLIO_RERANK_MODEL names a cross-encoder. */
   reranker: Reranker | null;
+  /** Null unless an LLM is configured (FOLIO_LLM_MODEL or LLM_BASE_URL); answers are then extractive. */
+  languageModel: LanguageModel | null;
   ingestion: IngestionService;
   sparseVectors: SparseVectorMaintainer;
   linkSigner: ReturnType<typeof createLinkSigner>;
@@ -197,8 +204,18 @@ async function assembleFolio(
     publicUrl: config.publicUrl,
     ttlSeconds: config.linkTtlSeconds,
   });
+  const languageModel = await createLanguageModel(config.llm, config.llmRuntime, logger).catch(async (error) => {
+    await stores.client.close();
+    throw error;
+  });
+  const llm = await answerWithLanguageModel(languageModel, embedders?.embedder ?? null, logger).catch(async (error) => {
+    await languageModel?.close();
+    await stores.client.close();
+    throw error;
+  });
   const answers = createAnswerService({
     retriever,
+    llm,
     generator: createExtractiveGenerator({
       embedder: embedders?.embedder ?? null,
       logger: logger.child({ component: "extractive-generator" }),
@@ -233,6 +250,7 @@ async function assembleFolio(
     retrievalMode,
     embedder,
     reranker,
+    languageModel,
     ingestion,
     sparseVectors,
     linkSigner,
@@ -250,7 +268,34 @@ async function assembleFolio(
       await vectorIndex.close();
       await catalog.close();
       await stores.client.close();
+      await languageModel?.close();
       await inference.close();
     },
+  };
+}
+
+/**
+ * The LLM side of answering, when a model is configured: its prompts are read now (a missing file
+ * fails at start, not at the first question), and its drafts are verified with the embedder. Without
+ * an embedder (keyword-only set-ups) a draft cannot be checked, so answers stay extractive.
+ */
+async function answerWithLanguageModel(
+  model: LanguageModel | null,
+  embedder: Embedder | null,
+  logger: Logger,
+): Promise<LlmAnswering | null> {
+  if (model === null) return null;
+  if (embedder === null) {
+    logger.warn(
+      { model: model.name },
+      "an LLM is configured but FOLIO_EMBED_MODEL is none: its answers cannot be checked against the sources, so answers stay extractive",
+    );
+    return null;
+  }
+  const prompts = await loadAnswerPrompts();
+  logger.info({ model: model.name, contextTokens: model.contextTokens }, "answers written by the language model");
+  return {
+    generator: createLlmGenerator({ model, prompts, logger: logger.child({ component: "llm-generator" }) }),
+    embedder,
   };
 }

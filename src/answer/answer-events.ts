@@ -30,15 +30,29 @@ export type Citation = {
   url: string;
 };
 
+/** How a language model's draft fared against its sources (absent for extractive answers). */
+export type AnswerVerificationSummary = {
+  /** unavailable: the model failed; unchecked: the check itself failed; both fall back to extractive. */
+  outcome: "verified" | "refusal" | "unsupported" | "unavailable" | "unchecked";
+  /** Draft sentences citing an existing source, and how many of them the sources support. */
+  citedSentences: number;
+  supportedSentences: number;
+  /** Draft claims that failed: cited but unsupported, or not cited at all. */
+  unsupportedSentences: number;
+  latencyMs: number;
+};
+
 export type Answer = {
   requestId: string;
   answer: string;
   noContext: boolean;
   citations: Citation[];
   timingsMs: Record<string, number>;
+  verification?: AnswerVerificationSummary;
 };
 
-export type AnswerStatus = "rewriting" | "searching" | "reading" | "writing";
+/** "queued": the language model is busy and the question waits in line. */
+export type AnswerStatus = "rewriting" | "searching" | "reading" | "writing" | "queued";
 
 export type AnswerEvent =
   | { type: "status"; status: AnswerStatus; message: string }

@@ -1,7 +1,9 @@
 /**
  * The one call every adapter uses to answer: rewrite a follow-up into a standalone query, search the
  * asker's spaces, decide whether anything is relevant enough, stream the generator's text, and turn
- * its [n] markers into page-exact citations with signed links. Emits AnswerEvents; errors become one
+ * its [n] markers into page-exact citations with signed links. With a language model, its draft is
+ * verified against the sources and `done` carries the answer that stands (write-verified-answer.ts);
+ * source sentences that address the model are blanked before any generator reads them. Emits AnswerEvents; errors become one
  * `error` event with a safe message and the request id (details go to the log), and a fired abort
  * signal ends the stream with one `aborted` error event instead of a `done`.
  */
@@ -10,11 +12,13 @@ import { toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { SpellingCorrection } from "../retrieval/query-spelling.js";
 import type { Retriever } from "../retrieval/retriever.js";
-import type { Answer, AnswerContext, AnswerEvent, Citation } from "./answer-events.js";
+import type { Answer, AnswerContext, AnswerEvent, AnswerVerificationSummary, Citation } from "./answer-events.js";
 import { buildCitation, buildCitations, type LinkForCitation, numberCitations, uniqueCitations } from "./citations.js";
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
+import { guardSources } from "./instruction-guard.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
 import { rewriteQuestion } from "./rewrite-question.js";
+import { type LlmAnswering, type WrittenAnswer, writeVerifiedAnswer } from "./write-verified-answer.js";
 
 export type AnswerServiceOptions = {
   /** Sources given to the generator. */
@@ -52,7 +56,10 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 export function createAnswerService(dependencies: {
   retriever: Retriever;
+  /** The extractive generator; with `llm`, the fallback when the model's answer cannot be used. */
   generator: AnswerGenerator;
+  /** Present when a language model writes the answers (write-verified-answer.ts). */
+  llm?: LlmAnswering | null;
   linkForCitation: LinkForCitation;
   pageTexts: (documentId: string) => Promise<PageText[]>;
   logger: Logger;
@@ -122,7 +129,10 @@ export function createAnswerService(dependencies: {
       for (const [stage, milliseconds] of Object.entries(retrievalStages))
         timingsMs[`retrieval.${stage}`] = milliseconds;
       throwIfAborted(signal);
-      const sources: NumberedSource[] = results.slice(0, topK).map((result, index) => ({ n: index + 1, result }));
+      // Sentences addressing the model ("ignore previous instructions…") are blanked before any generator reads them.
+      const sources: NumberedSource[] = guardSources(
+        results.slice(0, topK).map((result, index) => ({ n: index + 1, result })),
+      );
       const relevance = assessRelevance(
         query,
         sources.map((source) => source.result),
@@ -136,6 +146,7 @@ export function createAnswerService(dependencies: {
       let answerText: string;
       let citations: Citation[];
       let noContext = !relevance.relevant;
+      let verification: AnswerVerificationSummary | undefined;
       if (noContext) {
         answerText = sources.length === 0 ? NO_SOURCES_ANSWER : NO_CONTEXT_ANSWER;
         yield { type: "delta", text: answerText };
@@ -148,11 +159,25 @@ export function createAnswerService(dependencies: {
         };
         const generationStart = performance.now();
         let generated = "";
+        let supportingQuotes: WrittenAnswer["quotes"] | undefined;
+        let refusal = false;
         yield { type: "status", status: "writing", message: "Writing the answer…" };
-        for await (const text of dependencies.generator.generate(asked, sources, signal)) {
-          throwIfAborted(signal);
-          generated += text;
-          yield { type: "delta", text };
+        if (dependencies.llm) {
+          const written = yield* writeVerifiedAnswer({
+            question: asked,
+            sources,
+            signal,
+            llm: dependencies.llm,
+            fallback: dependencies.generator,
+            logger,
+          });
+          ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
+        } else {
+          for await (const text of dependencies.generator.generate(asked, sources, signal)) {
+            throwIfAborted(signal);
+            generated += text;
+            yield { type: "delta", text };
+          }
         }
         throwIfAborted(signal);
         lap("generation", generationStart);
@@ -161,7 +186,9 @@ export function createAnswerService(dependencies: {
           sources,
           pageTexts,
           dependencies.linkForCitation,
+          supportingQuotes,
         ));
+        if (refusal) answerText = NO_CONTEXT_ANSWER;
         // An answer that cites nothing is the generator saying the sources do not hold the answer:
         // treat it as no-context and show the closest sources, never an unsupported answer.
         if (citations.length === 0) {
@@ -172,7 +199,14 @@ export function createAnswerService(dependencies: {
       throwIfAborted(signal);
       yield { type: "citations", citations };
       lap("total", startedAt);
-      const answer: Answer = { requestId: context.requestId, answer: answerText, noContext, citations, timingsMs };
+      const answer: Answer = {
+        requestId: context.requestId,
+        answer: answerText,
+        noContext,
+        citations,
+        timingsMs,
+        ...(verification === undefined ? {} : { verification }),
+      };
       logger.info(
         { noContext: answer.noContext, citations: citations.length, latencyMs: timingsMs.total },
         "question answered",

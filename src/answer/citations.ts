@@ -78,14 +78,19 @@ async function locateQuote(
   return { pageStart: found ?? pageStart, pageEnd: found ?? pageStart };
 }
 
+/** A passage of a source's text by offsets: the sentence verification found supporting a claim. */
+export type QuotedPassage = { text: string; start: number; end: number };
+
 export async function buildCitation(
   source: NumberedSource,
   claim: string,
   pageTexts: (documentId: string) => Promise<PageText[]>,
   linkForCitation: LinkForCitation,
+  supportingQuote?: QuotedPassage,
 ): Promise<Citation> {
   const { result } = source;
-  const best = rankPassages(result, uniqueTerms(claim))[0];
+  // A verified answer names the sentence that supports it; otherwise the claim's words pick one.
+  const best = supportingQuote ?? rankPassages(result, uniqueTerms(claim))[0];
   const { pageStart, pageEnd } = await locateQuote(result, best, pageTexts);
   return {
     n: source.n,
@@ -185,13 +190,23 @@ export async function buildCitations(
   sources: NumberedSource[],
   pageTexts: (documentId: string) => Promise<PageText[]>,
   linkForCitation: LinkForCitation,
+  supportingQuotes?: ReadonlyMap<number, QuotedPassage>,
 ): Promise<{ answer: string; citations: Citation[] }> {
   const bySourceNumber = new Map(sources.map((source) => [source.n, source]));
   const resolved = resolveMarkers(answer, new Set(bySourceNumber.keys()));
   const citations: Citation[] = [];
   for (const n of resolved.cited) {
     const source = bySourceNumber.get(n);
-    if (source) citations.push(await buildCitation(source, claimsFor(resolved.answer, n), pageTexts, linkForCitation));
+    if (source)
+      citations.push(
+        await buildCitation(
+          source,
+          claimsFor(resolved.answer, n),
+          pageTexts,
+          linkForCitation,
+          supportingQuotes?.get(n),
+        ),
+      );
   }
   const unique = uniqueCitations(citations);
   return numberCitations(renumberAnswer(resolved.answer, unique.merged), unique.citations);

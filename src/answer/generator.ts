@@ -1,6 +1,6 @@
 /**
- * The generation port. Today's implementation is extractive (quotes the best-supporting sentences
- * with [n] markers); the LLM issue adds a node-llama-cpp / OpenAI-compatible implementation.
+ * The generation port: the extractive generator (quotes the best-supporting sentences with [n]
+ * markers) and the LLM generator (a language model writes a draft that is verified afterwards).
  */
 import type { SearchResult } from "../domain/types.js";
 
@@ -10,7 +10,18 @@ export type NumberedSource = {
   result: SearchResult;
 };
 
+/** What a generator may report while it works, besides its text. */
+export type GenerationHooks = {
+  /** The model is busy and the question waits in line at this 1-based position. */
+  onQueued?: (position: number) => void;
+};
+
 export interface AnswerGenerator {
   /** Streams answer text that cites sources as [n]. */
-  generate(question: string, sources: NumberedSource[], signal?: AbortSignal): AsyncIterable<string>;
+  generate(
+    question: string,
+    sources: NumberedSource[],
+    signal?: AbortSignal,
+    hooks?: GenerationHooks,
+  ): AsyncIterable<string>;
 }

@@ -24,6 +24,10 @@ export type CliOptions = {
   store: string | undefined;
   /** `eval retrieval --run-out FILE`: where to write the TREC run file. */
   runOut: string | undefined;
+  /** `--generator extractive|llm`: who writes answers; absent: the configured one. */
+  generator: string | undefined;
+  /** `eval answers --limit N`: ask only the first N questions. */
+  limit: number | undefined;
 };
 
 function parseCommandLine(argv: string[]) {
@@ -41,12 +45,17 @@ function parseCommandLine(argv: string[]) {
       split: { type: "string" },
       store: { type: "string" },
       "run-out": { type: "string" },
+      generator: { type: "string" },
+      limit: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   const k = values.k === undefined ? 10 : Number(values.k);
   if (!Number.isInteger(k) || k < 1 || k > 1000)
     throw new UsageError(`--k must be a whole number from 1 to 1000, got "${values.k}"`);
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    throw new UsageError(`--limit must be a whole number of at least 1, got "${values.limit}"`);
   const options: CliOptions = {
     space: values.space ?? "console:default",
     spaceGiven: values.space !== undefined,
@@ -58,6 +67,8 @@ function parseCommandLine(argv: string[]) {
     split: values.split ?? "test",
     store: values.store,
     runOut: values["run-out"],
+    generator: values.generator,
+    limit,
   };
   return { help: values.help ?? false, positionals, options };
 }

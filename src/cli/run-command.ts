@@ -23,7 +23,8 @@ const COMMANDS = ["ingest", "ask", "search", "eval", "reindex", "serve", "models
 
 /**
  * The configuration a command runs with: `--mode` (a product mode) becomes the retriever's default, so
- * answers use it too; `--store embedded` sets Qdrant aside, `--store qdrant` needs QDRANT_URL.
+ * answers use it too; `--store embedded` sets Qdrant aside, `--store qdrant` needs QDRANT_URL;
+ * `--generator extractive` sets a configured LLM aside, `--generator llm` needs one.
  */
 function configForCommand(config: FolioConfig, options: CliOptions): FolioConfig {
   let adjusted = config;
@@ -35,6 +36,14 @@ function configForCommand(config: FolioConfig, options: CliOptions): FolioConfig
     throw new UsageError("--store qdrant needs QDRANT_URL (and QDRANT_API_KEY if the server asks for one)");
   } else if (options.store !== undefined && options.store !== "qdrant") {
     throw new UsageError(`--store must be embedded or qdrant, got "${options.store}"`);
+  }
+  if (options.generator === "extractive") adjusted = { ...adjusted, llm: { kind: "none" } };
+  else if (options.generator === "llm" && adjusted.llm.kind === "none") {
+    throw new UsageError(
+      "--generator llm needs a language model: FOLIO_LLM_MODEL=<file.gguf>, or LLM_BASE_URL and LLM_MODEL for an OpenAI-compatible server",
+    );
+  } else if (options.generator !== undefined && options.generator !== "llm") {
+    throw new UsageError(`--generator must be extractive or llm, got "${options.generator}"`);
   }
   return adjusted;
 }
@@ -59,7 +68,14 @@ export async function runCommand(
     embeddingCacheDir: command === "eval" ? path.join(config.dataDir, "embedding-cache") : undefined,
     allowEmbeddingModelChange: command === "reindex",
   };
-  const folio = await createFolio(configForCommand(config, options), logger, folioOptions);
+  const adjusted = configForCommand(config, options);
+  // Only answering uses the language model: ingest, search and reindex do not load it.
+  const needsLanguageModel = command === "ask" || (command === "eval" && rest[0] === "answers");
+  const folio = await createFolio(
+    needsLanguageModel ? adjusted : { ...adjusted, llm: { kind: "none" } },
+    logger,
+    folioOptions,
+  );
   try {
     switch (command) {
       case "ingest":

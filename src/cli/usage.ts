@@ -7,7 +7,8 @@ Usage:
   folio search "<query>" [--space S] [--k 10] [--mode M] [--json]
   folio eval retrieval --dataset <BEIR dir> [--split test] [--mode M] [--store embedded|qdrant]
                        [--run-out FILE] [--json]
-  folio eval answers --dataset <qa.jsonl> --docs <dir> [--mode M] [--json]
+  folio eval answers --dataset <qa.jsonl> --docs <dir> [--mode M] [--generator extractive|llm]
+                     [--limit N] [--json]
   folio reindex [--space S]                            embed every passage again (after FOLIO_EMBED_MODEL changed)
   folio serve                                          console UI, Slack and Teams endpoints, source viewer
   folio models pull [embedder|reranker|llm|all] [--json]

@@ -3,6 +3,8 @@
  * the documents into a throw-away space through the normal ingestion path, then asks every question
  * and measures whether the gold page is among the retrieved chunks' pages (hit@1, hit@5), whether a
  * citation points at a gold page (hit@cited), how often the answer is "not in the documents", and latency.
+ * With a language model it also reports how many of the draft's cited sentences the sources support
+ * (citation support rate), how often the extractive answer took over, and the time to the first token.
  */
 import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
@@ -20,6 +22,18 @@ export type AnswerEvaluationReport = {
   pageHitAt5: number;
   pageHitAtCited: number;
   noContextRate: number;
+  /** "llm" when a language model wrote the answers, else "extractive". */
+  generator: "llm" | "extractive";
+  /**
+   * Draft sentences citing a source that verification accepted, over all such sentences (`citedSentences`);
+   * null when extractive or when no draft cited anything.
+   */
+  citationSupportRate: number | null;
+  citedSentences: number;
+  /** Share of answered questions whose draft was replaced by the extractive answer (unsupported, or the model failed). */
+  fallbackRate: number | null;
+  /** Time to the first streamed text of the answer (a no-context reply's included). */
+  timeToFirstTokenMs: { p50: number; p95: number };
   latencyMs: { p50: number; p95: number };
 };
 
@@ -41,14 +55,22 @@ function ratio(count: number, total: number): number {
 
 export async function runAnswerEvaluation(
   folio: Folio,
-  options: { datasetPath: string; docsDir: string; k?: number; onProgress?: (message: string) => void },
+  options: {
+    datasetPath: string;
+    docsDir: string;
+    k?: number;
+    /** Ask only the first N questions (an LLM on a CPU takes seconds per answer). */
+    limit?: number;
+    onProgress?: (message: string) => void;
+  },
 ): Promise<AnswerEvaluationReport> {
   const k = options.k ?? 5;
   const lines = (await readFile(options.datasetPath, "utf8")).split("\n").filter((line) => line.trim().length > 0);
   const questions = lines
     .map((line) => JSON.parse(line) as { question?: string; truth?: string; answer?: string })
     .map((entry) => ({ question: entry.question ?? "", gold: goldPagesOf(entry.truth ?? entry.answer ?? "") }))
-    .filter((entry) => entry.question.length > 0 && entry.gold.length > 0);
+    .filter((entry) => entry.question.length > 0 && entry.gold.length > 0)
+    .slice(0, options.limit ?? Number.POSITIVE_INFINITY);
   if (questions.length === 0) {
     throw new FolioError(
       "dataset_unusable",
@@ -74,6 +96,11 @@ export async function runAnswerEvaluation(
     let hitCited = 0;
     let noContext = 0;
     const latencies: number[] = [];
+    const firstTokenLatencies: number[] = [];
+    let citedSentences = 0;
+    let supportedSentences = 0;
+    let verifiedAnswers = 0;
+    let fallbacks = 0;
     for (const [index, entry] of questions.entries()) {
       const isGold = (file: string, pageStart: number | null, pageEnd: number | null) =>
         entry.gold.some(
@@ -91,9 +118,19 @@ export async function runAnswerEvaluation(
         history: [],
         requestId: randomUUID(),
       })) {
+        if (event.type === "delta" && firstTokenLatencies.length === latencies.length)
+          firstTokenLatencies.push(performance.now() - started);
         if (event.type === "done") answer = event.answer;
       }
       latencies.push(performance.now() - started);
+      if (firstTokenLatencies.length < latencies.length) firstTokenLatencies.push(performance.now() - started);
+      const verification = answer?.verification;
+      if (verification) {
+        verifiedAnswers += 1;
+        citedSentences += verification.citedSentences;
+        supportedSentences += verification.supportedSentences;
+        if (verification.outcome !== "verified" && verification.outcome !== "refusal") fallbacks += 1;
+      }
       if (answer?.noContext) noContext += 1;
       if (
         answer &&
@@ -111,6 +148,11 @@ export async function runAnswerEvaluation(
       pageHitAt5: ratio(hitAt5, questions.length),
       pageHitAtCited: ratio(hitCited, questions.length),
       noContextRate: ratio(noContext, questions.length),
+      generator: folio.languageModel ? "llm" : "extractive",
+      citationSupportRate: citedSentences > 0 ? ratio(supportedSentences, citedSentences) : null,
+      citedSentences,
+      fallbackRate: folio.languageModel ? ratio(fallbacks, verifiedAnswers) : null,
+      timeToFirstTokenMs: summarizeLatency(firstTokenLatencies),
       latencyMs: summarizeLatency(latencies),
     };
   } finally {

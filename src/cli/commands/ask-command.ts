@@ -14,8 +14,10 @@ export async function runAskCommand(folio: Folio, words: string[], options: CliO
   if (!question) throw new UsageError('ask needs a question: folio ask "how many vacation days do I get?"');
   const context = { spaceIds: [options.space], history: [], requestId: randomUUID() };
   let answer: Answer | null = null;
+  let streamed = "";
   for await (const event of folio.core.answerQuestion(question, context)) {
     if (event.type === "delta" && !options.json) process.stdout.write(event.text);
+    if (event.type === "delta") streamed += event.text;
     if (event.type === "done") answer = event.answer;
     if (event.type === "error") throw new FolioError(event.code, `${event.message} (reference ${event.requestId})`);
   }
@@ -24,6 +26,9 @@ export async function runAskCommand(folio: Folio, words: string[], options: CliO
     process.stdout.write(`${JSON.stringify(answer)}\n`);
     return EXIT_CODES.ok;
   }
+  // A language model's draft that verification changed is followed by the answer that stands.
+  if (answer.verification && withoutMarkers(streamed) !== withoutMarkers(answer.answer))
+    process.stdout.write(`\n\nChecked against the sources:\n${answer.answer}`);
   process.stdout.write(`\n\n${answer.noContext ? "Closest sources" : "Sources"}:\n`);
   for (const citation of answer.citations) {
     const pages =
@@ -33,4 +38,8 @@ export async function runAskCommand(folio: Folio, words: string[], options: CliO
     process.stdout.write(`[${citation.n}] ${citation.title}${pages}\n    "${citation.quote}"\n    ${citation.url}\n`);
   }
   return EXIT_CODES.ok;
+}
+
+function withoutMarkers(text: string): string {
+  return text.replace(/\s?\[\d{1,3}\]/g, "").trim();
 }

@@ -56,6 +56,7 @@ async function evaluateAnswers(folio: Folio, options: CliOptions): Promise<numbe
   const report = await runAnswerEvaluation(folio, {
     datasetPath: options.dataset,
     docsDir: options.docs,
+    limit: options.limit,
     onProgress: reportProgress(options),
   });
   process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : describeAnswerReport(report));
@@ -110,12 +111,13 @@ export function describeRetrievalReport(report: RetrievalEvaluationReport): stri
 }
 
 export function describeAnswerReport(report: AnswerEvaluationReport): string {
+  const show = (value: number | null) => (value === null ? "–" : String(value));
   return [
-    `${report.dataset}: ${report.questions} questions, ${report.documents.ingested} documents ingested, ${report.documents.rejected} rejected`,
+    `${report.dataset}: ${report.questions} questions, ${report.documents.ingested} documents ingested, ${report.documents.rejected} rejected, generator ${report.generator}`,
     "",
-    "| page hit@1 | page hit@5 | page hit@cited | no-context rate | p50 ms | p95 ms |",
-    "| --- | --- | --- | --- | --- | --- |",
-    `| ${report.pageHitAt1} | ${report.pageHitAt5} | ${report.pageHitAtCited} | ${report.noContextRate} | ${report.latencyMs.p50} | ${report.latencyMs.p95} |`,
+    "| page hit@1 | page hit@5 | page hit@cited | no-context rate | citation support | fallback rate | first token p50 ms | first token p95 ms | p50 ms | p95 ms |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    `| ${report.pageHitAt1} | ${report.pageHitAt5} | ${report.pageHitAtCited} | ${report.noContextRate} | ${show(report.citationSupportRate)} (${report.citedSentences} cited) | ${show(report.fallbackRate)} | ${report.timeToFirstTokenMs.p50} | ${report.timeToFirstTokenMs.p95} | ${report.latencyMs.p50} | ${report.latencyMs.p95} |`,
     "",
   ].join("\n");
 }
