@@ -10,7 +10,15 @@ import { FolioError } from "../errors.js";
 import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
 import { mergeSparseVector, SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
 import type { SqlClient } from "./sql-client.js";
-import type { DenseModelCount, IndexedChunk, ScoredChunkId, VectorIndex, VectorQuery } from "./vector-index.js";
+import {
+  CHUNK_ID_PATTERN,
+  type DenseModelCount,
+  type IndexedChunk,
+  requireDenseModel,
+  type ScoredChunkId,
+  type VectorIndex,
+  type VectorQuery,
+} from "./vector-index.js";
 
 /** Rows per INSERT/UPDATE statement; keeps statements well under parameter and memory limits. */
 const WRITE_BATCH_SIZE = 500;
@@ -40,19 +48,6 @@ export function toSparsevecQueryLiterals(vector: SparseVector): string[] {
     literals.push(`{${pairs.slice(start, start + SPARSEVEC_MAX_ENTRIES).join(",")}}/${dimensions}`);
   }
   return literals;
-}
-
-/** Chunk and document ids are uuid columns; anything else cannot be in the index. */
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function requireDenseModel(model: string | undefined): string {
-  if (!model) {
-    throw new FolioError(
-      "dense_model_missing",
-      "A dense vector was written without the name of the model that made it.",
-    );
-  }
-  return model;
 }
 
 function toVectorLiteral(values: number[]): string {
@@ -110,7 +105,7 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
           `UPDATE chunk_vectors AS v SET sparse = u.sparse::sparsevec
            FROM unnest($1::uuid[], $2::text[]) AS u(chunk_id, sparse) WHERE v.chunk_id = u.chunk_id`,
           [
-            batch.map((chunk) => (UUID_PATTERN.test(chunk.chunkId) ? chunk.chunkId : null)),
+            batch.map((chunk) => (CHUNK_ID_PATTERN.test(chunk.chunkId) ? chunk.chunkId : null)),
             batch.map((chunk) => toSparsevecLiteral(chunk.sparse)),
           ],
         );
@@ -126,7 +121,7 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
            FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(chunk_id, dense, dense_model)
            WHERE v.chunk_id = u.chunk_id`,
           [
-            batch.map((chunk) => (UUID_PATTERN.test(chunk.chunkId) ? chunk.chunkId : null)),
+            batch.map((chunk) => (CHUNK_ID_PATTERN.test(chunk.chunkId) ? chunk.chunkId : null)),
             batch.map((chunk) => toVectorLiteral(chunk.dense)),
             batch.map((chunk) => requireDenseModel(chunk.denseModel)),
           ],
@@ -135,7 +130,7 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
     },
 
     async deleteByDocument(documentId) {
-      if (!UUID_PATTERN.test(documentId)) return;
+      if (!CHUNK_ID_PATTERN.test(documentId)) return;
       await client.query("DELETE FROM chunk_vectors WHERE document_id = $1", [documentId]);
     },
 

@@ -19,7 +19,15 @@ import { DENSE_VECTOR, ensureQdrantCollection, PAYLOAD, type QdrantCall, SPARSE_
 import { callQdrant } from "./qdrant-errors.js";
 import { planServerFusion } from "./qdrant-fusion.js";
 import { mergeSparseVector } from "./sparse-dimensions.js";
-import type { DenseModelCount, IndexedChunk, ScoredChunkId, VectorIndex, VectorQuery } from "./vector-index.js";
+import {
+  CHUNK_ID_PATTERN,
+  type DenseModelCount,
+  type IndexedChunk,
+  requireDenseModel,
+  type ScoredChunkId,
+  type VectorIndex,
+  type VectorQuery,
+} from "./vector-index.js";
 
 export type QdrantIndexOptions = {
   url: string;
@@ -44,9 +52,6 @@ const FACET_LIMIT = 1000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const RETURNED_PAYLOAD = [PAYLOAD.spaceId, PAYLOAD.documentId];
 
-/** Qdrant point ids are unsigned integers or UUIDs; chunk ids are UUIDs, so anything else cannot be stored. */
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A sparse vector as Qdrant accepts it: unique ascending indices, no zeros (mergeSparseVector). */
 export function toQdrantSparseVector(vector: SparseVector): Schemas["SparseVector"] {
   return mergeSparseVector(vector);
@@ -60,16 +65,6 @@ function spaceCondition(spaceIds: SpaceId[]): Schemas["FieldCondition"] {
 
 function spaceFilter(spaceIds: SpaceId[]): Schemas["Filter"] {
   return { must: [spaceCondition(spaceIds)] };
-}
-
-function requireDenseModel(model: string | undefined): string {
-  if (!model) {
-    throw new FolioError(
-      "dense_model_missing",
-      "A dense vector was written without the name of the model that made it.",
-    );
-  }
-  return model;
 }
 
 function toScored(point: Schemas["ScoredPoint"], scale = 1): ScoredChunkId {
@@ -150,7 +145,7 @@ function createQdrantIndex(options: {
    * still fails the update (vector_store_error), which the caller may retry.
    */
   async function existingIds(chunkIds: string[]): Promise<Set<string>> {
-    const valid = [...new Set(chunkIds.filter((chunkId) => UUID_PATTERN.test(chunkId)))];
+    const valid = [...new Set(chunkIds.filter((chunkId) => CHUNK_ID_PATTERN.test(chunkId)))];
     if (valid.length === 0) return new Set();
     const records = await call("read points", () =>
       client.retrieve(collection, { ids: valid, with_payload: false, with_vector: false }),

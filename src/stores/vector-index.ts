@@ -4,6 +4,7 @@
  * Qdrant. One contract suite (test/integration/vector-index-contract.ts) runs against every implementation.
  */
 import type { SpaceId, SparseVector } from "../domain/types.js";
+import { FolioError } from "../errors.js";
 
 export type IndexedChunk = {
   chunkId: string;
@@ -60,4 +61,18 @@ export interface VectorIndex {
   /** Chunk counts by the model that made their dense vector, optionally for one space only. */
   countByDenseModel(spaceId?: SpaceId): Promise<DenseModelCount[]>;
   close(): Promise<void>;
+}
+
+/** Chunk and document ids are UUIDs; an id of any other shape cannot be in an index. */
+export const CHUNK_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every dense vector records the model that made it (a changed model is refused until reindex). */
+export function requireDenseModel(model: string | undefined): string {
+  if (!model) {
+    throw new FolioError(
+      "dense_model_missing",
+      "A dense vector was written without the name of the model that made it.",
+    );
+  }
+  return model;
 }
