@@ -10,10 +10,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildCitations } from "../../src/answer/citations.js";
 import { createExtractiveGenerator } from "../../src/answer/extractive-generator.js";
 import type { NumberedSource } from "../../src/answer/generator.js";
-import type { PageText, SearchResult } from "../../src/domain/types.js";
+import type { PageText } from "../../src/domain/types.js";
 import { createTransformersEmbedder } from "../../src/embedding/transformers-embedder.js";
 import { createInferenceClient } from "../../src/inference/inference-client.js";
 import { silentLogger } from "../../src/logger.js";
+import { pageChunk } from "../support/page-chunk.js";
 import { sharedModelsDir } from "../support/shared-paths.js";
 
 const hasEmbedder = existsSync(path.join(sharedModelsDir, "bge-small-en-v1.5", "onnx", "model_quantized.onnx"));
@@ -30,26 +31,6 @@ const PAGES: PageText[] = [
   },
 ];
 
-function chunk(documentId: string, title: string, pages: PageText[]): SearchResult {
-  const text = pages.map((page) => page.text).join("\n");
-  const first = pages[0]?.pageNumber ?? 1;
-  const last = pages.at(-1)?.pageNumber ?? first;
-  return {
-    chunkId: `${documentId}-chunk`,
-    documentId,
-    spaceId: "console:test",
-    file: `${documentId}.pdf`,
-    title,
-    mediaType: "application/pdf",
-    pageStart: first,
-    pageEnd: last,
-    score: 1,
-    text,
-    provenance: { pageStart: first, pageEnd: last, charStart: 0, charEnd: pages.at(-1)?.text.length ?? 0 },
-    kind: "text",
-  };
-}
-
 describe.skipIf(!hasEmbedder)("extractive answers with the real embedder", () => {
   const inference = createInferenceClient({ threads: 1, logger: silentLogger });
   afterAll(() => inference.close());
@@ -60,7 +41,7 @@ describe.skipIf(!hasEmbedder)("extractive answers with the real embedder", () =>
       modelsDir: sharedModelsDir,
       modelId: "bge-small-en-v1.5",
     });
-    const sources: NumberedSource[] = [{ n: 1, result: chunk("security-policy", "Security policy", PAGES) }];
+    const sources: NumberedSource[] = [{ n: 1, result: pageChunk("security-policy", "Security policy", PAGES) }];
     const question = "What does AES stand for?";
     const answer = async (generator: ReturnType<typeof createExtractiveGenerator>) => {
       let text = "";
