@@ -30,21 +30,32 @@ export function parseVectorLiteral(literal: string): Float32Array {
   return Float32Array.from(body.split(","), Number);
 }
 
+/** Rows per page when a space is loaded: ~10 MB of vector text. */
+const LOAD_PAGE_ROWS = 2000;
+
 type VectorRow = { chunk_id: string; document_id: string; dense: string | null; sparse: string | null };
 
 export function withInMemorySearch(inner: VectorIndex, database: SqlExecutor): VectorIndex {
-  const memory = new InMemorySpaceIndex(inner.denseDimensions, async (spaceId) => {
-    const { rows } = await database.query<VectorRow>(
-      "SELECT chunk_id, document_id, dense::text AS dense, sparse::text AS sparse FROM chunk_vectors WHERE space_id = $1",
-      [spaceId],
-    );
-    return rows.map((row) => ({
-      chunkId: row.chunk_id,
-      documentId: row.document_id,
-      spaceId,
-      dense: row.dense === null ? undefined : parseVectorLiteral(row.dense),
-      sparse: row.sparse === null ? undefined : parseSparsevecLiteral(row.sparse),
-    }));
+  const memory = new InMemorySpaceIndex(inner.denseDimensions, async function* (spaceId) {
+    // Keyset pages in chunk-id order: each page's text is parsed and dropped before the next is read.
+    let after = "00000000-0000-0000-0000-000000000000";
+    for (;;) {
+      const { rows } = await database.query<VectorRow>(
+        `SELECT chunk_id, document_id, dense::text AS dense, sparse::text AS sparse FROM chunk_vectors
+         WHERE space_id = $1 AND chunk_id > $2 ORDER BY chunk_id LIMIT ${LOAD_PAGE_ROWS}`,
+        [spaceId, after],
+      );
+      if (rows.length === 0) return;
+      yield rows.map((row) => ({
+        chunkId: row.chunk_id,
+        documentId: row.document_id,
+        spaceId,
+        dense: row.dense === null ? undefined : parseVectorLiteral(row.dense),
+        sparse: row.sparse === null ? undefined : parseSparsevecLiteral(row.sparse),
+      }));
+      after = rows.at(-1)?.chunk_id ?? after;
+      if (rows.length < LOAD_PAGE_ROWS) return;
+    }
   });
 
   return {

@@ -37,8 +37,11 @@ export type StoredChunkVectors = {
   sparse?: SparseVector;
 };
 
-/** Reads every vector of one space from the database. */
-export type LoadSpace = (spaceId: SpaceId) => Promise<StoredChunkVectors[]>;
+/**
+ * Reads every vector of one space from the database, in batches: a large space read in one piece holds
+ * all its rows as text at once (500K chunks ran the default 4 GB heap out of memory).
+ */
+export type LoadSpace = (spaceId: SpaceId) => AsyncIterable<StoredChunkVectors[]>;
 
 const COMPACT_MIN_DEAD = 1000;
 
@@ -73,12 +76,12 @@ export class InMemorySpaceIndex {
   private space(spaceId: SpaceId): Promise<SpaceState> {
     let space = this.spaces.get(spaceId);
     if (!space) {
-      space = this.loadSpace(spaceId).then((stored) => {
+      space = (async () => {
         const state = this.emptySpace();
-        for (const vectors of stored) this.add(state, vectors);
+        for await (const batch of this.loadSpace(spaceId)) for (const vectors of batch) this.add(state, vectors);
         this.loaded.set(spaceId, state);
         return state;
-      });
+      })();
       this.spaces.set(spaceId, space);
       space.catch(() => this.spaces.delete(spaceId));
     }

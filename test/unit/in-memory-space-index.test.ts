@@ -48,9 +48,12 @@ describe("InMemorySpaceIndex", () => {
       });
     }
     let loads = 0;
-    const memory = new InMemorySpaceIndex(4, async (spaceId) => {
+    const memory = new InMemorySpaceIndex(4, async function* (spaceId) {
       loads += 1;
-      return [...stored.values()].filter((entry) => entry.spaceId === spaceId);
+      const inSpace = [...stored.values()].filter((entry) => entry.spaceId === spaceId);
+      // Two pages, as the database reads a large space.
+      yield inSpace.slice(0, Math.ceil(inSpace.length / 2));
+      yield inSpace.slice(Math.ceil(inSpace.length / 2));
     });
     const sparseQuery = { indices: [1, 5, 9, 13, 21, 34], values: [1, 0.5, 2, 1, 0.25, 1.5] };
     const denseQuery = denseOf(random);
