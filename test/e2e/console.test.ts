@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedData } from "../support/shared-paths.js";
+import { hasSharedData, sharedData } from "../support/shared-paths.js";
 import { startTestServer, type TestServer } from "../support/start-test-server.js";
 
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
@@ -26,7 +26,9 @@ const ANSWER_PAGE = 3;
 /** A name that would become markup if the console ever rendered text as HTML. */
 const DROPPED_NAME = "<em>gym<em>.txt";
 
-describe.skipIf(!chromiumPath)("Folio web console (headless Chromium)", () => {
+if (!hasSharedData) console.warn(`console: skipped — no shared data (../shared) for its PDFs and models.`);
+
+describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Chromium)", () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;

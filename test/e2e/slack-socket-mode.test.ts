@@ -16,7 +16,7 @@ import { createFolio, type Folio } from "../../src/composition-root.js";
 import { type FolioConfig, loadConfig } from "../../src/config/config.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import { silentLogger } from "../../src/logger.js";
-import { sharedData, sharedModelsDir } from "../support/shared-paths.js";
+import { hasSharedData, sharedData, sharedModelsDir } from "../support/shared-paths.js";
 import { sleep, waitFor } from "../support/wait-for.js";
 import { type FakeSocketMode, startFakeSocketMode } from "./slack-fake-socket-mode.js";
 import {
@@ -165,7 +165,9 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe("Slack adapter in Socket Mode", () => {
+if (!hasSharedData) console.warn(`slack-socket-mode: skipped — no shared data (../shared) for its PDFs and models.`);
+
+describe.skipIf(!hasSharedData)("Slack adapter in Socket Mode", () => {
   it("connects with the app token and mounts no HTTP route", () => {
     expect(adapter.routes).toEqual([]);
     const opens = fake.callsTo("apps.connections.open");
@@ -251,7 +253,7 @@ describe("Slack adapter in Socket Mode", () => {
   });
 });
 
-describe("streaming an answer into Slack", () => {
+describe.skipIf(!hasSharedData)("streaming an answer into Slack", () => {
   beforeAll(async () => {
     // A fresh adapter: whether the workspace can stream is learned once per adapter, and answers of
     // earlier tests may already have met a fake that refused streaming.

@@ -17,7 +17,7 @@ import { createFolio, type Folio } from "../../src/composition-root.js";
 import { loadConfig } from "../../src/config/config.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import { silentLogger } from "../../src/logger.js";
-import { sharedData, sharedModelsDir } from "../support/shared-paths.js";
+import { hasSharedData, sharedData, sharedModelsDir } from "../support/shared-paths.js";
 import { waitFor } from "../support/wait-for.js";
 import {
   eventCallbackEnvelope,
@@ -181,7 +181,9 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe("Slack adapter over HTTP", () => {
+if (!hasSharedData) console.warn(`slack: skipped — no shared data (../shared) for its PDFs and models.`);
+
+describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
   it("mounts one route and verifies Slack's signature", async () => {
     expect(adapter.routes.map((route) => `${route.method} ${route.path}`)).toEqual(["POST /slack/events"]);
     const body = JSON.stringify({ type: "url_verification", challenge: "c-123", token: "t" });
