@@ -1,0 +1,109 @@
+/**
+ * Files sent to Folio in a 1:1 chat: downloads the attachment's `downloadUrl` (a short-lived,
+ * pre-authorised address — a bearer credential in itself, so it is never logged), checking the size
+ * before and while reading, and hands the bytes to the core's ingestion for the target space. The
+ * reply names the pages and chunks indexed, or the specific reason the file was refused.
+ */
+import { FolioError, toFolioError } from "../../src/errors.js";
+import type { FolioCore } from "../../src/folio-core.js";
+import type { IngestResult } from "../../src/ingest/ingest-result.js";
+import type { Logger } from "../../src/logger.js";
+import type { TeamsFile } from "./teams-activity.js";
+import { buildIngestResultText } from "./teams-message-format.js";
+
+export function fileTooLarge(maxBytes: number): FolioError {
+  const megabytes = Math.round(maxBytes / (1024 * 1024));
+  return new FolioError("file_too_large", `The file is larger than ${megabytes} MB, the most Folio accepts.`);
+}
+
+/** Reads a Teams file, refusing more than `maxBytes` by its Content-Length and by what arrives. */
+export async function downloadTeamsFile(options: {
+  downloadUrl: string;
+  maxBytes: number;
+  signal?: AbortSignal;
+}): Promise<Uint8Array> {
+  let parsed: URL;
+  try {
+    parsed = new URL(options.downloadUrl);
+  } catch {
+    throw new FolioError("teams_file_url_invalid", "Teams did not give Folio a usable download address for the file.");
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    throw new FolioError("teams_file_url_invalid", "Teams did not give Folio a usable download address for the file.");
+  }
+  const response = await fetch(parsed, { signal: options.signal ?? AbortSignal.timeout(60_000), redirect: "follow" });
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new FolioError(
+      "teams_file_download_failed",
+      `Teams answered ${response.status} when Folio downloaded the file — send it again in a minute.`,
+      { retryable: response.status >= 500 || response.status === 429 },
+    );
+  }
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > options.maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw fileTooLarge(options.maxBytes);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (response.body) {
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      total += chunk.byteLength;
+      if (total > options.maxBytes) throw fileTooLarge(options.maxBytes);
+      chunks.push(chunk);
+    }
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+export type IngestTeamsFileInput = {
+  file: TeamsFile;
+  spaceId: string;
+  uploader: string;
+  /** Shown in the reply when the file goes to another space than the chat's own (a channel). */
+  targetLabel: string | null;
+  requestId: string;
+};
+
+/** Downloads and ingests one file; returns the reply to send (never throws for a bad file). */
+export async function ingestTeamsFile(
+  dependencies: { core: FolioCore; logger: Logger; maxBytes: number },
+  input: IngestTeamsFileInput,
+): Promise<{ text: string; result: IngestResult | null }> {
+  const log = dependencies.logger.child({ requestId: input.requestId, space: input.spaceId });
+  const started = Date.now();
+  try {
+    const bytes = await downloadTeamsFile({ downloadUrl: input.file.downloadUrl, maxBytes: dependencies.maxBytes });
+    const result = await dependencies.core.ingestFile({
+      bytes,
+      fileName: input.file.name,
+      spaceId: input.spaceId,
+      uploader: input.uploader,
+    });
+    log.info(
+      {
+        status: result.status,
+        documentId: result.documentId,
+        errorCode: result.error?.code,
+        latencyMs: Date.now() - started,
+      },
+      "teams file ingested",
+    );
+    return { text: buildIngestResultText(result, input.targetLabel), result };
+  } catch (error) {
+    const failure = toFolioError(error);
+    log.error({ code: failure.code, error: failure.message, latencyMs: Date.now() - started }, "teams file failed");
+    const text =
+      failure.code === "internal_error"
+        ? `Sorry — something went wrong while indexing ${input.file.name}. Reference: \`${input.requestId}\``
+        : `Could not index ${input.file.name}: ${failure.message} (reference \`${input.requestId}\`)`;
+    return { text, result: null };
+  }
+}
