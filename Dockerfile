@@ -1,29 +1,92 @@
-# Folio: one image for the bot, the console and the CLI.
-# Models are mounted at /models (FOLIO_MODELS_DIR); data lives in the /data volume (FOLIO_DATA_DIR).
-FROM node:20-bookworm-slim AS build
+# Folio: one image for the bot, the console and the CLI, in two variants.
+#
+#   docker build -t folio .                            CPU image (the last stage, "cpu"): embeddings and
+#                                                      node-llama-cpp on the CPU
+#   docker build --target cuda -t folio:cuda .          CUDA image: node-llama-cpp on an NVIDIA GPU
+#                                                      (linux/amd64; run with --gpus all)
+#
+# Models are mounted at /models (FOLIO_MODELS_DIR) and never downloaded at start (FOLIO_OFFLINE=1);
+# data lives in the /data volume (FOLIO_DATA_DIR). Everything the build fetches comes from the base
+# images and the npm registry: onnxruntime-node's CUDA download from nuget.org and node-llama-cpp's
+# source build are switched off, and the prebuilt binaries that ship as npm packages are used instead.
+# README.md ("Deploy with Docker") walks through building and running both images.
+
+# CUDA 12 runtime: node-llama-cpp 3.22's CUDA packages carry a CUDA 13 build and a CUDA 12 fallback, which
+# it picks by itself; CUDA 12 runs on NVIDIA drivers from 525, CUDA 13 needs 580 or newer. With such a
+# driver, --build-arg CUDA_IMAGE=nvidia/cuda:13.0.1-runtime-ubuntu24.04 uses the newer build.
+ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+ARG CUDA_IMAGE=nvidia/cuda:12.9.1-runtime-ubuntu24.04
+
+FROM ${NODE_IMAGE} AS node-runtime
+
+# TypeScript -> dist/ (compiled JavaScript; the images never run tsx).
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-ENV ONNXRUNTIME_NODE_INSTALL=skip
+ENV ONNXRUNTIME_NODE_INSTALL=skip NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund
+# The compiler needs type declarations only, not the packages' install scripts.
+RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY ingestion ./ingestion
 COPY adapters ./adapters
-COPY prompts ./prompts
-RUN npm run build && npm prune --omit=dev
+COPY ingestion ./ingestion
+RUN npm run build
 
-FROM node:20-bookworm-slim
+# Production dependencies only, then each variant's native binaries.
+FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
-ENV NODE_ENV=production FOLIO_DATA_DIR=/data FOLIO_MODELS_DIR=/models PORT=3000
-COPY --from=build /app/node_modules ./node_modules
+# ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node would otherwise fetch its CUDA provider from nuget.org
+# (Folio runs ONNX models on the CPU). NODE_LLAMA_CPP_SKIP_DOWNLOAD: node-llama-cpp's postinstall would
+# otherwise try to download and compile llama.cpp where no prebuilt binary fits; Folio starts it with
+# build: "never".
+ENV ONNXRUNTIME_NODE_INSTALL=skip NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --omit=dev && npm cache clean --force
+COPY docker/prune-node-modules.sh docker/verify-node-modules.mjs ./docker/
+
+FROM production-dependencies AS cuda-dependencies
+RUN sh docker/prune-node-modules.sh cuda && node docker/verify-node-modules.mjs cuda
+
+FROM production-dependencies AS cpu-dependencies
+RUN sh docker/prune-node-modules.sh cpu && node docker/verify-node-modules.mjs cpu
+
+# The CUDA image: NVIDIA's CUDA runtime (libcudart, cuBLAS) with the same Node.js binary as the CPU image.
+FROM ${CUDA_IMAGE} AS cuda
+COPY --from=node-runtime /usr/local/bin/node /usr/local/bin/node
+# The same user (node, uid 1000) as the CPU image, so a /data volume moves between the two.
+RUN (userdel --remove ubuntu 2>/dev/null || true) \
+  && groupadd --gid 1000 node \
+  && useradd --uid 1000 --gid node --create-home --shell /usr/sbin/nologin node
+WORKDIR /app
+ENV NODE_ENV=production FOLIO_DATA_DIR=/data FOLIO_MODELS_DIR=/models FOLIO_OFFLINE=1 PORT=3000
+COPY --from=cuda-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/package.json ./package.json
-COPY adapters/console ./adapters/console
+COPY package.json ./
 COPY prompts ./prompts
-RUN mkdir -p /data && chown node:node /data
+COPY adapters/console ./adapters/console
+RUN mkdir -p /data /models && chown node:node /data /models
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["node", "dist/src/cli/main.js"]
+CMD ["serve"]
+
+# The CPU image (default target): no CUDA or Vulkan binaries.
+FROM ${NODE_IMAGE} AS cpu
+WORKDIR /app
+ENV NODE_ENV=production FOLIO_DATA_DIR=/data FOLIO_MODELS_DIR=/models FOLIO_OFFLINE=1 PORT=3000
+COPY --from=cpu-dependencies /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY prompts ./prompts
+COPY adapters/console ./adapters/console
+RUN mkdir -p /data /models && chown node:node /data /models
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["node", "dist/src/cli/main.js"]
 CMD ["serve"]
