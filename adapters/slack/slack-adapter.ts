@@ -1,20 +1,26 @@
 /**
  * Folio in Slack, built on Bolt: turns mentions, thread follow-ups and direct messages into
  * `core.answerQuestion` calls, shared files into `core.ingestFile`, feedback buttons into
- * `core.recordFeedback`, and `/folio` into its commands. HTTP mode hands the Folio server one route
+ * `core.recordFeedback`, and `/folio` into its commands; Slack's assistant container (AI app threads)
+ * is handled by `slack-assistant.ts`. At start it checks the token with auth.test and warns about a
+ * public address Slack or readers cannot use. HTTP mode hands the Folio server one route
  * (POST /slack/events for events, interactivity and slash commands, signatures verified by Bolt);
  * Socket Mode connects out with the app token instead. Retried deliveries are dropped through the
  * core's database-backed event log, so several replicas answer each question once.
  */
 import { randomUUID } from "node:crypto";
-import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, webApi } from "@slack/bolt";
+import { fileURLToPath } from "node:url";
+import { App, HTTPReceiver, webApi } from "@slack/bolt";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { SlackConfig } from "../../src/config/config.js";
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import type { HttpRoute } from "../../src/http/http-route.js";
 import type { Logger } from "../../src/logger.js";
-import { answerInThread, type NativeStreaming } from "./slack-answer.js";
+import { answerInThread, type NativeFeedback, type NativeStreaming } from "./slack-answer.js";
+import { type AssistantQuestion, createSlackAssistant } from "./slack-assistant.js";
+import { createAssistantContextStore } from "./slack-assistant-context.js";
+import { createBoltLogger } from "./slack-bolt-logger.js";
 import {
   createMemoryChannelModeStore,
   createSettingsChannelModeStore,
@@ -30,13 +36,20 @@ import {
   type SlackMessageEvent,
 } from "./slack-events.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
-import { decodeFeedbackValue, FEEDBACK_ACTION_DOWN, FEEDBACK_ACTION_UP } from "./slack-message-format.js";
+import {
+  decodeFeedbackValue,
+  FEEDBACK_ACTION_DOWN,
+  FEEDBACK_ACTION_NATIVE,
+  FEEDBACK_ACTION_UP,
+  feedbackRating,
+} from "./slack-message-format.js";
 import {
   isDirectMessageChannel,
   type SlackConversation,
   searchSpaceIds,
   spaceIdForConversation,
 } from "./slack-space.js";
+import { runSlackStartupChecks } from "./slack-startup-checks.js";
 import {
   type BotIdentity,
   buildThreadHistory,
@@ -57,6 +70,8 @@ export type SlackAdapterTuning = {
   retryConfig: webApi.RetryOptions;
   /** Try Slack's chat streaming API (chat.startStream…) before editing the message as text arrives. */
   nativeStreaming: boolean;
+  /** Try Slack's native `feedback_buttons` before ordinary 👍/👎 buttons. */
+  nativeFeedback: boolean;
 };
 
 export type SlackAdapterOptions = {
@@ -69,13 +84,20 @@ export type SlackAdapterOptions = {
    * survive restarts and hold across replicas. Without it they live in this process only.
    */
   settings?: SettingsStore | null;
+  /** FOLIO_PUBLIC_URL, checked at start (a localhost address, or one Slack's request URL cannot match). */
+  publicUrl?: string;
+  /** The app manifest whose request URLs are compared with FOLIO_PUBLIC_URL; null skips the comparison. */
+  manifestPath?: string | null;
   tuning?: Partial<SlackAdapterTuning>;
 };
 
 export type SlackAdapter = {
   /** POST /slack/events in HTTP mode; empty in Socket Mode. */
   routes: HttpRoute[];
-  /** Connects Socket Mode; nothing to do in HTTP mode. */
+  /**
+   * Checks SLACK_BOT_TOKEN with auth.test (a refused token throws a ConfigError naming it), logs
+   * warnings about FOLIO_PUBLIC_URL, and connects Socket Mode.
+   */
   start(): Promise<void>;
   /** Disconnects and waits for answers and uploads in progress. */
   stop(): Promise<void>;
@@ -87,35 +109,17 @@ const DEFAULT_TUNING: SlackAdapterTuning = {
   maxFileBytes: DEFAULT_PARSE_LIMITS.maxBytes,
   retryConfig: { retries: 4, factor: 2, minTimeout: 1_000, maxTimeout: 30_000, randomize: true },
   nativeStreaming: true,
+  nativeFeedback: true,
 };
+
+/** The manifest shipped beside this module; an admin who edits it in place gets it compared too. */
+export const DEFAULT_MANIFEST_PATH = fileURLToPath(new URL("./manifest.yml", import.meta.url));
 
 /** The Web API client wants the base URL ending in `/api/`; accept `https://host`, `…/api` or `…/api/`. */
 export function normalizeSlackApiUrl(apiUrl: string | null): string | undefined {
   if (apiUrl === null) return undefined;
   const trimmed = apiUrl.replace(/\/+$/, "");
   return `${trimmed.endsWith("/api") ? trimmed : `${trimmed}/api`}/`;
-}
-
-/** Bolt logs through its own interface; route it into Folio's structured logger. */
-function createBoltLogger(logger: Logger): BoltLogger {
-  let level: LogLevel = LogLevel.INFO;
-  const join = (messages: unknown[]) =>
-    messages
-      .map((message) =>
-        typeof message === "string" ? message : message instanceof Error ? message.message : JSON.stringify(message),
-      )
-      .join(" ");
-  return {
-    debug: (...messages) => logger.debug({}, join(messages)),
-    info: (...messages) => logger.info({}, join(messages)),
-    warn: (...messages) => logger.warn({}, join(messages)),
-    error: (...messages) => logger.error({}, join(messages)),
-    setLevel(next) {
-      level = next;
-    },
-    getLevel: () => level,
-    setName() {},
-  };
 }
 
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
@@ -136,6 +140,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     ? createSettingsChannelModeStore(options.settings)
     : createMemoryChannelModeStore();
   const nativeStreaming: NativeStreaming = { state: tuning.nativeStreaming ? "unknown" : "unavailable" };
+  const nativeFeedback: NativeFeedback = { state: tuning.nativeFeedback ? "unknown" : "unavailable" };
   const inFlight = new Set<Promise<unknown>>();
 
   let identity: Promise<BotIdentity & { teamId: string | null }> | null = null;
@@ -230,9 +235,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     replyThreadTs: string | null;
     thread: SlackThreadMessage[];
     bot: BotIdentity;
+    /** The assistant container's parts: its own spaces, loading status and thread title. */
+    assistant?: Pick<AssistantQuestion, "spaceIds" | "showStatus" | "isFirstQuestion">;
   }) => {
     const requestId = randomUUID();
     const spaceId = spaceIdForConversation(input.conversation);
+    const history = buildThreadHistory(input.thread, { ...input.bot, currentTs: input.ts });
+    await input.assistant?.isFirstQuestion(!history.some((turn) => turn.role === "user"));
     const question = unescapeSlackText(stripMentions(input.text));
     if (!question) {
       await client.chat.postMessage({
@@ -250,8 +259,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       threadTs: input.replyThreadTs,
       question,
       spaceId,
-      spaceIds: searchSpaceIds(spaceId, librarySpaceId),
-      history: buildThreadHistory(input.thread, { ...input.bot, currentTs: input.ts }),
+      spaceIds: input.assistant?.spaceIds ?? searchSpaceIds(spaceId, librarySpaceId),
+      history,
       requestId,
       updateIntervalMs: tuning.updateIntervalMs,
       timeoutMs: tuning.answerTimeoutMs,
@@ -260,6 +269,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         recipientTeamId: input.conversation.teamId,
         support: nativeStreaming,
       },
+      nativeFeedback,
+      showStatus: input.assistant?.showStatus ?? null,
     });
   };
 
@@ -273,6 +284,34 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     }
     await next();
   });
+
+  // After the duplicate check: assistant-thread events and messages go to the assistant, the rest on.
+  app.assistant(
+    createSlackAssistant({
+      client,
+      core,
+      logger,
+      librarySpaceId,
+      contexts: createAssistantContextStore(options.settings ?? null),
+      teamIdFor: async (eventTeamId) => eventTeamId ?? (await resolveIdentity()).teamId ?? "unknown",
+      track,
+      ingestFile: ({ file, conversation, threadTs }) =>
+        ingestSharedFile(fileDependencies, { file, conversation, threadTs }),
+      async answer(question) {
+        const bot = await resolveIdentity();
+        const thread = await fetchThread(question.conversation.channelId, question.threadTs);
+        await answer({
+          conversation: question.conversation,
+          text: question.text,
+          ts: question.ts,
+          replyThreadTs: question.threadTs,
+          thread,
+          bot,
+          assistant: question,
+        });
+      },
+    }),
+  );
 
   app.event("app_mention", async ({ event, context }) =>
     track(async () => {
@@ -350,13 +389,17 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     }),
   );
 
-  app.action(new RegExp(`^(${FEEDBACK_ACTION_UP}|${FEEDBACK_ACTION_DOWN})$`), async ({ ack, action, body }) => {
+  const feedbackActions = [FEEDBACK_ACTION_UP, FEEDBACK_ACTION_DOWN, FEEDBACK_ACTION_NATIVE];
+  app.action(new RegExp(`^(${feedbackActions.join("|")})$`), async ({ ack, action, body }) => {
     await ack();
     await track(async () => {
-      const value = "value" in action && typeof action.value === "string" ? decodeFeedbackValue(action.value) : null;
+      // The native feedback_buttons element sends the clicked button's value, as a button does.
+      const rawValue = (action as { value?: unknown }).value;
+      const value = typeof rawValue === "string" ? decodeFeedbackValue(rawValue) : null;
       if (!value) return;
       const actionId = "action_id" in action ? action.action_id : "";
-      const rating = actionId === FEEDBACK_ACTION_UP ? "up" : "down";
+      const rating = feedbackRating(actionId, value);
+      if (rating === null) return;
       await core.recordFeedback({ answerId: value.answerId, spaceId: value.spaceId, user: body.user.id, rating });
       logger.info({ requestId: value.answerId, space: value.spaceId, rating }, "slack feedback recorded");
       const channel = "channel" in body ? body.channel?.id : undefined;
@@ -427,6 +470,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   return {
     routes,
     async start() {
+      await runSlackStartupChecks({
+        verifyToken: resolveIdentity,
+        logger,
+        socketMode,
+        eventsPath: SLACK_EVENTS_PATH,
+        publicUrl: options.publicUrl ?? null,
+        manifestPath: options.manifestPath === undefined ? DEFAULT_MANIFEST_PATH : options.manifestPath,
+      });
       if (socketMode) {
         await app.start();
         logger.info({}, "slack socket mode connected");

@@ -4,7 +4,8 @@
  * fails. The text streams through Slack's chat streaming API (chat.startStream / appendStream /
  * stopStream) where the workspace has it; where it does not (`unknown_method`, `not_allowed`…) the
  * placeholder is edited instead. Either way Slack is called no more often than the throttle allows,
- * so its rate limits hold.
+ * so its rate limits hold. The final answer asks for feedback with Slack's native `feedback_buttons`
+ * where the workspace takes them and with ordinary buttons where it answers `invalid_blocks`.
  */
 import type { webApi } from "@slack/bolt";
 import type { ConversationTurn } from "../../src/answer/answer-events.js";
@@ -17,6 +18,7 @@ import {
   buildApologyText,
   buildStatusText,
   buildStreamingText,
+  type FeedbackStyle,
   PLACEHOLDER_TEXT,
   type SlackMessage,
 } from "./slack-message-format.js";
@@ -26,6 +28,15 @@ import {
  * the first streamed answer, so a workspace without it is asked once, not on every question.
  */
 export type NativeStreaming = { state: "unknown" | "available" | "unavailable" };
+
+/**
+ * Whether the workspace takes the native `feedback_buttons` element, shared by every answer of one
+ * adapter: learned on the first answer, so a workspace without it is asked once.
+ */
+export type NativeFeedback = { state: "unknown" | "available" | "unavailable" };
+
+/** Errors of a post that mean the blocks (here: the native feedback element) are not accepted. */
+const BLOCKS_REFUSED_ERRORS = new Set(["invalid_blocks", "invalid_blocks_format"]);
 
 /** Errors of chat.startStream that mean the workspace or token cannot stream at all. */
 const STREAMING_UNAVAILABLE_ERRORS = new Set([
@@ -59,6 +70,14 @@ export type AnswerInThreadOptions = {
    * Streaming needs a thread, so a top-level answer is always edited.
    */
   streaming?: { recipientUserId: string; recipientTeamId: string; support: NativeStreaming } | null;
+  /** Native feedback buttons, tried until the workspace refuses them; omitted: ordinary buttons. */
+  nativeFeedback?: NativeFeedback | null;
+  /**
+   * Where progress ("Searching…") shows. Omitted: a placeholder message, edited as the answer
+   * arrives. Given (an assistant thread's loading status): no placeholder; progress goes here — unless
+   * the first call resolves false (not an assistant thread after all), then the placeholder it is.
+   */
+  showStatus?: ((message: string) => Promise<boolean>) | null;
   now?: () => number;
 };
 
@@ -169,8 +188,52 @@ export async function answerInThread(options: AnswerInThreadOptions): Promise<An
     await client.chat.stopStream({ channel, ts, ...(last ? { markdown_text: last } : {}) });
   };
 
+  const feedbackStyle = (): FeedbackStyle =>
+    options.nativeFeedback && options.nativeFeedback.state !== "unavailable" ? "native" : "buttons";
+
+  /**
+   * Posts the final messages; when the workspace refuses the native feedback element, it learns so and
+   * posts the same messages again with ordinary buttons (same block count, so the same split).
+   */
+  const postFinalAnswer = async (build: (style: FeedbackStyle) => SlackMessage[]) => {
+    let style = feedbackStyle();
+    let messages = build(style);
+    for (let index = 0; index < messages.length; index += 1) {
+      const message = messages[index];
+      if (!message) continue;
+      const post =
+        index === 0
+          ? () => postOrUpdate(message)
+          : () => client.chat.postMessage({ channel, thread_ts: messageTs ?? threadTs ?? undefined, ...message });
+      const hasNativeFeedback = message.blocks.some((block) => block.type === "context_actions");
+      try {
+        await post();
+        if (hasNativeFeedback && options.nativeFeedback) options.nativeFeedback.state = "available";
+      } catch (error) {
+        const code = platformError(error);
+        if (!hasNativeFeedback || style !== "native" || code === null || !BLOCKS_REFUSED_ERRORS.has(code)) throw error;
+        if (options.nativeFeedback) options.nativeFeedback.state = "unavailable";
+        log.info({ code }, "slack refused native feedback buttons; using ordinary buttons");
+        style = "buttons";
+        messages = build(style);
+        index -= 1;
+      }
+    }
+    return messages.length;
+  };
+
+  let lastStatus: string | null = null;
+  let statusShown = false;
+  const showStatus = async (message: string) => {
+    if (!options.showStatus || message === lastStatus) return;
+    lastStatus = message;
+    await options.showStatus(message);
+  };
+
   try {
-    await postOrUpdate({ text: PLACEHOLDER_TEXT });
+    statusShown = options.showStatus ? await options.showStatus(PLACEHOLDER_TEXT) : false;
+    if (statusShown) lastStatus = PLACEHOLDER_TEXT;
+    else await postOrUpdate({ text: PLACEHOLDER_TEXT });
     let text = "";
     /** Text of the answer not yet sent to the native stream. */
     let unsent = "";
@@ -207,7 +270,9 @@ export async function answerInThread(options: AnswerInThreadOptions): Promise<An
     });
     for await (const event of events) {
       if (event.type === "status") {
-        if (!text) await showThrottled(buildStatusText(event.message));
+        if (text) continue;
+        if (statusShown) await showStatus(event.message);
+        else await showThrottled(buildStatusText(event.message));
       } else if (event.type === "delta") {
         text += event.text;
         if (streamNatively) {
@@ -226,16 +291,15 @@ export async function answerInThread(options: AnswerInThreadOptions): Promise<An
         // message is replaced by the formatted answer once the stream is closed.
         await stopStream(unsent);
         unsent = "";
-        const [first, ...rest] = buildAnswerMessages(event.answer, options.spaceId);
-        if (first) await postOrUpdate(first);
-        for (const message of rest)
-          await client.chat.postMessage({ channel, thread_ts: messageTs ?? threadTs ?? undefined, ...message });
+        const messageCount = await postFinalAnswer((style) =>
+          buildAnswerMessages(event.answer, options.spaceId, style),
+        );
         log.info(
           {
             latencyMs: now() - started,
             citations: event.answer.citations.length,
             noContext: event.answer.noContext,
-            messages: rest.length + 1,
+            messages: messageCount,
             streamed,
           },
           "slack answer posted",

@@ -42,6 +42,8 @@ export const HELP_TEXT = [
   "*Folio answers questions from the documents shared with it.*",
   "• Mention me with a question in a channel; reply in my thread to follow up without mentioning me.",
   "• Send me a direct message to ask privately (your own documents).",
+  "• Open me from Slack's AI apps panel beside any channel: I search your files, the library and that channel if you are in it.",
+  "• In a group DM, mention me; files shared there stay in that conversation.",
   "• Share a PDF, Word (.docx), Excel (.xlsx or .xls), CSV or text file here and I index it for this channel.",
   "• `/folio docs` — documents in this conversation",
   "• `/folio forget <file name or id>` — remove a document (uploader or admin only)",

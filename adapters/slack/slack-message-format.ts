@@ -16,6 +16,8 @@ export const SLACK_LIMITS = {
 export const PLACEHOLDER_TEXT = "Searching your documents…";
 export const FEEDBACK_ACTION_UP = "folio_feedback_up";
 export const FEEDBACK_ACTION_DOWN = "folio_feedback_down";
+/** The action of Slack's native `feedback_buttons` element; the clicked button's value carries the rating. */
+export const FEEDBACK_ACTION_NATIVE = "folio_feedback";
 const QUOTE_LENGTH = 160;
 
 export type SlackTextObject = { type: "mrkdwn" | "plain_text"; text: string; emoji?: boolean };
@@ -24,6 +26,16 @@ export type SlackBlock =
   | { type: "section"; text: SlackTextObject }
   | { type: "context"; elements: SlackTextObject[] }
   | { type: "divider" }
+  | {
+      type: "context_actions";
+      block_id: string;
+      elements: Array<{
+        type: "feedback_buttons";
+        action_id: string;
+        positive_button: FeedbackButton;
+        negative_button: FeedbackButton;
+      }>;
+    }
   | {
       type: "actions";
       block_id: string;
@@ -35,10 +47,23 @@ export type SlackBlock =
       }>;
     };
 
+type FeedbackButton = { text: SlackTextObject; accessibility_label: string; value: string };
+
 export type SlackMessage = { text: string; blocks: SlackBlock[] };
 
-/** What a feedback button carries back to us when clicked. */
-export type FeedbackButtonValue = { answerId: string; spaceId: string };
+/**
+ * How answers ask for feedback: Slack's native `feedback_buttons` element in a `context_actions` block,
+ * or (where the workspace refuses that block) two ordinary buttons in an `actions` block.
+ */
+export type FeedbackStyle = "native" | "buttons";
+
+export type FeedbackRating = "up" | "down";
+
+/**
+ * What a feedback button carries back to us when clicked. The native element sends only the clicked
+ * button's value, so its values also carry the rating; the ordinary buttons tell it by their action id.
+ */
+export type FeedbackButtonValue = { answerId: string; spaceId: string; rating?: FeedbackRating };
 
 /** Slack treats `&`, `<` and `>` as control characters in every text field. */
 export function escapeMrkdwn(text: string): string {
@@ -152,18 +177,51 @@ export function formatSource(citation: Citation): string {
 }
 
 export function encodeFeedbackValue(value: FeedbackButtonValue): string {
-  return JSON.stringify({ a: value.answerId, s: value.spaceId });
+  return JSON.stringify({ a: value.answerId, s: value.spaceId, ...(value.rating ? { r: value.rating } : {}) });
 }
 
 export function decodeFeedbackValue(raw: string): FeedbackButtonValue | null {
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed !== "object" || parsed === null) return null;
-    const { a, s } = parsed as Record<string, unknown>;
-    return typeof a === "string" && typeof s === "string" ? { answerId: a, spaceId: s } : null;
+    const { a, s, r } = parsed as Record<string, unknown>;
+    if (typeof a !== "string" || typeof s !== "string") return null;
+    return r === "up" || r === "down" ? { answerId: a, spaceId: s, rating: r } : { answerId: a, spaceId: s };
   } catch {
     return null;
   }
+}
+
+/** Slack's native thumbs (a `feedback_buttons` element inside a `context_actions` block). */
+export function buildNativeFeedbackBlock(value: FeedbackButtonValue): SlackBlock {
+  return {
+    type: "context_actions",
+    block_id: "folio_feedback",
+    elements: [
+      {
+        type: "feedback_buttons",
+        action_id: FEEDBACK_ACTION_NATIVE,
+        positive_button: {
+          text: { type: "plain_text", text: "👍", emoji: true },
+          accessibility_label: "Mark this answer as helpful",
+          value: encodeFeedbackValue({ ...value, rating: "up" }),
+        },
+        negative_button: {
+          text: { type: "plain_text", text: "👎", emoji: true },
+          accessibility_label: "Mark this answer as not helpful",
+          value: encodeFeedbackValue({ ...value, rating: "down" }),
+        },
+      },
+    ],
+  };
+}
+
+/** The rating of a clicked feedback control: the value's own for the native element, else by button. */
+export function feedbackRating(actionId: string, value: FeedbackButtonValue): FeedbackRating | null {
+  if (actionId === FEEDBACK_ACTION_UP) return "up";
+  if (actionId === FEEDBACK_ACTION_DOWN) return "down";
+  if (actionId === FEEDBACK_ACTION_NATIVE) return value.rating ?? null;
+  return null;
 }
 
 export function buildFeedbackBlock(value: FeedbackButtonValue): SlackBlock {
@@ -215,7 +273,11 @@ function sourceSections(citations: Citation[], heading: string): string[] {
  * The final answer as one or more Slack messages (the first replaces the placeholder, the others follow
  * in the thread): answer text, the sources and the feedback buttons, each message within Slack's limits.
  */
-export function buildAnswerMessages(answer: Answer, spaceId: string): SlackMessage[] {
+export function buildAnswerMessages(
+  answer: Answer,
+  spaceId: string,
+  feedbackStyle: FeedbackStyle = "buttons",
+): SlackMessage[] {
   const answerText = markdownToMrkdwn(answer.answer.trim() || "I could not write an answer.");
   const answerPieces = splitMrkdwn(answerText);
   const blocks: Array<{ block: SlackBlock; text: string }> = answerPieces.map((piece) => ({
@@ -227,7 +289,9 @@ export function buildAnswerMessages(answer: Answer, spaceId: string): SlackMessa
     const heading = answer.noContext ? "Closest sources" : "Sources";
     for (const text of sourceSections(answer.citations, heading)) blocks.push({ block: section(text), text: "" });
   }
-  blocks.push({ block: buildFeedbackBlock({ answerId: answer.requestId, spaceId }), text: "" });
+  const feedback = { answerId: answer.requestId, spaceId };
+  const feedbackBlock = feedbackStyle === "native" ? buildNativeFeedbackBlock(feedback) : buildFeedbackBlock(feedback);
+  blocks.push({ block: feedbackBlock, text: "" });
 
   const messages: SlackMessage[] = [];
   let current: SlackMessage = { text: "", blocks: [] };

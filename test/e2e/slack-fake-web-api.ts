@@ -4,8 +4,11 @@
  * channel so `conversations.replies` returns real threads (Folio's own posts included), serves
  * private file downloads only to the bot token, and can answer 429 with Retry-After. It speaks Slack's
  * chat streaming API (chat.startStream / appendStream / stopStream) or refuses it as a workspace
- * without it would, and hands out a Socket Mode URL for the app token. Methods it does not know get
- * `unknown_method`, as from Slack.
+ * without it would, and hands out a Socket Mode URL for the app token. It answers the assistant
+ * container's methods (assistant.threads.setStatus / setTitle / setSuggestedPrompts, checking their
+ * arguments), channel membership (conversations.members), refuses the native `feedback_buttons`
+ * element with `invalid_blocks` unless told the workspace has it, and can refuse the bot token at
+ * auth.test as Slack does a revoked one. Methods it does not know get `unknown_method`, as from Slack.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -67,6 +70,12 @@ export type FakeSlackWebApi = {
   setStreamingMode(mode: FakeStreamingMode): void;
   /** What apps.connections.open returns to the app token (Socket Mode). */
   setSocketModeUrl(url: string): void;
+  /** auth.test answers `{ ok: false, error }` with this code (e.g. "token_revoked"); null: accepted. */
+  setAuthError(error: string | null): void;
+  /** Whether chat.postMessage / chat.update accept a `context_actions` block (default: `invalid_blocks`). */
+  setNativeFeedbackSupported(supported: boolean): void;
+  /** The members conversations.members lists for a channel; a channel never set is `channel_not_found`. */
+  setChannelMembers(channel: string, members: string[]): void;
   close(): Promise<void>;
 };
 
@@ -100,7 +109,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** Arguments whose values are structures, sent as JSON strings; every other field is text as it is. */
-const JSON_ARGUMENTS = new Set(["blocks", "attachments", "chunks", "metadata", "unfurls"]);
+const JSON_ARGUMENTS = new Set(["blocks", "attachments", "chunks", "metadata", "unfurls", "prompts"]);
 
 /** The Web API client sends form fields; nested values (blocks) arrive as JSON strings. */
 function decodeArguments(body: string, contentType: string): Record<string, unknown> {
@@ -136,6 +145,35 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
   let baseUrl = "";
   let streamingMode: FakeStreamingMode = "unknown_method";
   let socketModeUrl: string | null = null;
+  let authError: string | null = null;
+  let nativeFeedbackSupported = false;
+  const channelMembers = new Map<string, string[]>();
+
+  /**
+   * `invalid_blocks` for a context_actions block where the workspace lacks it, or one whose
+   * feedback_buttons lack the fields Slack requires; null when the blocks are acceptable.
+   */
+  const refuseBlocks = (blocks: unknown): string | null => {
+    if (!Array.isArray(blocks)) return null;
+    for (const block of blocks as Array<{ type?: string; elements?: unknown[] }>) {
+      if (block.type !== "context_actions") continue;
+      if (!nativeFeedbackSupported) return "invalid_blocks";
+      for (const element of (block.elements ?? []) as Array<Record<string, unknown>>) {
+        if (element.type !== "feedback_buttons") return "invalid_blocks";
+        for (const button of [element.positive_button, element.negative_button] as Array<Record<string, unknown>>) {
+          const text = (button?.text as { type?: string; text?: string } | undefined) ?? {};
+          if (text.type !== "plain_text" || !text.text || typeof button?.value !== "string") return "invalid_blocks";
+        }
+      }
+    }
+    return null;
+  };
+
+  /** assistant.threads.* need the DM channel and thread of the assistant container. */
+  const assistantThreadError = (args: Record<string, unknown>): string | null =>
+    typeof args.channel_id === "string" && args.channel_id.startsWith("D") && typeof args.thread_ts === "string"
+      ? null
+      : "invalid_arguments";
 
   /** markdown_text, or the text of `markdown_text` chunks (what the SDK's ChatStreamer sends). */
   const streamedText = (args: Record<string, unknown>): string => {
@@ -151,8 +189,11 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
     const findMessage = () => messages.find((entry) => entry.channel === channel && entry.ts === args.ts);
     switch (method) {
       case "auth.test":
+        if (authError !== null) return { ok: false, error: authError };
         return { ok: true, user_id: FAKE_BOT_USER_ID, bot_id: FAKE_BOT_ID, team_id: FAKE_TEAM_ID, team: "Folio Test" };
       case "chat.postMessage": {
+        const refused = refuseBlocks(args.blocks);
+        if (refused) return { ok: false, error: refused };
         const message: FakeMessage = {
           channel,
           ts: nextTs(),
@@ -170,6 +211,8 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
         if (!message) return { ok: false, error: "message_not_found" };
         // An open stream is written through appendStream/stopStream only.
         if (message.streaming) return { ok: false, error: "cant_update_message" };
+        const refused = refuseBlocks(args.blocks);
+        if (refused) return { ok: false, error: refused };
         message.text = String(args.text ?? "");
         message.blocks = Array.isArray(args.blocks) ? args.blocks : [];
         return { ok: true, channel, ts: message.ts, text: message.text };
@@ -227,6 +270,35 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
       case "files.info": {
         const entry = files.get(String(args.file ?? ""));
         return entry ? { ok: true, file: entry.file } : { ok: false, error: "file_not_found" };
+      }
+      case "conversations.members": {
+        const members = channelMembers.get(channel);
+        return members
+          ? { ok: true, members, response_metadata: { next_cursor: "" } }
+          : { ok: false, error: "channel_not_found" };
+      }
+      case "assistant.threads.setStatus": {
+        const error = assistantThreadError(args);
+        return error
+          ? { ok: false, error }
+          : typeof args.status === "string"
+            ? { ok: true }
+            : { ok: false, error: "invalid_arguments" };
+      }
+      case "assistant.threads.setTitle": {
+        const error = assistantThreadError(args);
+        return error ? { ok: false, error } : args.title ? { ok: true } : { ok: false, error: "invalid_arguments" };
+      }
+      case "assistant.threads.setSuggestedPrompts": {
+        const error = assistantThreadError(args);
+        if (error) return { ok: false, error };
+        const prompts = args.prompts as Array<{ title?: string; message?: string }> | undefined;
+        const valid =
+          Array.isArray(prompts) &&
+          prompts.length >= 1 &&
+          prompts.length <= 4 &&
+          prompts.every((prompt) => prompt.title && prompt.message);
+        return valid ? { ok: true } : { ok: false, error: "invalid_arguments" };
       }
       case "users.info":
         return { ok: true, user: { id: args.user, name: "person", is_admin: false, is_bot: false } };
@@ -328,6 +400,15 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
     },
     setSocketModeUrl(url) {
       socketModeUrl = url;
+    },
+    setAuthError(error) {
+      authError = error;
+    },
+    setNativeFeedbackSupported(supported) {
+      nativeFeedbackSupported = supported;
+    },
+    setChannelMembers(channel, members) {
+      channelMembers.set(channel, members);
     },
     async close() {
       server.closeAllConnections();

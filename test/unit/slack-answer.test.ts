@@ -335,3 +335,99 @@ describe("createSlackAdapter", () => {
     ).toThrow(expect.objectContaining({ code: "slack_not_configured" }));
   });
 });
+
+describe("answerInThread with native feedback and an assistant status", () => {
+  /** chat.update refuses a `context_actions` block unless the workspace has native feedback. */
+  function createFeedbackClient(calls: Call[], nativeFeedbackSupported: boolean) {
+    return {
+      chat: {
+        postMessage: async (args: Record<string, unknown>) => {
+          calls.push({ method: "chat.postMessage", args });
+          return { ok: true, ts: "1.0" };
+        },
+        update: async (args: Record<string, unknown>) => {
+          calls.push({ method: "chat.update", args });
+          const blocks = (args.blocks ?? []) as Array<{ type: string }>;
+          if (!nativeFeedbackSupported && blocks.some((block) => block.type === "context_actions"))
+            throw platformError("invalid_blocks");
+          return { ok: true };
+        },
+      },
+    };
+  }
+
+  async function answerWith(
+    nativeFeedbackSupported: boolean,
+    support: { state: "unknown" | "available" | "unavailable" },
+    statusAccepted = true,
+  ) {
+    const calls: Call[] = [];
+    const statuses: string[] = [];
+    const outcome = await answerInThread({
+      client: createFeedbackClient(calls, nativeFeedbackSupported) as never,
+      core: createFakeCore(
+        async function* () {
+          yield { type: "status", status: "searching", message: "Searching your documents…" };
+          yield { type: "delta", text: "One two three [1]." };
+          yield answerDone;
+        },
+        { now: 0 },
+      ),
+      logger: silentLogger,
+      channel: "D1",
+      threadTs: "100.0",
+      question: "q",
+      spaceId: "slack:T:user:U1",
+      spaceIds: ["slack:T:user:U1"],
+      history: [],
+      requestId: "req-1",
+      updateIntervalMs: 0,
+      timeoutMs: 10_000,
+      nativeFeedback: support,
+      showStatus: async (message) => {
+        statuses.push(message);
+        return statusAccepted;
+      },
+      now: () => 0,
+    });
+    const blockTypes = (call: Call | undefined) =>
+      ((call?.args.blocks ?? []) as Array<{ type: string }>).map((block) => block.type);
+    return { calls, statuses, outcome, blockTypes };
+  }
+
+  it("shows progress as the status instead of a placeholder and ends with native feedback_buttons", async () => {
+    const support = { state: "unknown" as const };
+    const { calls, statuses, outcome, blockTypes } = await answerWith(true, support);
+    expect(outcome.status).toBe("answered");
+    expect(statuses).toEqual(["Searching your documents…"]);
+    expect(calls.some((call) => call.args.text === "Searching your documents…")).toBe(false);
+    expect(calls[0]?.method).toBe("chat.postMessage");
+    expect(blockTypes(calls.at(-1))).toEqual(["section", "context_actions"]);
+    expect(support.state).toBe("available");
+  });
+
+  it("posts the placeholder after all when Slack refuses the status (a DM thread outside the assistant)", async () => {
+    const { calls, statuses } = await answerWith(true, { state: "unknown" }, false);
+    expect(statuses).toEqual(["Searching your documents…"]);
+    expect(calls[0]).toEqual({
+      method: "chat.postMessage",
+      args: { channel: "D1", thread_ts: "100.0", text: "Searching your documents…" },
+    });
+  });
+
+  it("falls back to ordinary buttons when the workspace refuses feedback_buttons, and remembers it", async () => {
+    const support: { state: "unknown" | "available" | "unavailable" } = { state: "unknown" };
+    const first = await answerWith(false, support);
+    expect(first.outcome.status).toBe("answered");
+    expect(first.calls.filter((call) => call.method === "chat.update").map(first.blockTypes)).toEqual([
+      ["section", "context_actions"],
+      ["section", "actions"],
+    ]);
+    expect(support.state).toBe("unavailable");
+
+    const second = await answerWith(false, support);
+    expect(second.calls.filter((call) => call.method === "chat.update").map(second.blockTypes)).toEqual([
+      ["section", "actions"],
+    ]);
+  });
+});

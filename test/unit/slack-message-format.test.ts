@@ -7,6 +7,7 @@ import {
   decodeFeedbackValue,
   encodeFeedbackValue,
   escapeMrkdwn,
+  feedbackRating,
   formatPages,
   formatSource,
   markdownToMrkdwn,
@@ -180,5 +181,43 @@ describe("short texts", () => {
     });
     expect(decodeFeedbackValue("not json")).toBeNull();
     expect(decodeFeedbackValue('{"a":1}')).toBeNull();
+  });
+});
+
+describe("native feedback", () => {
+  it("renders Slack's feedback_buttons in a context_actions block whose values carry the rating", () => {
+    const [message] = buildAnswerMessages(answerWith("Up to $1000 [1].", [citation(1)]), "slack:T:C", "native");
+    expect(message?.blocks.map((block) => block.type)).toEqual(["section", "divider", "section", "context_actions"]);
+    expect(message?.blocks[3]).toEqual({
+      type: "context_actions",
+      block_id: "folio_feedback",
+      elements: [
+        {
+          type: "feedback_buttons",
+          action_id: "folio_feedback",
+          positive_button: {
+            text: { type: "plain_text", text: "👍", emoji: true },
+            accessibility_label: "Mark this answer as helpful",
+            value: '{"a":"req-1","s":"slack:T:C","r":"up"}',
+          },
+          negative_button: {
+            text: { type: "plain_text", text: "👎", emoji: true },
+            accessibility_label: "Mark this answer as not helpful",
+            value: '{"a":"req-1","s":"slack:T:C","r":"down"}',
+          },
+        },
+      ],
+    });
+  });
+
+  it("reads the rating from the native element's value and from the ordinary buttons' action ids", () => {
+    const value = decodeFeedbackValue('{"a":"req-1","s":"slack:T:C","r":"down"}');
+    expect(value).toEqual({ answerId: "req-1", spaceId: "slack:T:C", rating: "down" });
+    expect(value && feedbackRating("folio_feedback", value)).toBe("down");
+    const plain = { answerId: "req-1", spaceId: "s" };
+    expect(feedbackRating("folio_feedback_up", plain)).toBe("up");
+    expect(feedbackRating("folio_feedback_down", plain)).toBe("down");
+    expect(feedbackRating("folio_feedback", plain)).toBeNull();
+    expect(feedbackRating("something_else", plain)).toBeNull();
   });
 });
