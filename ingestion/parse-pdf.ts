@@ -6,7 +6,7 @@
  * character offsets index straight into `pages[page - 1].text`; and a TableBlock for each table the
  * layout makes evident (pdf-tables.ts).
  */
-import { getDocumentProxy } from "unpdf";
+import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import type { PageText } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
 import type { ParseLimits } from "./limits.js";
@@ -54,6 +54,33 @@ export function formFieldText(annotations: readonly unknown[]): { text: string; 
     }
   }
   return { text: normalizePageText(lines.filter((line) => line.trim().length > 0).join("\n")), fields };
+}
+
+/** Whether any page paints an image (what a scanned page is made of). Asked only of PDFs without text. */
+async function drawsAnyImage(pdf: Awaited<ReturnType<typeof getDocumentProxy>>, pageCount: number): Promise<boolean> {
+  const { OPS } = await getResolvedPDFJS();
+  const imageOperators = new Set<number>([
+    OPS.paintImageXObject,
+    OPS.paintInlineImageXObject,
+    OPS.paintInlineImageXObjectGroup,
+    OPS.paintImageXObjectRepeat,
+    OPS.paintImageMaskXObject,
+    OPS.paintImageMaskXObjectGroup,
+    OPS.paintImageMaskXObjectRepeat,
+    OPS.paintSolidColorImageMask,
+  ]);
+  for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
+    try {
+      const page = await pdf.getPage(pageNumber);
+      const operators = await page.getOperatorList();
+      page.cleanup();
+      if (operators.fnArray.some((operator) => imageOperators.has(operator))) return true;
+    } catch {
+      // A page that cannot be drawn may well be an image; when in doubt, keep the scan advice.
+      return true;
+    }
+  }
+  return false;
 }
 
 function countVisibleCharacters(text: string): number {
@@ -296,12 +323,16 @@ export async function parsePdfWithCleanup(
       visibleCharacters < minimumVisibleCharacters ||
       visibleCharacters < pageCount * minimumVisibleCharactersPerPage
     ) {
+      // A scan is pictures of pages; a PDF with neither text nor pictures is simply empty.
+      const hasImages = formFields > 0 || (await drawsAnyImage(pdf, pageCount));
       throw new ParseError(
         "pdf_no_text",
         formFields > 0
           ? "This PDF is a form with no text of its own and its fields are empty — upload a filled-in copy or the original document."
-          : "This PDF has no text layer (it looks like a scan) — upload a PDF with selectable text or run OCR first.",
-        { file: fileName, details: { pages: pageCount, visibleCharacters, formFields } },
+          : hasImages
+            ? "This PDF has no text layer (it looks like a scan) — upload a PDF with selectable text or run OCR first."
+            : "This PDF is empty: none of its pages has any text (or images) — check that it is the right file.",
+        { file: fileName, details: { pages: pageCount, visibleCharacters, formFields, images: hasImages } },
       );
     }
     const emptyPages = pages.filter((page) => page.text.length === 0).length - unreadablePages.length;

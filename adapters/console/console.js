@@ -1,7 +1,8 @@
 /*
  * Folio console: renders the thread, uploads files (picker or drag and drop) with per-file progress,
- * and streams answers with page-linked citations. Vanilla JS, no dependencies, works offline.
- * Document text is only ever rendered with textContent, never as HTML.
+ * streams answers with page-linked citations, lists and deletes documents, starts new conversations.
+ * Vanilla JS, no dependencies, works offline. Document text is only ever rendered with textContent,
+ * never as HTML. User-facing words: "sections" for what the server calls chunks.
  */
 
 const thread = document.getElementById("thread");
@@ -12,6 +13,11 @@ const questionBox = document.getElementById("question");
 const askButton = document.getElementById("ask");
 const dropOverlay = document.getElementById("drop-overlay");
 const documentList = document.getElementById("documents");
+const documentCount = document.getElementById("document-count");
+const documentsEmpty = document.getElementById("documents-empty");
+const newConversationButton = document.getElementById("new-conversation");
+/** Known after /api/documents answers; decides what the empty thread says. */
+let documentTotal = null;
 /** Set from /api/history; the server enforces it too, this only spares sending a file it would refuse. */
 let maxUploadBytes = Number.POSITIVE_INFINITY;
 
@@ -26,6 +32,19 @@ function element(tag, options = {}, children = []) {
 
 function scrollToEnd() {
   window.scrollTo({ top: document.body.scrollHeight });
+}
+
+function plural(count, noun) {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}
+
+function updateEmptyNote() {
+  const threadEmpty = thread.childElementCount === 0;
+  emptyNote.hidden = !threadEmpty;
+  emptyNote.textContent =
+    documentTotal === 0
+      ? "No documents yet — drop a file here (PDF, DOCX, spreadsheet or text), then ask a question about it."
+      : "Ask a question about your documents, or drop another file here.";
 }
 
 function addMessage(kind, who) {
@@ -65,16 +84,17 @@ function renderCitations(message, citations, noContext) {
   message.append(label, list);
 }
 
+/** The card's title already names the file; the result line says only what happened to it. */
 function describeUpload(result) {
   if (result.status === "rejected") {
-    const reason = result.error ? result.error.message : "it could not be read";
-    return `Could not ingest ${result.file}: ${reason}`;
+    const reason = result.error ? result.error.message : "it could not be read.";
+    return `Couldn't add this file: ${reason}`;
   }
   const parts = [];
-  if (result.pages != null) parts.push(`${result.pages} ${result.pages === 1 ? "page" : "pages"}`);
-  parts.push(`${result.chunks} ${result.chunks === 1 ? "chunk" : "chunks"}`);
-  if (result.status === "unchanged") return `${result.file} is already here, unchanged — ${parts.join(", ")}`;
-  return `Ingested ${result.file} — ${parts.join(", ")}`;
+  if (result.pages != null) parts.push(plural(result.pages, "page"));
+  parts.push(plural(result.chunks, "section"));
+  if (result.status === "unchanged") return `Already here, unchanged — ${parts.join(", ")}`;
+  return `Added — ${parts.join(", ")}`;
 }
 
 function showUploadResult(message, result) {
@@ -117,7 +137,7 @@ async function loadHistory() {
     if (!response.ok) throw new Error(data.error?.message ?? response.statusText);
     if (typeof data.maxUploadBytes === "number") maxUploadBytes = data.maxUploadBytes;
     for (const entry of data.entries) renderEntry(entry);
-    emptyNote.hidden = data.entries.length > 0;
+    updateEmptyNote();
   } catch (error) {
     const { body } = addMessage("answer", "Folio");
     body.append(element("span", { className: "error", text: `Could not load the conversation: ${error.message}` }));
@@ -125,32 +145,93 @@ async function loadHistory() {
   document.body.setAttribute("data-history", "loaded");
 }
 
+const addedAt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+function describeDocument(document_) {
+  const parts = [];
+  if (document_.pageCount != null) parts.push(plural(document_.pageCount, "page"));
+  parts.push(plural(document_.sections, "section"));
+  parts.push(`added ${addedAt.format(new Date(document_.createdAt))}`);
+  return parts.join(" · ");
+}
+
+async function deleteDocument(document_, button) {
+  if (!window.confirm(`Delete “${document_.title}” (${document_.fileName})? Answers will no longer use it.`)) return;
+  button.disabled = true;
+  try {
+    const response = await fetch(`/api/documents/${encodeURIComponent(document_.id)}`, {
+      method: "DELETE",
+      headers: { "X-Folio-Console": "1" },
+    });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      window.alert(data.error?.message ?? `The server answered ${response.status}.`);
+    }
+  } catch (error) {
+    window.alert(`The server could not be reached: ${error.message}`);
+  }
+  await loadDocuments();
+}
+
+function renderDocument(document_) {
+  const remove = element("button", {
+    className: "secondary danger",
+    text: "Delete",
+    attributes: { type: "button", "data-role": "delete-document", "aria-label": `Delete ${document_.title}` },
+  });
+  remove.addEventListener("click", () => deleteDocument(document_, remove));
+  return element("li", { attributes: { "data-role": "document", "data-document-id": document_.id } }, [
+    element("div", { className: "document-text" }, [
+      element("a", {
+        text: document_.title,
+        attributes: { href: document_.url, target: "_blank", rel: "noopener noreferrer", "data-role": "document-link" },
+      }),
+      element("div", {
+        className: "document-meta",
+        text: describeDocument(document_),
+        attributes: { "data-role": "document-meta" },
+      }),
+    ]),
+    remove,
+  ]);
+}
+
 async function loadDocuments() {
   try {
     const response = await fetch("/api/documents");
     if (!response.ok) return;
     const data = await response.json();
-    documentList.replaceChildren(
-      ...data.documents.map((document_) =>
-        element("li", {}, [
-          element("a", {
-            text: document_.title,
-            attributes: { href: document_.url, target: "_blank", rel: "noopener noreferrer" },
-          }),
-        ]),
-      ),
-    );
+    documentTotal = data.documents.length;
+    documentList.replaceChildren(...data.documents.map(renderDocument));
+    documentCount.textContent = `(${documentTotal})`;
+    documentsEmpty.hidden = documentTotal > 0;
+    updateEmptyNote();
   } catch {
     // The list is a convenience; the thread still works without it.
   }
+  document.body.setAttribute("data-documents", "loaded");
 }
+
+newConversationButton.addEventListener("click", async () => {
+  newConversationButton.disabled = true;
+  try {
+    const response = await fetch("/api/conversation", { method: "POST", headers: { "X-Folio-Console": "1" } });
+    if (response.ok) {
+      thread.replaceChildren();
+      updateEmptyNote();
+      questionBox.focus();
+    }
+  } finally {
+    newConversationButton.disabled = false;
+  }
+});
 
 /* ---------- uploads ---------- */
 
 const STAGE_NAMES = {
   received: "Received",
   parsing: "Reading the file…",
-  chunking: "Splitting into passages…",
+  chunking: "Splitting into sections…",
   embedding: "Reading for meaning…",
   indexing: "Indexing…",
   done: "Finishing…",

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/config.js";
 import { isFolioError } from "../errors.js";
 import { EXIT_CODES, UsageError } from "./cli-error.js";
+import { isConfigurationErrorCode } from "./configuration-error-codes.js";
 import { runCommand } from "./run-command.js";
 import { USAGE } from "./usage.js";
 
@@ -101,9 +102,10 @@ async function main(argv: string[]): Promise<number> {
     }
     const code = isFolioError(error) ? error.code : "internal_error";
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`folio: ${message} [${code}]\n`);
+    // The stack (debug only) comes first, so the one line that says what to do is the last thing shown.
     if (process.env.FOLIO_LOG_LEVEL === "debug" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
-    return EXIT_CODES.failure;
+    process.stderr.write(`folio: ${message} [${code}]\n`);
+    return isConfigurationErrorCode(code) ? EXIT_CODES.configuration : EXIT_CODES.failure;
   }
 }
 

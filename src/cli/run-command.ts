@@ -9,6 +9,7 @@ import { createLogger } from "../logger.js";
 import { ensureModels } from "../models/ensure-models.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "./cli-error.js";
+import { type CommandBackend, createLocalCommandBackend } from "./command-backend.js";
 import { runAskCommand } from "./commands/ask-command.js";
 import { runEvalCommand } from "./commands/eval-command.js";
 import { runIngestCommand } from "./commands/ingest-command.js";
@@ -18,8 +19,12 @@ import { runSearchCommand } from "./commands/search-command.js";
 import { runServeCommand } from "./commands/serve-command.js";
 import type { CliOptions } from "./main.js";
 import { createProgressPrinter } from "./model-progress-printer.js";
+import { createRemoteCommandBackend, serverAnswers } from "./remote-command-backend.js";
+import { readServerAddress } from "./server-address-file.js";
 
 const COMMANDS = ["ingest", "ask", "search", "eval", "reindex", "serve", "models"] as const;
+/** Commands that can work through a running `folio serve` when it holds the embedded store. */
+const SERVER_COMMANDS = new Set(["ingest", "ask", "search"]);
 
 /**
  * The configuration a command runs with: `--mode` (a product mode) becomes the retriever's default, so
@@ -61,6 +66,13 @@ export async function runCommand(
   const logger = createLogger({ level: command === "serve" ? config.logLevel : "warn" });
   if (command === "serve") return runServeCommand(config, logger);
   if (command === "models") return runModelsCommand(config, rest, options);
+  const server = await findRunningServer(command, config);
+  if (server) {
+    // The server holds the embedded store; its own configuration (models, LLM) answers.
+    process.stderr.write(`(working through the running folio serve, pid ${server.pid}, at ${server.url})\n`);
+    checkServerOptions(command, options);
+    return runBackendCommand(command, createRemoteCommandBackend(server), rest, options);
+  }
   // A missing default model is fetched here, with progress on stderr, before createFolio looks for it.
   const progress = createProgressPrinter();
   await ensureModels(config, ["embedder", "reranker"], { onProgress: progress.show }).finally(() => progress.clear());
@@ -79,11 +91,9 @@ export async function runCommand(
   try {
     switch (command) {
       case "ingest":
-        return await runIngestCommand(folio, rest, options);
       case "search":
-        return await runSearchCommand(folio, rest, options);
       case "ask":
-        return await runAskCommand(folio, rest, options);
+        return await runBackendCommand(command, createLocalCommandBackend(folio), rest, options);
       case "eval":
         return await runEvalCommand(folio, rest, options);
       case "reindex":
@@ -93,5 +103,39 @@ export async function runCommand(
     }
   } finally {
     await folio.close();
+  }
+}
+
+function runBackendCommand(
+  command: string,
+  backend: CommandBackend,
+  rest: string[],
+  options: CliOptions,
+): Promise<number> {
+  if (command === "ingest") return runIngestCommand(backend, rest, options);
+  if (command === "search") return runSearchCommand(backend, rest, options);
+  return runAskCommand(backend, rest, options);
+}
+
+/** The `folio serve` holding this embedded data directory, when one runs and answers. */
+async function findRunningServer(command: string, config: FolioConfig) {
+  if (!SERVER_COMMANDS.has(command) || config.storage.kind !== "embedded") return null;
+  const address = await readServerAddress(config.dataDir);
+  if (!address || address.pid === process.pid) return null;
+  return (await serverAnswers(address)) ? address : null;
+}
+
+/** Options that change how the server itself is built cannot be honoured through it: say so, do not ignore them. */
+function checkServerOptions(command: string, options: CliOptions): void {
+  const serverBuilt = [
+    options.generator !== undefined ? "--generator" : null,
+    options.store !== undefined ? "--store" : null,
+    // search sends its mode along; an answer uses the server's configured mode.
+    command === "ask" && options.mode !== "default" ? "--mode" : null,
+  ].filter((option) => option !== null);
+  if (serverBuilt.length > 0) {
+    throw new UsageError(
+      `${serverBuilt.join(" and ")} cannot be used while folio serve holds the store (it answers with its own settings); stop it first`,
+    );
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The local web console's JSON API: upload files into the console space (progress streamed as
- * NDJSON), ask a question (answer events streamed as SSE), read the thread back, list documents.
+ * NDJSON), ask a question (answer events streamed as SSE, earlier turns of the conversation passed as
+ * its history), read the thread back, start a new conversation, list and delete documents.
  * It only calls FolioCore, like every other adapter.
  */
 import { randomUUID } from "node:crypto";
@@ -19,6 +20,8 @@ import { readJsonObject } from "./read-body.js";
 const HISTORY_TURNS = 3;
 const MAX_QUESTION_CHARACTERS = 2_000;
 const MAX_FILES_PER_UPLOAD = 20;
+/** The reply to a question asked before any document was added: what to do, not "couldn't find". */
+export const EMPTY_SPACE_ANSWER = "No documents yet — drop a file here (or use Add files), then ask again.";
 /** Room for multipart boundaries and headers around the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
@@ -27,6 +30,8 @@ export type ConsoleApi = {
   ask(request: IncomingMessage, response: ServerResponse): Promise<void>;
   history(response: ServerResponse): Promise<void>;
   documents(response: ServerResponse): Promise<void>;
+  deleteDocument(response: ServerResponse, documentId: string): Promise<void>;
+  startConversation(response: ServerResponse): Promise<void>;
 };
 
 export type ConsoleApiOptions = {
@@ -35,6 +40,8 @@ export type ConsoleApiOptions = {
   spaceId: string;
   librarySpaceId: string | null;
   maxUploadBytes: number;
+  /** How many passages ("sections" in the console) a document was split into. */
+  countSections(documentId: string): Promise<number>;
   logger: Logger;
 };
 
@@ -142,6 +149,16 @@ function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<Recei
   });
 }
 
+/** The answer stream for a question asked of an empty console: no search, just what to do next. */
+async function* emptySpaceEvents(requestId: string): AsyncIterable<AnswerEvent> {
+  yield { type: "delta", text: EMPTY_SPACE_ANSWER };
+  yield { type: "citations", citations: [] };
+  yield {
+    type: "done",
+    answer: { requestId, answer: EMPTY_SPACE_ANSWER, noContext: true, citations: [], timingsMs: {} },
+  };
+}
+
 export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
   const { core, history, spaceId } = options;
   const searchSpaces = options.librarySpaceId ? [spaceId, options.librarySpaceId] : [spaceId];
@@ -150,6 +167,11 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
     ...citation,
     url: core.signedDocumentUrl({ documentId: citation.documentId, page: citation.pageStart }),
   });
+
+  const spacesAreEmpty = async (): Promise<boolean> => {
+    for (const space of searchSpaces) if ((await core.listDocuments(space)).length > 0) return false;
+    return true;
+  };
 
   return {
     async upload(request, response) {
@@ -226,6 +248,7 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
       const requestId = String(response.getHeader("X-Request-Id") ?? randomUUID());
       const conversation = await history.readConversation(HISTORY_TURNS);
       await history.appendEntry({ kind: "question", id: randomUUID(), at: new Date().toISOString(), text: question });
+      const empty = await spacesAreEmpty();
 
       const abort = new AbortController();
       response.on("close", () => {
@@ -242,12 +265,15 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
 
       let finished = false;
       try {
-        for await (const event of core.answerQuestion(question, {
-          spaceIds: searchSpaces,
-          history: conversation,
-          requestId,
-          signal: abort.signal,
-        })) {
+        const events = empty
+          ? emptySpaceEvents(requestId)
+          : core.answerQuestion(question, {
+              spaceIds: searchSpaces,
+              history: conversation,
+              requestId,
+              signal: abort.signal,
+            });
+        for await (const event of events) {
           if (event.type === "done" || event.type === "error") {
             finished = true;
             const outcome =
@@ -282,18 +308,38 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
 
     async documents(response) {
       const documents = await core.listDocuments(spaceId);
+      const sectionCounts = await Promise.all(documents.map((document) => options.countSections(document.id)));
       sendJson(response, 200, {
         spaceId,
-        documents: documents.map((document) => ({
+        documents: documents.map((document, index) => ({
           id: document.id,
           title: document.title,
           fileName: document.fileName,
           mediaType: document.mediaType,
           pageCount: document.pageCount,
+          sections: sectionCounts[index] ?? 0,
           createdAt: document.createdAt.toISOString(),
           url: core.signedDocumentUrl({ documentId: document.id }),
         })),
       });
+    },
+
+    async deleteDocument(response, documentId) {
+      const document = await core.getDocument(documentId);
+      // Only the console's own documents: the library and chat spaces are managed where they live.
+      if (!document || document.spaceId !== spaceId) {
+        throw new FolioError("document_not_found", "That document is not in the console (it may already be deleted).", {
+          details: { status: 404 },
+        });
+      }
+      await core.deleteDocument(documentId);
+      options.logger.info({ documentId, space: spaceId }, "console document deleted");
+      sendJson(response, 200, { deleted: { id: document.id, fileName: document.fileName } });
+    },
+
+    async startConversation(response) {
+      await history.appendEntry({ kind: "conversation_started", id: randomUUID(), at: new Date().toISOString() });
+      sendJson(response, 200, { entries: [] });
     },
   };
 }

@@ -21,9 +21,12 @@ export type ConsoleEntry =
       citations: Citation[];
       error?: { code: string; message: string };
     }
-  | { kind: "upload"; id: string; at: string; result: IngestResult };
+  | { kind: "upload"; id: string; at: string; result: IngestResult }
+  /** "New conversation": earlier entries stay on disk but leave the thread and the answer context. */
+  | { kind: "conversation_started"; id: string; at: string };
 
 export type ConsoleHistory = {
+  /** The entries of the current conversation (after the last "conversation_started"), oldest first. */
   readEntries(): Promise<ConsoleEntry[]>;
   appendEntry(entry: ConsoleEntry): Promise<void>;
   /** The last `turns` question/answer turns, oldest first, for the answer pipeline's context. */
@@ -40,7 +43,7 @@ export function createConsoleHistory(options: { dataDir: string; spaceId: string
   const file = path.join(directory, historyFileName(options.spaceId));
   let pending: Promise<void> = Promise.resolve();
 
-  const readEntries = async (): Promise<ConsoleEntry[]> => {
+  const readAllEntries = async (): Promise<ConsoleEntry[]> => {
     await pending;
     let text: string;
     try {
@@ -60,6 +63,12 @@ export function createConsoleHistory(options: { dataDir: string; spaceId: string
       }
     }
     return entries;
+  };
+
+  const readEntries = async (): Promise<ConsoleEntry[]> => {
+    const entries = await readAllEntries();
+    const start = entries.findLastIndex((entry) => entry.kind === "conversation_started");
+    return entries.slice(start + 1);
   };
 
   return {

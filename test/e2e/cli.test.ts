@@ -52,6 +52,29 @@ describe("folio command line", () => {
     expect(lines[0]).toContain("PORT");
   });
 
+  it("reports a missing model in one line, without a stack, and exits 3 (a configuration problem)", async () => {
+    const run = await runFolio(["search", "anything"], { FOLIO_MODELS_DIR: scratchDir, FOLIO_OFFLINE: "1" });
+    expect(run.code).toBe(3);
+    const lines = run.stderr.split("\n").filter((line) => line.trim() !== "");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^folio: Model file .*bge-small-en-v1\.5.* is missing .*FOLIO_OFFLINE.* \[model_missing\]$/,
+    );
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it("prints the stack before the one line only with FOLIO_LOG_LEVEL=debug", async () => {
+    const run = await runFolio(["search", "anything"], {
+      FOLIO_MODELS_DIR: scratchDir,
+      FOLIO_OFFLINE: "1",
+      FOLIO_LOG_LEVEL: "debug",
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^\s+at /m);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines[lines.length - 1]).toMatch(/^folio: Model file .* \[model_missing\]$/);
+  });
+
   it("rejects an unknown command with exit 2", async () => {
     const run = await runFolio(["summon"]);
     expect(run.code).toBe(2);

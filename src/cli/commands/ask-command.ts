@@ -4,18 +4,18 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/answer-events.js";
-import type { Folio } from "../../composition-root.js";
 import { FolioError } from "../../errors.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
+import type { CommandBackend } from "../command-backend.js";
 import type { CliOptions } from "../main.js";
 
-export async function runAskCommand(folio: Folio, words: string[], options: CliOptions): Promise<number> {
+export async function runAskCommand(backend: CommandBackend, words: string[], options: CliOptions): Promise<number> {
   const question = words.join(" ").trim();
   if (!question) throw new UsageError('ask needs a question: folio ask "how many vacation days do I get?"');
-  const context = { spaceIds: [options.space], history: [], requestId: randomUUID() };
+  const context = { spaceIds: [options.space], requestId: randomUUID() };
   let answer: Answer | null = null;
   let streamed = "";
-  for await (const event of folio.core.answerQuestion(question, context)) {
+  for await (const event of backend.answerQuestion(question, context)) {
     if (event.type === "delta" && !options.json) process.stdout.write(event.text);
     if (event.type === "delta") streamed += event.text;
     if (event.type === "done") answer = event.answer;

@@ -5,23 +5,24 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_PARSE_LIMITS } from "../../../ingestion/limits.js";
-import type { Folio } from "../../composition-root.js";
 import type { IngestResult } from "../../ingest/ingest-result.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import { collectFiles } from "../collect-files.js";
+import type { CommandBackend } from "../command-backend.js";
+import { countOf } from "../count-of.js";
 import type { CliOptions } from "../main.js";
 
-export async function runIngestCommand(folio: Folio, paths: string[], options: CliOptions): Promise<number> {
+export async function runIngestCommand(backend: CommandBackend, paths: string[], options: CliOptions): Promise<number> {
   if (paths.length === 0) throw new UsageError("ingest needs at least one file or folder");
   const files = await collectFiles(paths);
   const startedAt = performance.now();
   const results: IngestResult[] = [];
   for (const file of files) {
-    const result = await ingestOne(folio, file, options.space);
+    const result = await ingestOne(backend, file, options.space);
     results.push(result);
     process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${describeResult(result)}\n`);
   }
-  if (results.some((result) => result.status === "ingested")) await folio.sparseVectors.rebuild(options.space);
+  if (results.some((result) => result.status === "ingested")) await backend.finishIngest(options.space);
   const summary = {
     files: results.length,
     ingested: results.filter((result) => result.status === "ingested").length,
@@ -34,12 +35,12 @@ export async function runIngestCommand(folio: Folio, paths: string[], options: C
   process.stdout.write(
     options.json
       ? `${JSON.stringify({ summary })}\n`
-      : `\n${summary.files} files: ${summary.ingested} ingested, ${summary.unchanged} unchanged, ${summary.rejected} rejected — ${summary.pages} pages, ${summary.chunks} chunks in ${summary.seconds} s\n`,
+      : `\n${countOf(summary.files, "file")}: ${summary.ingested} ingested, ${summary.unchanged} unchanged, ${summary.rejected} rejected — ${countOf(summary.pages, "page")}, ${countOf(summary.chunks, "passage")} in ${summary.seconds} s\n`,
   );
   return summary.rejected > 0 ? EXIT_CODES.someFilesRejected : EXIT_CODES.ok;
 }
 
-async function ingestOne(folio: Folio, file: string, spaceId: string): Promise<IngestResult> {
+async function ingestOne(backend: CommandBackend, file: string, spaceId: string): Promise<IngestResult> {
   const fileName = path.basename(file);
   const { size } = await stat(file);
   // Checked before reading, so an enormous file is never loaded into memory.
@@ -58,14 +59,14 @@ async function ingestOne(folio: Folio, file: string, spaceId: string): Promise<I
     };
   }
   const bytes = new Uint8Array(await readFile(file));
-  const result = await folio.ingestion.ingestFile({ bytes, fileName, spaceId, uploader: null });
+  const result = await backend.ingestFile({ bytes, fileName, spaceId });
   return { ...result, file };
 }
 
 function describeResult(result: IngestResult): string {
   switch (result.status) {
     case "ingested":
-      return `ingested  ${result.file} — ${result.pages === null ? "" : `${result.pages} pages, `}${result.chunks} chunks`;
+      return `ingested  ${result.file} — ${result.pages === null ? "" : `${countOf(result.pages, "page")}, `}${countOf(result.chunks, "passage")}`;
     case "unchanged":
       return `unchanged ${result.file} — already indexed`;
     case "rejected":

@@ -1,9 +1,9 @@
 /**
  * `folio search "<query>"`: the retrieval results themselves, for debugging relevance.
  */
-import type { Folio } from "../../composition-root.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
+import type { CommandBackend } from "../command-backend.js";
 import type { CliOptions } from "../main.js";
 
 /** `--mode` as given, or undefined for the configured default (no --mode). */
@@ -13,11 +13,11 @@ export function checkRetrievalMode(mode: string): RetrievalMode | undefined {
   throw new UsageError(`--mode must be one of ${RETRIEVAL_MODES.join(", ")}; got "${mode}"`);
 }
 
-export async function runSearchCommand(folio: Folio, words: string[], options: CliOptions): Promise<number> {
+export async function runSearchCommand(backend: CommandBackend, words: string[], options: CliOptions): Promise<number> {
   const query = words.join(" ").trim();
   if (!query) throw new UsageError('search needs a query: folio search "what is the leave policy"');
   const mode = checkRetrievalMode(options.mode);
-  const results = await folio.retriever.search({ query, spaceIds: [options.space], limit: options.k, mode });
+  const results = await backend.search({ query, spaceId: options.space, limit: options.k, mode });
   if (options.json) {
     const shaped = results.map((result) => ({
       chunkId: result.chunkId,

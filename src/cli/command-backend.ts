@@ -1,0 +1,40 @@
+/**
+ * What `folio ingest|ask|search` need from Folio, whether they open the store themselves or work
+ * through a running `folio serve` (src/cli/remote-command-backend.ts). The commands print; a backend
+ * does the work.
+ */
+import type { AnswerContext, AnswerEvent } from "../answer/answer-events.js";
+import type { Folio } from "../composition-root.js";
+import type { SearchResult } from "../domain/types.js";
+import type { IngestResult } from "../ingest/ingest-result.js";
+import type { RetrievalMode } from "../retrieval/retriever.js";
+
+export type CommandBackend = {
+  ingestFile(input: { bytes: Uint8Array; fileName: string; spaceId: string }): Promise<IngestResult>;
+  /** Called once after a batch of ingested files: BM25 vectors of the space share one normalisation. */
+  finishIngest(spaceId: string): Promise<void>;
+  search(request: {
+    query: string;
+    spaceId: string;
+    limit: number;
+    mode: RetrievalMode | undefined;
+  }): Promise<SearchResult[]>;
+  answerQuestion(question: string, context: Pick<AnswerContext, "spaceIds" | "requestId">): AsyncIterable<AnswerEvent>;
+};
+
+export function createLocalCommandBackend(folio: Folio): CommandBackend {
+  return {
+    ingestFile: (input) => folio.ingestion.ingestFile({ ...input, uploader: null }),
+    async finishIngest(spaceId) {
+      await folio.sparseVectors.rebuild(spaceId);
+    },
+    search: (request) =>
+      folio.retriever.search({
+        query: request.query,
+        spaceIds: [request.spaceId],
+        limit: request.limit,
+        mode: request.mode,
+      }),
+    answerQuestion: (question, context) => folio.core.answerQuestion(question, { ...context, history: [] }),
+  };
+}

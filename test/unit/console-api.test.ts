@@ -1,0 +1,173 @@
+/**
+ * The console API's conversation logic with a fake core (the answer pipeline itself is tested
+ * elsewhere): follow-ups carry the conversation's earlier turns, "new conversation" starts over, a
+ * question asked of an empty console says to add a file, and only the console's own documents can
+ * be deleted. Requests go through a real loopback HTTP server.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AnswerContext, AnswerEvent } from "../../src/answer/answer-events.js";
+import type { DocumentRecord } from "../../src/domain/types.js";
+import type { FolioCore } from "../../src/folio-core.js";
+import { createConsoleApi, EMPTY_SPACE_ANSWER } from "../../src/http/console-api.js";
+import { createConsoleHistory } from "../../src/http/console-history.js";
+import { silentLogger } from "../../src/logger.js";
+
+const SPACE = "console:test";
+
+function documentRecord(id: string, spaceId: string): DocumentRecord {
+  return {
+    id,
+    spaceId,
+    title: `Title ${id}`,
+    fileName: `${id}.pdf`,
+    mediaType: "application/pdf",
+    sha256: id,
+    byteSize: 10,
+    pageCount: 1,
+    uploader: "console",
+    status: "ready",
+    createdAt: new Date("2026-11-25T01:00:00Z"),
+  } as DocumentRecord;
+}
+
+/** A core that answers "answer to <question>" and records each question's context. */
+function fakeCore(documents: DocumentRecord[]) {
+  const contexts: AnswerContext[] = [];
+  const deleted: string[] = [];
+  const core = {
+    async *answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
+      contexts.push(context);
+      const answer = `answer to ${question}`;
+      yield { type: "delta", text: answer };
+      yield {
+        type: "done",
+        answer: { requestId: context.requestId, answer, noContext: false, citations: [], timingsMs: {} },
+      };
+    },
+    listDocuments: async (spaceId: string) => documents.filter((document) => document.spaceId === spaceId),
+    getDocument: async (id: string) => documents.find((document) => document.id === id) ?? null,
+    async deleteDocument(id: string) {
+      deleted.push(id);
+      return true;
+    },
+    signedDocumentUrl: ({ documentId }: { documentId: string }) => `http://folio.test/files/${documentId}`,
+  } as unknown as FolioCore;
+  return { core, contexts, deleted };
+}
+
+describe("console API conversation", () => {
+  let dataDir: string;
+  let server: Server;
+  let baseUrl: string;
+  let fake: ReturnType<typeof fakeCore>;
+
+  const start = async (documents: DocumentRecord[]) => {
+    fake = fakeCore(documents);
+    const history = createConsoleHistory({ dataDir, spaceId: SPACE, logger: silentLogger });
+    const api = createConsoleApi({
+      core: fake.core,
+      history,
+      spaceId: SPACE,
+      librarySpaceId: null,
+      maxUploadBytes: 1024,
+      countSections: async () => 3,
+      logger: silentLogger,
+    });
+    server = createServer((request, response) => {
+      const url = new URL(request.url ?? "/", "http://folio.test");
+      const handled =
+        url.pathname === "/api/ask"
+          ? api.ask(request, response)
+          : url.pathname === "/api/history"
+            ? api.history(response)
+            : url.pathname === "/api/conversation"
+              ? api.startConversation(response)
+              : url.pathname === "/api/documents"
+                ? api.documents(response)
+                : api.deleteDocument(response, url.pathname.split("/").pop() ?? "");
+      handled.catch((error: { message: string; details?: { status?: number } }) => {
+        response.writeHead(error.details?.status ?? 500, { "Content-Type": "application/json" });
+        response.end(JSON.stringify({ error: { message: error.message } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+
+  const ask = async (question: string): Promise<string> => {
+    const response = await fetch(`${baseUrl}/api/ask`, { method: "POST", body: JSON.stringify({ question }) });
+    const events = (await response.text())
+      .split("\n\n")
+      .filter((block) => block.includes("data:"))
+      .map((block) => JSON.parse(block.slice(block.indexOf("data:") + 5)) as AnswerEvent);
+    const done = events.find((event) => event.type === "done");
+    return done?.type === "done" ? done.answer.answer : "";
+  };
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "folio-console-api-"));
+  });
+
+  afterEach(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("passes the conversation's earlier turns to a follow-up question", async () => {
+    await start([documentRecord("a", SPACE)]);
+    await ask("What is required at AAL2?");
+    await ask("And what about AAL3?");
+    expect(fake.contexts.map((context) => context.history)).toEqual([
+      [],
+      [
+        { role: "user", text: "What is required at AAL2?" },
+        { role: "assistant", text: "answer to What is required at AAL2?" },
+      ],
+    ]);
+  });
+
+  it("starts a new conversation: the thread empties and earlier turns no longer reach the answer", async () => {
+    await start([documentRecord("a", SPACE)]);
+    await ask("What is required at AAL2?");
+    const started = await fetch(`${baseUrl}/api/conversation`, { method: "POST" });
+    expect(started.status).toBe(200);
+    const history = (await (await fetch(`${baseUrl}/api/history`)).json()) as { entries: unknown[] };
+    expect(history.entries).toEqual([]);
+    await ask("And what about AAL3?");
+    expect(fake.contexts[1]?.history).toEqual([]);
+  });
+
+  it("tells an empty console to add a file instead of searching", async () => {
+    await start([]);
+    expect(await ask("What is required at AAL2?")).toBe(EMPTY_SPACE_ANSWER);
+    expect(EMPTY_SPACE_ANSWER).toMatch(/^No documents yet — drop a file here/);
+    expect(fake.contexts).toEqual([]);
+  });
+
+  it("lists documents with pages, sections and added time, and deletes only the console's own", async () => {
+    await start([documentRecord("mine", SPACE), documentRecord("slacks", "slack:T1:C1")]);
+    const listed = (await (await fetch(`${baseUrl}/api/documents`)).json()) as { documents: unknown[] };
+    expect(listed.documents).toEqual([
+      {
+        id: "mine",
+        title: "Title mine",
+        fileName: "mine.pdf",
+        mediaType: "application/pdf",
+        pageCount: 1,
+        sections: 3,
+        createdAt: "2026-11-25T01:00:00.000Z",
+        url: "http://folio.test/files/mine",
+      },
+    ]);
+    const refused = await fetch(`${baseUrl}/api/documents/slacks`, { method: "DELETE" });
+    expect(refused.status).toBe(404);
+    const deleted = await fetch(`${baseUrl}/api/documents/mine`, { method: "DELETE" });
+    expect(deleted.status).toBe(200);
+    expect(fake.deleted).toEqual(["mine"]);
+  });
+});
