@@ -56,15 +56,29 @@ export function continuesTable(previous: PdfTable, next: PdfTable): boolean {
   );
 }
 
+const currencySymbol = /^[$€£¥]$/;
+
 /** Splits a line into cells at gaps wider than a glyph. */
 function lineCells(line: PdfLine): Cell[] {
   const cells: Cell[] = [];
   const gap = Math.max(line.height, 1) * cellGapInGlyphs;
   let current: LineFragment | null = null;
+  let currency: Cell | null = null;
   const close = () => {
     if (current === null) return;
     const text = line.text.slice(current.start, current.end).replace(/\s+/g, " ").trim();
-    if (text.length > 0) cells.push({ x0: current.x0, x1: current.x1, text, font: current.font });
+    if (text.length === 0) return;
+    // Statements set "$" apart from its amount: the symbol belongs to the amount's cell, not a column of its own.
+    if (currencySymbol.test(text)) {
+      currency = { x0: current.x0, x1: current.x1, text, font: current.font };
+      return;
+    }
+    if (currency !== null) {
+      cells.push({ x0: currency.x0, x1: current.x1, text: `${currency.text} ${text}`, font: current.font });
+      currency = null;
+      return;
+    }
+    cells.push({ x0: current.x0, x1: current.x1, text, font: current.font });
   };
   for (const fragment of line.fragments) {
     if (line.text.slice(fragment.start, fragment.end).trim().length === 0) continue;
@@ -77,14 +91,13 @@ function lineCells(line: PdfLine): Cell[] {
     current = { ...fragment };
   }
   close();
+  if (currency !== null) cells.push(currency);
   return cells;
 }
 
-/** Column extents of a run of rows: the union of their cells' extents, overlapping ones merged. */
-function columnsOf(rows: Row[]): Array<{ x0: number; x1: number }> {
-  const spans = rows
-    .flatMap((row) => row.cells.map((cell) => ({ x0: cell.x0, x1: cell.x1 })))
-    .sort((left, right) => left.x0 - right.x0);
+/** Spans of cells, overlapping ones merged, left to right. */
+function mergedSpans(cells: Cell[]): Array<{ x0: number; x1: number }> {
+  const spans = cells.map((cell) => ({ x0: cell.x0, x1: cell.x1 })).sort((left, right) => left.x0 - right.x0);
   const columns: Array<{ x0: number; x1: number }> = [];
   for (const span of spans) {
     const last = columns.at(-1);
@@ -92,6 +105,32 @@ function columnsOf(rows: Row[]): Array<{ x0: number; x1: number }> {
     else columns.push({ ...span });
   }
   return columns;
+}
+
+/** A header cell this close (PDF units) to a body column heads it, though centred over right-aligned numbers. */
+const headerSnapDistance = 12;
+
+/**
+ * Column extents of a run of rows: the union of their cells' extents, overlapping ones merged. The
+ * first row's cells that overlap no body column but sit right next to one (a year centred over
+ * right-aligned amounts) widen that column instead of making a column of their own.
+ */
+function columnsOf(rows: Row[]): Array<{ x0: number; x1: number }> {
+  const [first, ...body] = rows;
+  const bodyColumns = mergedSpans(body.flatMap((row) => row.cells));
+  const headerCells: Cell[] = [];
+  for (const cell of first?.cells ?? []) {
+    const overlaps = bodyColumns.some((column) => cell.x0 <= column.x1 && cell.x1 >= column.x0);
+    const distance = (column: { x0: number; x1: number }) => Math.max(column.x0 - cell.x1, cell.x0 - column.x1);
+    const nearest = [...bodyColumns].sort((left, right) => distance(left) - distance(right))[0];
+    if (!overlaps && nearest !== undefined && distance(nearest) <= headerSnapDistance) {
+      nearest.x0 = Math.min(nearest.x0, cell.x0);
+      nearest.x1 = Math.max(nearest.x1, cell.x1);
+    } else {
+      headerCells.push(cell);
+    }
+  }
+  return mergedSpans([...bodyColumns.map((column) => ({ ...column, text: "", font: "" })), ...headerCells]);
 }
 
 function columnIndex(columns: Array<{ x0: number; x1: number }>, cell: Cell): number {

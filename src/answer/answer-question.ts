@@ -10,6 +10,7 @@
 import type { PageText } from "../domain/types.js";
 import { toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { informationNeed } from "../retrieval/information-need.js";
 import type { SpellingCorrection } from "../retrieval/query-spelling.js";
 import type { Retriever } from "../retrieval/retriever.js";
 import type { Answer, AnswerContext, AnswerEvent, AnswerVerificationSummary, Citation } from "./answer-events.js";
@@ -42,6 +43,12 @@ const SAFE_FAILURE_MESSAGE =
   "Something went wrong while answering. Please try again; if it keeps happening, share the reference with your admin.";
 
 const ABORTED_MESSAGE = "The question was cancelled.";
+
+/** A dependency that is down, said honestly: what is unavailable, and that asking again later helps. */
+const UNAVAILABLE_MESSAGES: Record<string, string> = {
+  vector_store_unavailable:
+    "Search is unavailable right now, so I cannot look through the documents. Please try again in a minute; if it keeps happening, share the reference with your admin.",
+};
 
 export type AnswerService = {
   answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent>;
@@ -133,8 +140,9 @@ export function createAnswerService(dependencies: {
       const sources: NumberedSource[] = guardSources(
         results.slice(0, topK).map((result, index) => ({ n: index + 1, result })),
       );
+      // Instructions around the question ("Answer in USD millions.") are in no source: they must not count against it.
       const relevance = assessRelevance(
-        query,
+        informationNeed(query),
         sources.map((source) => source.result),
         threshold,
       );
@@ -220,7 +228,8 @@ export function createAnswerService(dependencies: {
       }
       const failure = toFolioError(error, "answer_failed");
       logger.error({ err: failure, code: failure.code }, "answering failed");
-      yield { type: "error", code: failure.code, message: SAFE_FAILURE_MESSAGE, requestId: context.requestId };
+      const message = UNAVAILABLE_MESSAGES[failure.code] ?? SAFE_FAILURE_MESSAGE;
+      yield { type: "error", code: failure.code, message, requestId: context.requestId };
     }
   }
 

@@ -8,7 +8,7 @@ Usage:
   folio eval retrieval --dataset <BEIR dir> [--split test] [--mode M] [--store embedded|qdrant]
                        [--run-out FILE] [--json]
   folio eval answers --dataset <qa.jsonl> --docs <dir> [--mode M] [--generator extractive|llm]
-                     [--limit N] [--json]
+                     [--limit N] [--run-out FILE] [--json]
   folio reindex [--space S]                            embed every passage again (after FOLIO_EMBED_MODEL changed)
   folio serve                                          console UI, Slack and Teams endpoints, source viewer
   folio models pull [embedder|reranker|llm|all] [--json]
@@ -26,6 +26,8 @@ Configuration comes from environment variables (see README.md). With none set, F
 PGlite under ./.folio, models from ./models (missing ones are downloaded from the Hugging Face hub on
 first use).
 
-Exit codes: 0 ok, 1 failure, 2 bad command line, 3 bad configuration, 4 some files rejected,
-5 feature not built yet.
+While \`folio serve\` runs on the embedded store, ingest, ask and search work through it (its local API).
+
+Exit codes: 0 ok, 1 failure, 2 bad command line, 3 bad configuration (a variable, a missing model,
+a busy port), 4 some files rejected, 5 feature not built yet.
 `;

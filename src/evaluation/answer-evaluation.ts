@@ -7,7 +7,7 @@
  * (citation support rate), how often the extractive answer took over, and the time to the first token.
  */
 import { randomUUID } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Answer } from "../answer/answer-events.js";
 import type { Folio } from "../composition-root.js";
@@ -49,6 +49,10 @@ export function goldPagesOf(reference: string): GoldPage[] {
   }));
 }
 
+function pageRange(start: number | null, end: number | null): string {
+  return end !== null && end !== start ? `${start}-${end}` : String(start);
+}
+
 function ratio(count: number, total: number): number {
   return total === 0 ? 0 : Math.round((count / total) * 1000) / 1000;
 }
@@ -61,6 +65,8 @@ export async function runAnswerEvaluation(
     k?: number;
     /** Ask only the first N questions (an LLM on a CPU takes seconds per answer). */
     limit?: number;
+    /** Where to write one JSON line per question: gold pages, the top results' pages, the cited pages. */
+    runOut?: string;
     onProgress?: (message: string) => void;
   },
 ): Promise<AnswerEvaluationReport> {
@@ -101,6 +107,7 @@ export async function runAnswerEvaluation(
     let supportedSentences = 0;
     let verifiedAnswers = 0;
     let fallbacks = 0;
+    const perQuestion: string[] = [];
     for (const [index, entry] of questions.entries()) {
       const isGold = (file: string, pageStart: number | null, pageEnd: number | null) =>
         entry.gold.some(
@@ -138,8 +145,20 @@ export async function runAnswerEvaluation(
         answer.citations.some((citation) => isGold(citation.file, citation.pageStart, citation.pageEnd))
       )
         hitCited += 1;
+      perQuestion.push(
+        JSON.stringify({
+          question: entry.question,
+          gold: entry.gold.map((gold) => `${gold.file}#${gold.page}`),
+          top: results.map((result) => `${result.file}#${pageRange(result.pageStart, result.pageEnd)}`),
+          noContext: answer?.noContext ?? null,
+          cited: (answer?.citations ?? []).map(
+            (citation) => `${citation.file}#${pageRange(citation.pageStart, citation.pageEnd)}`,
+          ),
+        }),
+      );
       if ((index + 1) % 50 === 0) options.onProgress?.(`asked ${index + 1}/${questions.length} questions`);
     }
+    if (options.runOut) await writeFile(options.runOut, `${perQuestion.join("\n")}\n`);
     return {
       dataset: path.basename(options.datasetPath),
       questions: questions.length,

@@ -10,7 +10,10 @@ import { FolioError } from "../errors.js";
 import type { Reranker } from "../rerank/reranker.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { FusionParameters, ScoredChunkId, VectorIndex } from "../stores/vector-index.js";
+import { DEFAULT_TARGETING_SETTINGS, type TargetingSettings, targetDocuments } from "./document-targeting.js";
+import { informationNeed } from "./information-need.js";
 import { correctQuerySpelling } from "./query-spelling.js";
+import { fuseReciprocalRanks } from "./reciprocal-rank-fusion.js";
 import { type RetrievalMode, type Retriever, type SearchRequest, timeSearchStage } from "./retriever.js";
 import { joinSearchResults, sparseQueryVector } from "./sparse-retriever.js";
 import type { SpellingDictionary } from "./spelling-dictionary.js";
@@ -25,6 +28,8 @@ export type RetrievalSettings = {
   rerankCandidates: number;
   /** Characters of each passage the cross-encoder reads (its cost grows with length). */
   rerankPassageCharacters: number;
+  /** Preference for documents whose titles the question names; null turns it off. */
+  targeting: TargetingSettings | null;
 };
 
 /**
@@ -39,6 +44,7 @@ export const DEFAULT_RETRIEVAL_SETTINGS: RetrievalSettings = {
   fusion: { k: 60, denseWeight: 2, sparseWeight: 1 },
   rerankCandidates: 20,
   rerankPassageCharacters: 1200,
+  targeting: DEFAULT_TARGETING_SETTINGS,
 };
 
 export function createHybridRetriever(options: {
@@ -61,21 +67,80 @@ export function createHybridRetriever(options: {
     return embedder;
   }
 
-  async function hybridHits(request: SearchRequest, limit: number, mode: RetrievalMode): Promise<ScoredChunkId[]> {
-    const model = requireEmbedder(mode);
+  /** The query's vectors, each computed once however many lists use it. */
+  async function queryVectors(request: SearchRequest, mode: RetrievalMode) {
+    const wantsDense = mode !== "sparse";
+    const wantsSparse = mode !== "dense";
     const [dense, sparse] = await Promise.all([
-      timeSearchStage(request, "embed", () => model.embedQuery(request.query, { signal: request.signal })),
-      timeSearchStage(request, "sparseQuery", () => sparseQueryVector(catalog, request.query, request.spaceIds)),
+      wantsDense
+        ? timeSearchStage(request, "embed", () =>
+            requireEmbedder(mode).embedQuery(request.query, { signal: request.signal }),
+          )
+        : null,
+      wantsSparse
+        ? timeSearchStage(request, "sparseQuery", () => sparseQueryVector(catalog, request.query, request.spaceIds))
+        : null,
     ]);
+    return { dense, sparse };
+  }
+
+  /** One ranked list in the request's mode, optionally kept to some documents. */
+  async function rankedHits(
+    request: SearchRequest,
+    mode: RetrievalMode,
+    vectors: Awaited<ReturnType<typeof queryVectors>>,
+    limit: number,
+    documentIds: string[] | undefined,
+  ): Promise<ScoredChunkId[]> {
+    const query = { spaceIds: request.spaceIds, limit, documentIds };
+    if (mode === "sparse") {
+      const sparse = vectors.sparse;
+      if (!sparse || sparse.indices.length === 0) return [];
+      return timeSearchStage(request, "sparse", () => vectorIndex.querySparse(sparse, query));
+    }
+    if (mode === "dense") {
+      const dense = vectors.dense as number[];
+      return timeSearchStage(request, "dense", () => vectorIndex.queryDense(dense, query));
+    }
     return timeSearchStage(request, "hybrid", () =>
       vectorIndex.queryHybrid({
-        spaceIds: request.spaceIds,
-        limit,
-        dense,
-        sparse,
+        ...query,
+        dense: vectors.dense as number[],
+        sparse: vectors.sparse ?? { indices: [], values: [] },
         candidates: Math.max(settings.candidates, limit),
         fusion: settings.fusion,
       }),
+    );
+  }
+
+  /** The documents of the searched spaces that the question names in their titles (document-targeting.ts). */
+  async function namedDocuments(request: SearchRequest): Promise<string[] | null> {
+    if (!settings.targeting) return null;
+    const targeting = settings.targeting;
+    return timeSearchStage(request, "targeting", async () => {
+      const documents = (await Promise.all(request.spaceIds.map((spaceId) => catalog.listDocuments(spaceId))))
+        .flat()
+        .filter((document) => document.status === "ready");
+      return targetDocuments(request.query, documents, targeting);
+    });
+  }
+
+  /**
+   * The ranking over the spaces, with the named documents' passages preferred: the list kept to those
+   * documents and the unrestricted list are fused with equal weight, so a passage of a named document
+   * counts twice, yet a better passage elsewhere can still make the top.
+   */
+  async function hits(request: SearchRequest, mode: RetrievalMode, limit: number): Promise<ScoredChunkId[]> {
+    const [vectors, named] = await Promise.all([queryVectors(request, mode), namedDocuments(request)]);
+    const everywhere = rankedHits(request, mode, vectors, limit, undefined);
+    if (!named) return everywhere;
+    const [all, preferred] = await Promise.all([everywhere, rankedHits(request, mode, vectors, limit, named)]);
+    return fuseReciprocalRanks(
+      [
+        { results: preferred, weight: 1 },
+        { results: all, weight: 1 },
+      ],
+      { k: settings.fusion.k, limit },
     );
   }
 
@@ -116,30 +181,13 @@ export function createHybridRetriever(options: {
 
   async function search(original: SearchRequest): Promise<SearchResult[]> {
     if (original.spaceIds.length === 0 || original.limit <= 0) return [];
-    const request = await correctedRequest(original);
+    // Instructions and persona text around the question are in no document (information-need.ts).
+    const need = informationNeed(original.query);
+    const request = await correctedRequest(need === original.query ? original : { ...original, query: need });
     const mode = request.mode ?? settings.defaultMode;
-    const query = { spaceIds: request.spaceIds, limit: request.limit };
-    let hits: ScoredChunkId[];
-    if (mode === "sparse") {
-      const vector = await timeSearchStage(request, "sparseQuery", () =>
-        sparseQueryVector(catalog, request.query, request.spaceIds),
-      );
-      hits =
-        vector.indices.length === 0
-          ? []
-          : await timeSearchStage(request, "sparse", () => vectorIndex.querySparse(vector, query));
-    } else if (mode === "dense") {
-      const model = requireEmbedder(mode);
-      const vector = await timeSearchStage(request, "embed", () =>
-        model.embedQuery(request.query, { signal: request.signal }),
-      );
-      hits = await timeSearchStage(request, "dense", () => vectorIndex.queryDense(vector, query));
-    } else if (mode === "hybrid") {
-      hits = await hybridHits(request, request.limit, mode);
-    } else {
-      hits = await hybridHits(request, Math.max(request.limit, settings.rerankCandidates), mode);
-    }
-    const results = await timeSearchStage(request, "join", () => joinSearchResults(catalog, hits));
+    const limit = mode === "hybrid+rerank" ? Math.max(request.limit, settings.rerankCandidates) : request.limit;
+    const ranked = await hits(request, mode, limit);
+    const results = await timeSearchStage(request, "join", () => joinSearchResults(catalog, ranked));
     if (mode !== "hybrid+rerank") return results;
     const head = results.slice(0, settings.rerankCandidates);
     return [...(await rerank(request, head)), ...results.slice(settings.rerankCandidates)].slice(0, request.limit);

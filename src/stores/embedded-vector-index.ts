@@ -8,7 +8,7 @@ import type { SparseVector } from "../domain/types.js";
 import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
 import { InMemorySpaceIndex } from "./in-memory-space-index.js";
 import type { SqlExecutor } from "./sql-client.js";
-import type { VectorIndex } from "./vector-index.js";
+import { candidateQuery, type VectorIndex } from "./vector-index.js";
 
 /** pgvector's `{index:value,...}/dimensions` (indices 1-based) back into term ids and weights. */
 export function parseSparsevecLiteral(literal: string): SparseVector {
@@ -82,7 +82,7 @@ export function withInMemorySearch(inner: VectorIndex, database: SqlExecutor): V
     },
     querySparse: (vector, query) => memory.querySparse(vector, query),
     async queryHybrid(query) {
-      const perList = { spaceIds: query.spaceIds, limit: query.candidates };
+      const perList = candidateQuery(query);
       const [dense, sparse] = await Promise.all([
         this.queryDense(query.dense, perList),
         memory.querySparse(query.sparse, perList),

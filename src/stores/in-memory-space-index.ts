@@ -252,6 +252,7 @@ export class InMemorySpaceIndex {
   async querySparse(vector: SparseVector, query: VectorQuery): Promise<ScoredChunkId[]> {
     if (query.spaceIds.length === 0 || query.limit <= 0 || vector.indices.length === 0) return [];
     const top: ScoredChunkId[] = [];
+    const allowedDocuments = query.documentIds ? new Set(query.documentIds) : null;
     for (const spaceId of new Set(query.spaceIds)) {
       const space = await this.space(spaceId);
       const scores = new Float64Array(space.chunkIds.length);
@@ -267,6 +268,7 @@ export class InMemorySpaceIndex {
       for (let slot = 0; slot < scores.length; slot += 1) {
         const score = scores[slot] ?? 0;
         if (score <= 0 || !space.alive[slot]) continue;
+        if (allowedDocuments && !allowedDocuments.has(space.documentIds[slot] ?? "")) continue;
         keepTop(
           top,
           { chunkId: space.chunkIds[slot] ?? "", documentId: space.documentIds[slot] ?? "", spaceId, score },
@@ -283,11 +285,13 @@ export class InMemorySpaceIndex {
     const dimensions = this.dimensions;
     const probe = Float32Array.from(vector);
     const top: ScoredChunkId[] = [];
+    const allowedDocuments = query.documentIds ? new Set(query.documentIds) : null;
     for (const spaceId of new Set(query.spaceIds)) {
       const space = await this.space(spaceId);
       const rows = space.dense;
       for (let slot = 0; slot < space.chunkIds.length; slot += 1) {
         if (!space.alive[slot] || !space.hasDense[slot]) continue;
+        if (allowedDocuments && !allowedDocuments.has(space.documentIds[slot] ?? "")) continue;
         let score = 0;
         const offset = slot * dimensions;
         for (let dimension = 0; dimension < dimensions; dimension += 1) {

@@ -12,6 +12,7 @@ import { mergeSparseVector, SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
 import type { SqlClient } from "./sql-client.js";
 import {
   CHUNK_ID_PATTERN,
+  candidateQuery,
   type DenseModelCount,
   type IndexedChunk,
   requireDenseModel,
@@ -147,10 +148,11 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
           `WITH nearest AS MATERIALIZED (
              SELECT chunk_id, document_id, space_id, dense <=> $1::vector AS distance
              FROM chunk_vectors WHERE space_id = ANY($2::text[]) AND dense IS NOT NULL
+               AND ($4::uuid[] IS NULL OR document_id = ANY($4::uuid[]))
              ORDER BY dense <=> $1::vector LIMIT $3)
            SELECT chunk_id, document_id, space_id, (1 - distance)::float8 AS score
            FROM nearest ORDER BY distance, chunk_id`,
-          [toVectorLiteral(vector), query.spaceIds, query.limit],
+          [toVectorLiteral(vector), query.spaceIds, query.limit, documentFilter(query)],
         );
         return result.rows;
       });
@@ -161,20 +163,21 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
       if (query.spaceIds.length === 0 || query.limit <= 0) return [];
       const parts = toSparsevecQueryLiterals(vector);
       if (parts.length === 0) return [];
-      // <#> is the negative inner product; parameters $3.. hold the query's parts.
-      const negativeProduct = parts.map((_, index) => `(sparse <#> $${index + 3}::sparsevec)`).join(" + ");
+      // <#> is the negative inner product; parameters $4.. hold the query's parts.
+      const negativeProduct = parts.map((_, index) => `(sparse <#> $${index + 4}::sparsevec)`).join(" + ");
       const { rows } = await client.query<ScoredRow>(
         `SELECT chunk_id, document_id, space_id, (-(${negativeProduct}))::float8 AS score
          FROM chunk_vectors WHERE space_id = ANY($1::text[]) AND sparse IS NOT NULL
+           AND ($3::uuid[] IS NULL OR document_id = ANY($3::uuid[]))
          ORDER BY ${negativeProduct}, chunk_id LIMIT $2`,
-        [query.spaceIds, query.limit, ...parts],
+        [query.spaceIds, query.limit, documentFilter(query), ...parts],
       );
       // Chunks sharing no term with the query score 0; they are not matches.
       return rows.filter((row) => row.score > 0).map(toScored);
     },
 
     async queryHybrid(query) {
-      const perList = { spaceIds: query.spaceIds, limit: query.candidates };
+      const perList = candidateQuery(query);
       const [dense, sparse] = await Promise.all([
         this.queryDense(query.dense, perList),
         this.querySparse(query.sparse, perList),
@@ -195,4 +198,10 @@ export function createPgvectorIndex(client: SqlClient, options: { denseDimension
       // The shared SQL client belongs to open-stores.ts, which closes it.
     },
   };
+}
+
+/** The query's document filter as a uuid[] parameter; null lets every document of the spaces through. */
+function documentFilter(query: VectorQuery): string[] | null {
+  if (!query.documentIds) return null;
+  return query.documentIds.filter((id) => CHUNK_ID_PATTERN.test(id));
 }

@@ -21,6 +21,7 @@ import { planServerFusion } from "./qdrant-fusion.js";
 import { mergeSparseVector } from "./sparse-dimensions.js";
 import {
   CHUNK_ID_PATTERN,
+  candidateQuery,
   type DenseModelCount,
   type IndexedChunk,
   requireDenseModel,
@@ -63,8 +64,11 @@ function spaceCondition(spaceIds: SpaceId[]): Schemas["FieldCondition"] {
   return { key: PAYLOAD.spaceId, match };
 }
 
-function spaceFilter(spaceIds: SpaceId[]): Schemas["Filter"] {
-  return { must: [spaceCondition(spaceIds)] };
+/** The asker's spaces, and the query's documents when it names some. */
+function queryFilter(query: VectorQuery): Schemas["Filter"] {
+  const must: Schemas["FieldCondition"][] = [spaceCondition(query.spaceIds)];
+  if (query.documentIds) must.push({ key: PAYLOAD.documentId, match: { any: query.documentIds } });
+  return { must };
 }
 
 function toScored(point: Schemas["ScoredPoint"], scale = 1): ScoredChunkId {
@@ -157,7 +161,7 @@ function createQdrantIndex(options: {
     return {
       query: vector,
       using: DENSE_VECTOR,
-      filter: spaceFilter(query.spaceIds),
+      filter: queryFilter(query),
       params: searchParams,
       limit: query.limit,
     };
@@ -167,7 +171,7 @@ function createQdrantIndex(options: {
     return {
       query: vector,
       using: SPARSE_VECTOR,
-      filter: spaceFilter(query.spaceIds),
+      filter: queryFilter(query),
       params: searchParams,
       limit: query.limit,
     };
@@ -263,7 +267,7 @@ function createQdrantIndex(options: {
       checkDense(query.dense);
       if (query.spaceIds.length === 0 || query.limit <= 0) return [];
       const sparse = toQdrantSparseVector(query.sparse);
-      const perList = { spaceIds: query.spaceIds, limit: query.candidates };
+      const perList = candidateQuery(query);
       const plan = planServerFusion(query.fusion, { dense: true, sparse: sparse.indices.length > 0 });
       if (plan === null) {
         // Fusion Qdrant cannot express (see qdrant-fusion.ts): both lists in one batch request, fused here.

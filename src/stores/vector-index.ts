@@ -21,7 +21,14 @@ export type IndexedChunk = {
 export type VectorQuery = {
   spaceIds: SpaceId[];
   limit: number;
+  /** Only chunks of these documents (within the spaces); absent: every document of the spaces. */
+  documentIds?: string[];
 };
+
+/** The per-list query of a hybrid query: its filters, with `candidates` as the limit. */
+export function candidateQuery(query: HybridQuery): VectorQuery {
+  return { spaceIds: query.spaceIds, limit: query.candidates, documentIds: query.documentIds };
+}
 
 /** Reciprocal rank fusion: score = Σ weight / (k + rank), rank 1-based, per list. */
 export type FusionParameters = { k: number; denseWeight: number; sparseWeight: number };

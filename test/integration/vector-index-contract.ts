@@ -218,6 +218,38 @@ export function runVectorIndexContract(name: string, openVectorIndex: VectorInde
       expectSameRanking(hits, expected);
     });
 
+    it("keeps to the asked documents in every list when the query names some", async () => {
+      const chosen = new Set<string>(documents.slice(0, 3));
+      const inChosen = chunks.filter((chunk) => chosen.has(chunk.documentId));
+      const dense = randomUnitVector(random);
+      const sparse = randomSparseVector(random, 8);
+      const query = { spaceIds: [spaces[0]], limit: 5, documentIds: [...chosen] };
+      const denseHits = await opened.vectorIndex.queryDense(dense, query);
+      expectSameRanking(
+        denseHits,
+        bruteForceTop(inChosen, spaces[0], (chunk) => dot(chunk.dense ?? [], dense), 5),
+      );
+      const sparseHits = await opened.vectorIndex.querySparse(sparse, query);
+      expectSameRanking(
+        sparseHits,
+        bruteForceTop(
+          inChosen,
+          spaces[0],
+          (chunk) => sparseDot(chunk.sparse ?? { indices: [], values: [] }, sparse),
+          5,
+        ),
+      );
+      const hybridHits = await opened.vectorIndex.queryHybrid({
+        ...query,
+        dense,
+        sparse,
+        candidates: 20,
+        fusion: { k: 60, denseWeight: 2, sparseWeight: 1 },
+      });
+      expect(hybridHits.length).toBeGreaterThan(0);
+      expect(hybridHits.every((hit) => chosen.has(hit.documentId))).toBe(true);
+    });
+
     it("never returns another space's chunk, even the same text that matches best there", async () => {
       const ours = `test:${randomUUID()}`;
       const theirs = `test:${randomUUID()}`;

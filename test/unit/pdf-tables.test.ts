@@ -356,6 +356,36 @@ describe("tables on a PDF page", () => {
   });
 });
 
+describe("financial statements on a PDF page", () => {
+  it("heads right-aligned amounts with the years centred over them, and keeps '$' with its amount", () => {
+    // As 10-K statements are set: years centred over their columns, amounts right-aligned, "$" apart.
+    const top = 700;
+    const lines = layoutLines([
+      item("(Millions)", 60, top, false, bold),
+      item("2018", 372, top, false, bold),
+      item("2017", 440, top, false, bold),
+      item("Net income", 60, top - lineHeight),
+      item("$", 345, top - lineHeight),
+      item("5,363", 386, top - lineHeight),
+      item("$", 430, top - lineHeight),
+      item("4,869", 454, top - lineHeight),
+      item("Depreciation and amortization", 66, top - 2 * lineHeight),
+      item("1,488", 386, top - 2 * lineHeight),
+      item("1,544", 454, top - 2 * lineHeight),
+      item("Purchases of property, plant and equipment (PP&E)", 60, top - 3 * lineHeight),
+      item("(1,577)", 382, top - 3 * lineHeight),
+      item("(1,373)", 450, top - 3 * lineHeight),
+    ]);
+    const [table] = findTables(lines);
+    expect(table?.header).toEqual(["(Millions)", "2018", "2017"]);
+    expect(table?.rows).toEqual([
+      ["Net income", "$ 5,363", "$ 4,869"],
+      ["Depreciation and amortization", "1,488", "1,544"],
+      ["Purchases of property, plant and equipment (PP&E)", "(1,577)", "(1,373)"],
+    ]);
+  });
+});
+
 describe("tables across a page break", () => {
   const table = (columnStarts: number[]): PdfTable => ({
     firstLine: 0,

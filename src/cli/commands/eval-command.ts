@@ -57,6 +57,7 @@ async function evaluateAnswers(folio: Folio, options: CliOptions): Promise<numbe
     datasetPath: options.dataset,
     docsDir: options.docs,
     limit: options.limit,
+    runOut: options.runOut,
     onProgress: reportProgress(options),
   });
   process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : describeAnswerReport(report));

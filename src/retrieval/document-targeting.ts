@@ -1,0 +1,144 @@
+/**
+ * Document targeting: when a question names what a document is about — a company, a product, a plan,
+ * a year — and that name is in the document's title or file name, that document's passages should win.
+ * A statement page of "3M_2018_10K.pdf" never says "3M" or "FY2018"; the question "What is the FY2018
+ * capital expenditure for 3M?" does, and so does the file.
+ *
+ * The rule is general, over titles only (no list of names): each name in the question (a word with a
+ * capital past a sentence's first letter, or a digit) found in a document's
+ * subject (title + file name) weighs ln(N / df), N documents in the searched spaces, df of them with the
+ * term in their subject — a term every title has weighs nothing. The documents scoring at least
+ * `relativeScore` of the best are targeted, provided they are a minority of the spaces' documents and the
+ * best match carries at least one distinctive term. Matching forgives how names are written in file names:
+ * a year inside a token ("FY2018", "2021Q1") is the year; adjacent question words may be one title word
+ * ("MGM Resorts" ~ "MGMRESORTS"); a capitalized name may abbreviate a title word ("JPM" ~ "JPMORGAN").
+ */
+import { readableFileName } from "../ingest/index-text.js";
+import { analyzeText } from "./text-analyzer.js";
+
+export type TargetableDocument = { id: string; title: string; fileName: string };
+
+export type TargetingSettings = {
+  /** Documents scoring at least this share of the best score are targeted. */
+  relativeScore: number;
+  /** Targeting stands down when more than this share of the spaces' documents would be targeted. */
+  maxTargetedShare: number;
+};
+
+export const DEFAULT_TARGETING_SETTINGS: TargetingSettings = { relativeScore: 0.75, maxTargetedShare: 0.5 };
+
+/** Shortest capitalized name that may stand for a longer title word ("JPM" for "JPMORGAN"). */
+const MIN_ABBREVIATION_LENGTH = 3;
+const YEAR_INSIDE_TOKEN = /(?:^|[^0-9])((?:19|20)\d{2})(?![0-9])/g;
+const RAW_WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+function yearsIn(token: string): string[] {
+  return [...token.matchAll(YEAR_INSIDE_TOKEN)].map((match) => match[1] ?? "").filter(Boolean);
+}
+
+/** Analyzed terms of a title or file name, with the years hidden inside tokens. */
+function subjectTerms(text: string): Set<string> {
+  const terms = new Set(analyzeText(text));
+  for (const term of [...terms]) for (const year of yearsIn(term)) terms.add(year);
+  return terms;
+}
+
+const subjectCache = new Map<string, Set<string>>();
+const SUBJECT_CACHE_LIMIT = 50_000;
+
+function subjectOf(document: TargetableDocument): Set<string> {
+  const key = `${document.id}\u0000${document.title}\u0000${document.fileName}`;
+  let terms = subjectCache.get(key);
+  if (!terms) {
+    terms = subjectTerms(`${document.title}\n${readableFileName(document.fileName)}`);
+    if (subjectCache.size >= SUBJECT_CACHE_LIMIT) subjectCache.clear();
+    subjectCache.set(key, terms);
+  }
+  return terms;
+}
+
+type QuestionTerms = {
+  /** Analyzed terms of the names, years inside tokens, and adjacent name words joined ("mgmresort"). */
+  exact: Set<string>;
+  /** Capitalized names that may abbreviate a longer title word. */
+  names: string[];
+};
+
+/**
+ * A word that names something: it has a capital past a sentence's first letter ("MGM", "Corning",
+ * "iPhone") or a digit ("3M", "FY2018", "2021"). Only names target documents: "What is the company's
+ * policy?" must not prefer every document with "Company" in its title.
+ */
+function namingWords(question: string): string[][] {
+  const runs: string[][] = [];
+  let run: string[] = [];
+  for (const sentence of question.split(/(?<=[.?!:;])\s+/)) {
+    const words = [...sentence.matchAll(RAW_WORD)].map((match) => match[0].replace(/['’]s$/iu, ""));
+    words.forEach((word, index) => {
+      const naming = /\p{N}/u.test(word) || /\p{Lu}/u.test(index === 0 ? word.slice(1) : word);
+      if (naming) run.push(word);
+      else if (run.length > 0) {
+        runs.push(run);
+        run = [];
+      }
+    });
+    if (run.length > 0) runs.push(run);
+    run = [];
+  }
+  return runs;
+}
+
+function questionTerms(question: string): QuestionTerms {
+  const exact = new Set<string>();
+  const names: string[] = [];
+  for (const run of namingWords(question)) {
+    for (const term of subjectTerms(run.join(" "))) exact.add(term);
+    for (let index = 0; index + 1 < run.length; index += 1) {
+      for (const joined of [run.slice(index, index + 2).join(""), run.slice(index, index + 3).join("")]) {
+        for (const term of analyzeText(joined)) exact.add(term);
+      }
+    }
+    for (const word of run)
+      if (/\p{L}/u.test(word) && word.length >= MIN_ABBREVIATION_LENGTH) names.push(word.toLowerCase());
+  }
+  return { exact, names };
+}
+
+/** The question terms found in one document's subject (a matched abbreviation counts as its name). */
+function matchedTerms(question: QuestionTerms, subject: Set<string>): string[] {
+  const matched = [...question.exact].filter((term) => subject.has(term));
+  for (const name of question.names) {
+    if (matched.includes(name)) continue;
+    for (const term of subject) {
+      if (term.length > name.length && term.startsWith(name)) {
+        matched.push(name);
+        break;
+      }
+    }
+  }
+  return matched;
+}
+
+/**
+ * The ids of the documents the question names, or null when it names none (or too many to prefer).
+ * Pure: callers pass the documents of the spaces being searched.
+ */
+export function targetDocuments(
+  question: string,
+  documents: TargetableDocument[],
+  settings: TargetingSettings = DEFAULT_TARGETING_SETTINGS,
+): string[] | null {
+  if (documents.length < 2) return null;
+  const terms = questionTerms(question);
+  const matches = documents.map((document) => matchedTerms(terms, subjectOf(document)));
+  const documentFrequency = new Map<string, number>();
+  for (const matched of matches)
+    for (const term of matched) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  const weight = (term: string) => Math.log(documents.length / (documentFrequency.get(term) ?? documents.length));
+  const scores = matches.map((matched) => matched.reduce((sum, term) => sum + weight(term), 0));
+  const best = Math.max(...scores);
+  if (!(best > 0)) return null;
+  const targeted = documents.filter((_, index) => (scores[index] ?? 0) >= best * settings.relativeScore);
+  if (targeted.length > documents.length * settings.maxTargetedShare) return null;
+  return targeted.map((document) => document.id);
+}
