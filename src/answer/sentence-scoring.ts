@@ -86,6 +86,8 @@ function tableRowRanges(text: string, provenance: Provenance): SentenceRange[] |
 
 /** Column names longer than this are notes, not names: their cells are quoted bare. */
 const MAX_COLUMN_NAME_CHARACTERS = 40;
+/** A header cell that only states the unit: "(Millions)", "(in thousands, except per share data)". */
+const UNIT_NOTE = /^\((?:[^()]*\b(?:millions?|thousands?|billions?|dollars|usd|percent)\b[^()]*)\)$/i;
 /** A row quote longer than this keeps its first cell and the cells the claim mentions. */
 const MAX_ROW_QUOTE_CHARACTERS = 200;
 
@@ -96,7 +98,8 @@ function rowQuote(row: string, columns: string[] | undefined, claimTerms: Set<st
     .split(TABLE_CELL_SEPARATOR)
     .map((cell, index) => {
       const name = named ? (columns?.[index] ?? "") : "";
-      return cell.length > 0 && name.length > 0 && name.length <= MAX_COLUMN_NAME_CHARACTERS
+      // "(Millions)" over a statement's row labels is the unit, not the label column's name.
+      return cell.length > 0 && name.length > 0 && name.length <= MAX_COLUMN_NAME_CHARACTERS && !UNIT_NOTE.test(name)
         ? `${name}: ${cell}`
         : cell;
     })

@@ -83,6 +83,20 @@ describe("quoting tables", () => {
     ).toBe("“FY2014; Pax: 31,557,697; y.o.y(%): 100.0” [1]");
   });
 
+  it("names a statement's amounts by their years, not its row labels by the unit note", async () => {
+    const statement = [
+      "Consolidated Statement of Cash Flows",
+      "(Millions) | 2018 | 2017",
+      "Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373)",
+      "Proceeds from sale of PP&E and other assets | 262 | 49",
+    ].join("\n");
+    expect(
+      await answer("How much were purchases of property, plant and equipment?", [
+        tableSource(statement, 1, 2, ["(Millions)", "2018", "2017"]),
+      ]),
+    ).toBe("“Purchases of property, plant and equipment (PP&E); 2018: (1,577); 2017: (1,373)” [1]");
+  });
+
   it("finds a table by its title when no row names the question's words", async () => {
     expect(
       await answer("What was JAL Group domestic traffic?", [tableSource(jal, 1, 2, ["", "Pax", "y.o.y(%)"])]),
