@@ -1,8 +1,12 @@
 /**
  * The structured logger every module receives by injection. pino underneath; the interface is
- * narrow so tests can pass `silentLogger` and nothing imports pino directly.
+ * narrow so tests can pass `silentLogger` and nothing imports pino directly. Every line written while
+ * a request is served carries its `requestId` (src/observability/request-context.ts), and secrets
+ * never reach the output (src/observability/log-redaction.ts).
  */
 import { pino } from "pino";
+import { REDACTED_LOG_PATHS, REDACTION_CENSOR, scrubSecrets } from "./observability/log-redaction.js";
+import { currentRequestContext } from "./observability/request-context.js";
 
 export type LogFields = Record<string, unknown>;
 
@@ -22,7 +26,29 @@ export function createLogger(options: {
   destination?: NodeJS.WritableStream;
 }): Logger {
   const destination = options.destination ?? process.stderr;
-  return pino({ level: options.level, base: undefined }, destination as pino.DestinationStream);
+  return pino(
+    {
+      level: options.level,
+      base: undefined,
+      redact: { paths: REDACTED_LOG_PATHS, censor: REDACTION_CENSOR },
+      mixin: requestIdOfLine,
+      hooks: { streamWrite: scrubSecrets },
+    },
+    destination as pino.DestinationStream,
+  );
+}
+
+/**
+ * The served request's id for a line that does not already name one. A line bound to another id (a
+ * Slack answer has its own, the HTTP delivery that started it another) keeps its own and names the
+ * HTTP request as `httpRequestId`, so the two can be joined.
+ */
+function requestIdOfLine(fields: object, _level: number, logger: pino.Logger): Record<string, unknown> {
+  const context = currentRequestContext();
+  if (context === undefined || "requestId" in fields) return {};
+  const bound = logger.bindings().requestId;
+  if (bound === undefined) return { requestId: context.requestId };
+  return bound === context.requestId ? {} : { httpRequestId: context.requestId };
 }
 
 /** A logger that drops everything; for tests and for CLI runs with logging off. */

@@ -53,6 +53,10 @@ export type TeamsConfig = {
   appId: string;
   appPassword: string;
   tenantId: string | null;
+  /** MICROSOFT_APP_TYPE: single-tenant (the default; needs the tenant id) or multi-tenant. */
+  appType: "single-tenant" | "multi-tenant";
+  /** FOLIO_TEAMS_ADMINS: Entra object ids allowed to `forget` any document. */
+  adminUserIds: string[];
 };
 
 export type FolioConfig = {
@@ -81,8 +85,17 @@ export type FolioConfig = {
   /** Who may use the web console: this machine only (default), anyone who reaches PORT, or nobody. */
   consoleAccess: ConsoleAccess;
   logLevel: LogLevel;
+  /** How `folio serve` behaves under load and at shutdown. */
+  operations: OperationsConfig;
   chunking: { maxTokens: number; overlapTokens: number };
   bm25: { k1: number; b: number };
+};
+
+export type OperationsConfig = {
+  /** FOLIO_MAX_CONCURRENT_QUESTIONS: console questions answered at once; more get 429 busy with Retry-After. */
+  maxConcurrentQuestions: number;
+  /** FOLIO_SHUTDOWN_GRACE_SECONDS: how long SIGTERM waits for answers and uploads in progress. */
+  shutdownGraceSeconds: number;
 };
 
 /** Retrieval tuning; see src/retrieval/hybrid-retriever.ts for what each number does. */
@@ -94,6 +107,8 @@ export type RetrievalConfig = {
   denseWeight: number;
   sparseWeight: number;
   rerankCandidates: number;
+  /** FOLIO_DOCUMENT_TARGETING: prefer documents whose titles the question names (default on). */
+  documentTargeting: boolean;
 };
 
 /** Where missing models come from, and whether Folio may fetch them at all. */
@@ -299,9 +314,33 @@ export function loadConfig(environment: Environment, workingDirectory = process.
   reader.requireTogether(["MICROSOFT_APP_ID", "MICROSOFT_APP_PASSWORD"], "Microsoft Teams");
   const teamsAppId = reader.text("MICROSOFT_APP_ID");
   const teamsPassword = reader.text("MICROSOFT_APP_PASSWORD");
-  const teams =
+  const teamsTenantId = reader.text("MICROSOFT_APP_TENANT_ID");
+  // Azure spells it SingleTenant / MultiTenant; single-tenant and multi_tenant are read the same.
+  const teamsAppType = (reader.text("MICROSOFT_APP_TYPE") ?? "SingleTenant").toLowerCase().replace(/[^a-z]/g, "");
+  if (teamsAppType !== "singletenant" && teamsAppType !== "multitenant") {
+    reader.problems.push({
+      variable: "MICROSOFT_APP_TYPE",
+      problem: "must be SingleTenant or MultiTenant (as in the Azure Bot registration)",
+    });
+  } else if (teamsAppId && teamsAppType === "singletenant" && !teamsTenantId) {
+    reader.problems.push({
+      variable: "MICROSOFT_APP_TENANT_ID",
+      problem:
+        "is required for a single-tenant bot (the default): set your Entra tenant id, or MICROSOFT_APP_TYPE=MultiTenant",
+    });
+  }
+  const teams: TeamsConfig | null =
     teamsAppId && teamsPassword
-      ? { appId: teamsAppId, appPassword: teamsPassword, tenantId: reader.text("MICROSOFT_APP_TENANT_ID") }
+      ? {
+          appId: teamsAppId,
+          appPassword: teamsPassword,
+          tenantId: teamsTenantId,
+          appType: teamsAppType === "multitenant" ? "multi-tenant" : "single-tenant",
+          adminUserIds: (reader.text("FOLIO_TEAMS_ADMINS") ?? "")
+            .split(",")
+            .map((id) => id.trim())
+            .filter(Boolean),
+        }
       : null;
 
   const config: FolioConfig = {
@@ -334,6 +373,7 @@ export function loadConfig(environment: Environment, workingDirectory = process.
         min: 1,
         max: 500,
       }),
+      documentTargeting: reader.flag("FOLIO_DOCUMENT_TARGETING", true),
     },
     inferenceThreads: reader.integer("FOLIO_INFERENCE_THREADS", 0, { min: 0, max: 256 }),
     storage: databaseUrl ? { kind: "postgres", databaseUrl } : { kind: "embedded", dataDir },
@@ -358,6 +398,10 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     librarySpaceId: reader.text("FOLIO_LIBRARY_SPACE"),
     consoleAccess: reader.oneOf("FOLIO_CONSOLE", CONSOLE_ACCESS, "local"),
     logLevel: reader.oneOf("FOLIO_LOG_LEVEL", LOG_LEVELS, "info"),
+    operations: {
+      maxConcurrentQuestions: reader.integer("FOLIO_MAX_CONCURRENT_QUESTIONS", 16, { min: 1, max: 10_000 }),
+      shutdownGraceSeconds: reader.integer("FOLIO_SHUTDOWN_GRACE_SECONDS", 25, { min: 0, max: 3600 }),
+    },
     chunking: {
       maxTokens: reader.integer("FOLIO_CHUNK_TOKENS", 512, { min: 32, max: 8192 }),
       overlapTokens: reader.integer("FOLIO_CHUNK_OVERLAP", 20, { min: 0, max: 1024 }),

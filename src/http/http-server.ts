@@ -10,19 +10,25 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { Folio } from "../composition-root.js";
-import { isFolioError } from "../errors.js";
+import { FolioError, isFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { MetricsExposition } from "../observability/metrics.js";
+import { PROBE_PATHS, serveProbe } from "../observability/probe-endpoints.js";
+import { runInRequestContext } from "../observability/request-context.js";
 import { CONSOLE_REQUEST_HEADER, cameThroughProxy, consoleRefusal } from "./console-access.js";
 import { createConsoleApi } from "./console-api.js";
 import { createConsoleHistory } from "./console-history.js";
 import { sendJsonError } from "./http-responses.js";
 import type { HttpRoute } from "./http-route.js";
+import { createLocalCliApi, LOCAL_CLI_API_PREFIX } from "./local-cli-api.js";
 import { FILES_PATH_PREFIX, serveSourceFile } from "./source-viewer.js";
+import { createWorkGate, sendRefusal, type WorkGate } from "./work-gate.js";
 
 export const DEFAULT_CONSOLE_SPACE_ID = "console:default";
 
 export type HttpServerOptions = {
-  folio: Pick<Folio, "core" | "catalog" | "linkSigner" | "config" | "isReady">;
+  folio: Pick<Folio, "core" | "catalog" | "linkSigner" | "config" | "isReady" | "retriever" | "sparseVectors"> &
+    Pick<Folio, "checkReadiness" | "coreFor" | "metrics">;
   logger: Logger;
   /** Directory holding index.html, console.css and console.js (adapters/console). */
   consoleAssetsDir: string;
@@ -31,6 +37,12 @@ export type HttpServerOptions = {
   routes?: HttpRoute[];
   /** Largest accepted console upload; defaults to the parsers' own limit. */
   maxUploadBytes?: number;
+  /** Served at GET /metrics; absent: no /metrics. */
+  metricsExposition?: MetricsExposition;
+  /** Admission and drain (src/http/work-gate.ts); one from FOLIO_MAX_CONCURRENT_QUESTIONS when absent. */
+  gate?: WorkGate;
+  /** Token of the local API `folio ingest|ask|search` use while this server holds the store; absent: off. */
+  localApiToken?: string;
 };
 
 export type HttpServer = {
@@ -43,13 +55,16 @@ const CONSOLE_ASSETS: Record<string, { file: string; contentType: string }> = {
   "/index.html": { file: "index.html", contentType: "text/html; charset=utf-8" },
   "/console.css": { file: "console.css", contentType: "text/css; charset=utf-8" },
   "/console.js": { file: "console.js", contentType: "text/javascript; charset=utf-8" },
+  "/favicon.svg": { file: "favicon.svg", contentType: "image/svg+xml" },
+  "/favicon.ico": { file: "favicon.svg", contentType: "image/svg+xml" },
 };
 
 /** The console loads nothing from elsewhere: it must work offline and inside a locked-down network. */
 const CONSOLE_CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const CONSOLE_API_PATHS = new Set(["/api/history", "/api/documents", "/api/upload", "/api/ask"]);
+const CONSOLE_API_PATHS = new Set(["/api/history", "/api/documents", "/api/upload", "/api/ask", "/api/conversation"]);
+const CONSOLE_DOCUMENT_PREFIX = "/api/documents/";
 
 const STATUS_BY_CODE: Record<string, number> = {
   invalid_json: 400,
@@ -67,18 +82,39 @@ function statusOf(error: unknown): number {
   return STATUS_BY_CODE[error.code] ?? 500;
 }
 
+/** A port that cannot be had is a configuration problem with one fix: say which port and what to set. */
+function describeListenError(error: NodeJS.ErrnoException, port: number): Error {
+  if (error.code === "EADDRINUSE") {
+    return new FolioError(
+      "port_in_use",
+      `port ${port} is in use — set PORT to a free port (or stop the other program, perhaps another folio serve)`,
+      { cause: error },
+    );
+  }
+  if (error.code === "EACCES") {
+    return new FolioError("port_not_allowed", `port ${port} needs privileges this user lacks — set PORT above 1024`, {
+      cause: error,
+    });
+  }
+  return error;
+}
+
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { folio } = options;
   const spaceId = options.consoleSpaceId ?? DEFAULT_CONSOLE_SPACE_ID;
   const history = createConsoleHistory({ dataDir: folio.config.dataDir, spaceId, logger: options.logger });
+  const gate =
+    options.gate ?? createWorkGate({ maxConcurrentQuestions: folio.config.operations.maxConcurrentQuestions });
   const consoleApi = createConsoleApi({
-    core: folio.core,
+    core: folio.coreFor("console"),
     history,
     spaceId,
     librarySpaceId: folio.config.librarySpaceId,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_PARSE_LIMITS.maxBytes,
+    countSections: async (documentId) => (await folio.catalog.listChunks(documentId)).length,
     logger: options.logger,
   });
+  const localCliApi = createLocalCliApi({ folio, token: options.localApiToken ?? null });
   const routes = options.routes ?? [];
 
   const serveAsset = async (response: ServerResponse, asset: { file: string; contentType: string }) => {
@@ -99,22 +135,19 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (route) return route.handle(request, response);
 
     if (method === "GET") {
-      if (url.pathname === "/healthz") {
-        response.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
-        response.end("ok\n");
-        return;
-      }
-      if (url.pathname === "/readyz") {
-        const ready = await folio.isReady();
-        response.writeHead(ready ? 200 : 503, { "Content-Type": "text/plain; charset=utf-8" });
-        response.end(ready ? "ready\n" : "not ready: the catalog does not answer\n");
-        return;
-      }
+      const probes = {
+        checkReadiness: folio.checkReadiness,
+        isDraining: () => gate.draining,
+        metrics: options.metricsExposition ?? null,
+      };
+      if (await serveProbe(url.pathname, response, probes)) return;
       if (url.pathname.startsWith(FILES_PATH_PREFIX)) {
         return serveSourceFile({ url, response, catalog: folio.catalog, linkSigner: folio.linkSigner });
       }
     }
-    if (CONSOLE_API_PATHS.has(url.pathname) || CONSOLE_ASSETS[url.pathname]) {
+    if (url.pathname.startsWith(LOCAL_CLI_API_PREFIX)) return localCliApi.handle(request, response, url);
+    const isConsoleDocument = url.pathname.startsWith(CONSOLE_DOCUMENT_PREFIX);
+    if (CONSOLE_API_PATHS.has(url.pathname) || CONSOLE_ASSETS[url.pathname] || isConsoleDocument) {
       const refusal = consoleRefusal(folio.config.consoleAccess, {
         method,
         remoteAddress: request.socket.remoteAddress,
@@ -133,6 +166,11 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (method === "POST") {
       if (url.pathname === "/api/upload") return consoleApi.upload(request, response);
       if (url.pathname === "/api/ask") return consoleApi.ask(request, response);
+      if (url.pathname === "/api/conversation") return consoleApi.startConversation(response);
+    }
+    if (method === "DELETE" && isConsoleDocument) {
+      // Document ids are UUIDs: nothing in one needs decoding, and a malformed escape must not cost a 500.
+      return consoleApi.deleteDocument(response, url.pathname.slice(CONSOLE_DOCUMENT_PREFIX.length));
     }
     sendJsonError(response, 404, "not_found", `No route for ${method} ${url.pathname}.`);
   };
@@ -161,7 +199,18 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       sendJsonError(response, 400, "invalid_url", "The request path is not a valid URL.");
       return;
     }
-    dispatch(request, response, url).catch((error: unknown) => {
+    // Probes always answer; other work is admitted by the gate (busy: 429, shutting down: 503).
+    if (!PROBE_PATHS.has(url.pathname)) {
+      const kind = request.method === "POST" && url.pathname === "/api/ask" ? "question" : "other";
+      const admission = gate.admit(response, kind);
+      if (!admission.admitted) {
+        folio.metrics.requestRefused(admission.reason, kind === "question" ? "/api/ask" : "other");
+        logger.info({ reason: admission.reason, inFlight: gate.inFlight }, "request refused");
+        sendRefusal(response, admission.reason, gate);
+        return;
+      }
+    }
+    runInRequestContext({ requestId }, () => dispatch(request, response, url)).catch((error: unknown) => {
       const status = statusOf(error);
       const safe = isFolioError(error)
         ? { code: error.code, message: error.message }
@@ -185,9 +234,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   return {
     listen(port, host = "127.0.0.1") {
       return new Promise((resolve, reject) => {
-        server.once("error", reject);
+        const refuse = (error: NodeJS.ErrnoException) => reject(describeListenError(error, port));
+        server.once("error", refuse);
         server.listen(port, host, () => {
-          server.off("error", reject);
+          server.off("error", refuse);
           const address = server.address() as AddressInfo;
           const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
           resolve({ url: `http://${shownHost}:${address.port}` });
@@ -196,6 +246,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     },
     close() {
       return new Promise((resolve, reject) => {
+        // A server that never started listening (its port was taken) has nothing to close.
+        if (!server.listening) return resolve();
         server.close((error) => (error ? reject(error) : resolve()));
         // Streams in progress (SSE answers) and idle keep-alive sockets would otherwise hold close() open.
         server.closeIdleConnections();

@@ -38,6 +38,9 @@ export type InferenceClient = {
   close(): Promise<void>;
 };
 
+/** How long close() lets a running batch finish before terminating the worker under it. */
+const CLOSE_WAIT_FOR_RUNNING_MS = 15_000;
+
 export function createInferenceClient(options: { threads: number; logger: Logger }): InferenceClient {
   const waiting: QueuedRequest[] = [];
   let worker: Worker | null = null;
@@ -149,6 +152,10 @@ export function createInferenceClient(options: { threads: number; logger: Logger
       for (const request of waiting.splice(0)) {
         request.reject(new FolioError("inference_closed", "The model worker is shut down."));
       }
+      // Terminating the worker inside a native ONNX Runtime call aborts the whole process (SIGABRT), as a
+      // shutdown that cuts an upload off would: let the batch in progress finish first, for a bounded time.
+      const deadline = Date.now() + CLOSE_WAIT_FOR_RUNNING_MS;
+      while (running && worker && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       running?.reject(new FolioError("inference_closed", "The model worker is shut down."));
       running = null;
       const current = worker;

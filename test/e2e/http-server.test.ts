@@ -99,7 +99,9 @@ describe.skipIf(!hasSharedData)("Folio HTTP server", () => {
     expect(health.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.text()).toBe("ready\n");
+    const report = (await ready.json()) as { ready: boolean; status: string; dependencies: Record<string, unknown> };
+    expect(report).toMatchObject({ ready: true, status: "ready" });
+    expect(Object.keys(report.dependencies).sort()).toEqual(["catalog", "embedder", "languageModel", "vectorStore"]);
   });
 
   it("serves the console page and its assets, with a self-only content policy", async () => {

@@ -3,48 +3,106 @@
  * probes and the chat adapters' endpoints; runs until SIGINT/SIGTERM, then shuts down in order.
  */
 import { createSlackAdapter, type SlackAdapter } from "../../../adapters/slack/slack-adapter.js";
+import { createTeamsAdapter, type TeamsAdapter } from "../../../adapters/teams/teams-adapter.js";
 import { createFolio } from "../../composition-root.js";
 import type { FolioConfig } from "../../config/config.js";
 import { locateConsoleAssets } from "../../http/console-assets.js";
 import { createHttpServer } from "../../http/http-server.js";
+import { createWorkGate, settleWithin } from "../../http/work-gate.js";
 import type { Logger } from "../../logger.js";
+import { createPrometheusMetrics } from "../../observability/prometheus-metrics.js";
 import { EXIT_CODES } from "../cli-error.js";
+import { createLocalApiToken, writeServerAddress } from "../server-address-file.js";
 
 export async function runServeCommand(config: FolioConfig, logger: Logger): Promise<number> {
   const consoleAssetsDir = locateConsoleAssets();
-  const folio = await createFolio(config, logger);
+  const metrics = createPrometheusMetrics();
+  const folio = await createFolio(config, logger, { metrics });
+  const gate = createWorkGate({ maxConcurrentQuestions: config.operations.maxConcurrentQuestions });
+  let slackStop: Promise<void> | null = null;
+  const stopSlack = () => {
+    slackStop ??= slack?.stop() ?? Promise.resolve();
+    return slackStop;
+  };
   let slack: SlackAdapter | null = null;
+  let teams: TeamsAdapter | null = null;
   let server: ReturnType<typeof createHttpServer> | null = null;
+  let removeServerAddress: (() => Promise<void>) | null = null;
+  const localApiToken = createLocalApiToken();
   try {
     if (config.slack) {
       slack = createSlackAdapter({
-        core: folio.core,
+        core: folio.coreFor("slack"),
         slack: config.slack,
+        librarySpaceId: config.librarySpaceId,
+        settings: folio.catalog,
+        publicUrl: config.publicUrl,
+        logger,
+      });
+    }
+    if (config.teams) {
+      teams = createTeamsAdapter({
+        core: folio.coreFor("teams"),
+        teams: config.teams,
         librarySpaceId: config.librarySpaceId,
         settings: folio.catalog,
         logger,
       });
     }
-    if (config.teams)
-      logger.warn({}, "Microsoft Teams is configured, but the Teams adapter is not built in this version");
-    server = createHttpServer({ folio, logger, consoleAssetsDir, routes: slack?.routes ?? [] });
+    server = createHttpServer({
+      folio,
+      logger,
+      consoleAssetsDir,
+      routes: [...(slack?.routes ?? []), ...(teams?.routes ?? [])],
+      gate,
+      localApiToken,
+      metricsExposition: metrics,
+    });
     const { url } = await server.listen(config.port, "0.0.0.0");
+    // `folio ingest|ask|search` find this server here while it holds the embedded store.
+    removeServerAddress = await writeServerAddress(config.dataDir, {
+      url: `http://127.0.0.1:${config.port}`,
+      pid: process.pid,
+      token: localApiToken,
+    });
     await slack?.start();
     const consoleNote = { local: " (this machine only; FOLIO_CONSOLE=open to share it)", open: "", off: " (off)" };
     process.stdout.write(`Folio console: ${url}${consoleNote[config.consoleAccess]}\n`);
     logger.info(
-      { url, publicUrl: config.publicUrl, slack: slack !== null, console: config.consoleAccess },
+      { url, publicUrl: config.publicUrl, slack: slack !== null, teams: teams !== null, console: config.consoleAccess },
       "folio serving",
     );
 
     const signal = await waitForShutdownSignal();
-    logger.info({ signal }, "shutting down");
+    // Stop taking work (new requests: 503 + Retry-After, /readyz fails, Socket Mode disconnects), then
+    // give what was admitted — answers, uploads, Slack work after its ack — the grace period to finish.
+    gate.startDraining();
+    const graceMs = config.operations.shutdownGraceSeconds * 1000;
+    logger.info(
+      { signal, inFlight: gate.inFlight, graceSeconds: config.operations.shutdownGraceSeconds },
+      "shutting down",
+    );
+    const drained = await settleWithin([gate.whenIdle(), stopSlack(), teams?.stop() ?? Promise.resolve()], graceMs);
+    // Past the grace period, closing cuts off what still runs: answers end with their connection,
+    // uploads fail at their next store write (their job row is left for the next start to settle).
+    if (drained) logger.info({}, "work in progress finished");
+    else logger.warn({ inFlight: gate.inFlight }, "grace period over: requests still running are cut off");
     return EXIT_CODES.ok;
   } finally {
     // Stop taking chat events first, then finish HTTP, then close the stores they write to.
-    await slack?.stop().catch((error: unknown) => logger.error({ error: String(error) }, "slack adapter stop failed"));
+    await removeServerAddress?.().catch((error: unknown) =>
+      logger.warn({ error: String(error) }, "could not remove the server-address file"),
+    );
+    // Bounded: after the grace period, Slack work still running is not waited for again.
+    await settleWithin(
+      [stopSlack().catch((error: unknown) => logger.error({ error: String(error) }, "slack adapter stop failed"))],
+      1_000,
+    );
     await server?.close().catch((error: unknown) => logger.error({ error: String(error) }, "http server close failed"));
     await folio.close();
+    // Work cut off at the end of the grace period may hold the event loop open (a hung fetch); the
+    // process still exits, without keeping it alive for this timer.
+    setTimeout(() => process.exit(), 5_000).unref();
   }
 }
 
