@@ -7,6 +7,7 @@ import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
 import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
 import { createAnswerService } from "./answer/answer-question.js";
 import { createExtractiveGenerator } from "./answer/extractive-generator.js";
+import { createLlmFollowUpRewriter } from "./answer/llm-follow-up-rewrite.js";
 import { createLlmGenerator } from "./answer/llm-generator.js";
 import { loadAnswerPrompts } from "./answer/prompt-templates.js";
 import type { LlmAnswering } from "./answer/write-verified-answer.js";
@@ -19,6 +20,11 @@ import { FolioError } from "./errors.js";
 import type { FolioCore } from "./folio-core.js";
 import { createInferenceClient } from "./inference/inference-client.js";
 import { createIngestionService, type IngestionService } from "./ingest/ingest-file.js";
+import {
+  recoverInterruptedIngestion,
+  SHARED_DATABASE_STALE_AFTER_MS,
+  sweepInterruptedIngestion,
+} from "./ingest/interrupted-ingestion.js";
 import { createSparseVectorMaintainer, type SparseVectorMaintainer } from "./ingest/sparse-vector-maintainer.js";
 import { resolveLinkSecret } from "./links/link-secret.js";
 import { createLinkSigner } from "./links/signed-links.js";
@@ -26,6 +32,11 @@ import { createLanguageModel } from "./llm/create-language-model.js";
 import type { LanguageModel } from "./llm/language-model.js";
 import type { Logger } from "./logger.js";
 import { ensureModels } from "./models/ensure-models.js";
+import { buildDependencyChecks } from "./observability/dependency-checks.js";
+import { type FolioMetrics, noMetrics } from "./observability/metrics.js";
+import { observeCore } from "./observability/observed-core.js";
+import { observeLanguageModel } from "./observability/observed-language-model.js";
+import { createReadinessProbe, type ReadinessReport } from "./observability/readiness.js";
 import {
   createCrossEncoderReranker,
   crossEncoderModelFile,
@@ -56,6 +67,12 @@ export type Folio = {
   sparseVectors: SparseVectorMaintainer;
   linkSigner: ReturnType<typeof createLinkSigner>;
   config: FolioConfig;
+  /** Where questions, uploads and the LLM report (GET /metrics when `folio serve` passes Prometheus). */
+  metrics: FolioMetrics;
+  /** The core an adapter uses, observed under its name ("console", "slack", "teams"…) in the metrics. */
+  coreFor(adapter: string): FolioCore;
+  /** Each dependency (catalog, vector store, embedder, LLM) and whether it answers now: GET /readyz. */
+  checkReadiness(): Promise<ReadinessReport>;
   isReady(): Promise<boolean>;
   close(): Promise<void>;
 };
@@ -68,6 +85,8 @@ export type FolioOptions = {
   embeddingCacheDir?: string;
   /** `folio reindex`: open even when the index holds vectors of another embedding model. */
   allowEmbeddingModelChange?: boolean;
+  /** Where to report questions, uploads and the LLM; nowhere unless given. */
+  metrics?: FolioMetrics;
 };
 
 export async function createFolio(config: FolioConfig, logger: Logger, options: FolioOptions = {}): Promise<Folio> {
@@ -116,6 +135,28 @@ async function loadReranker(
     );
   }
   return createCrossEncoderReranker({ inference, modelsDir: config.modelsDir, modelId: config.rerankModel });
+}
+
+/**
+ * Uploads a dead process left half-done are failed cleanly now (embedded: every open job, the data
+ * directory is this process's alone) and, on a shared database, swept every minute.
+ */
+async function recoverIngestionLeftovers(
+  config: FolioConfig,
+  catalog: Catalog,
+  vectorIndex: VectorIndex,
+  logger: Logger,
+): Promise<() => void> {
+  const recovery = { catalog, vectorIndex, logger: logger.child({ component: "ingestion-recovery" }) };
+  const staleForMs = config.storage.kind === "embedded" ? 0 : SHARED_DATABASE_STALE_AFTER_MS;
+  await recoverInterruptedIngestion({ ...recovery, staleForMs }).catch((error: unknown) => {
+    recovery.logger.warn({ err: error }, "could not clean up interrupted ingestion jobs; will try again");
+  });
+  return sweepInterruptedIngestion({
+    ...recovery,
+    staleForMs: SHARED_DATABASE_STALE_AFTER_MS,
+    intervalMs: SHARED_DATABASE_STALE_AFTER_MS,
+  });
 }
 
 async function assembleFolio(
@@ -170,6 +211,7 @@ async function assembleFolio(
         signal,
       }),
   });
+  const stopSweepingInterruptedIngestion = await recoverIngestionLeftovers(config, catalog, vectorIndex, logger);
   const retrievalMode: RetrievalMode =
     config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
   const spellingDictionary = await loadSpellingDictionary(tokenizerDirectory).catch((error: unknown) => {
@@ -192,6 +234,7 @@ async function assembleFolio(
         sparseWeight: config.retrieval.sparseWeight,
       },
       rerankCandidates: config.retrieval.rerankCandidates,
+      targeting: config.retrieval.documentTargeting ? DEFAULT_RETRIEVAL_SETTINGS.targeting : null,
     },
   });
   logger.info(
@@ -204,18 +247,31 @@ async function assembleFolio(
     publicUrl: config.publicUrl,
     ttlSeconds: config.linkTtlSeconds,
   });
-  const languageModel = await createLanguageModel(config.llm, config.llmRuntime, logger).catch(async (error) => {
+  const metrics = options.metrics ?? noMetrics;
+  const createdModel = await createLanguageModel(config.llm, config.llmRuntime, logger).catch(async (error) => {
     await stores.client.close();
     throw error;
   });
+  const languageModel = createdModel && observeLanguageModel(createdModel, metrics);
   const llm = await answerWithLanguageModel(languageModel, embedders?.embedder ?? null, logger).catch(async (error) => {
     await languageModel?.close();
     await stores.client.close();
     throw error;
   });
+  // Follow-ups are rewritten by the model whenever one is configured (no embedder needed for that).
+  const followUpRewriter =
+    languageModel && config.llmRewriteTimeoutSeconds > 0
+      ? createLlmFollowUpRewriter({
+          model: languageModel,
+          prompt: (await loadAnswerPrompts()).rewriteFollowUp,
+          logger: logger.child({ component: "follow-up-rewrite" }),
+          timeoutMs: config.llmRewriteTimeoutSeconds * 1000,
+        })
+      : null;
   const answers = createAnswerService({
     retriever,
     llm,
+    followUpRewriter,
     generator: createExtractiveGenerator({
       embedder: embedders?.embedder ?? null,
       logger: logger.child({ component: "extractive-generator" }),
@@ -228,7 +284,9 @@ async function assembleFolio(
   const core: FolioCore = {
     answerQuestion: (question, context) => answers.answerQuestion(question, context),
     ingestFile: (input) => ingestion.ingestFile(input),
-    listDocuments: (spaceId) => catalog.listDocuments(spaceId),
+    // A document still being indexed (or left by an interrupted upload) is nobody's to see yet.
+    listDocuments: async (spaceId) =>
+      (await catalog.listDocuments(spaceId)).filter((document) => document.status === "ready"),
     getDocument: (documentId) => catalog.getDocument(documentId),
     async deleteDocument(documentId) {
       await vectorIndex.deleteByDocument(documentId);
@@ -241,6 +299,15 @@ async function assembleFolio(
     },
     signedDocumentUrl: ({ documentId, page }) => linkSigner.signDocumentUrl({ documentId, page: page ?? undefined }),
   };
+  const checkReadiness = createReadinessProbe(
+    buildDependencyChecks({
+      catalog,
+      vectorIndex,
+      embedder: embedders?.embedder ?? null,
+      languageModel,
+      llm: config.llm,
+    }),
+  );
 
   return {
     core,
@@ -255,15 +322,14 @@ async function assembleFolio(
     sparseVectors,
     linkSigner,
     config,
+    metrics,
+    coreFor: (adapter) => observeCore(core, metrics, adapter),
+    checkReadiness,
     async isReady() {
-      try {
-        await catalog.getSpace("readiness-probe");
-        return true;
-      } catch {
-        return false;
-      }
+      return (await checkReadiness()).ready;
     },
     async close() {
+      stopSweepingInterruptedIngestion();
       await closeParseWorkers();
       await vectorIndex.close();
       await catalog.close();

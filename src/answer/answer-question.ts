@@ -18,7 +18,7 @@ import { buildCitation, buildCitations, type LinkForCitation, numberCitations, u
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { guardSources } from "./instruction-guard.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
-import { rewriteQuestion } from "./rewrite-question.js";
+import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./rewrite-question.js";
 import { type LlmAnswering, type WrittenAnswer, writeVerifiedAnswer } from "./write-verified-answer.js";
 
 export type AnswerServiceOptions = {
@@ -67,6 +67,8 @@ export function createAnswerService(dependencies: {
   generator: AnswerGenerator;
   /** Present when a language model writes the answers (write-verified-answer.ts). */
   llm?: LlmAnswering | null;
+  /** Makes a thread follow-up standalone for retrieval; the rule-based rewrite when absent. */
+  followUpRewriter?: FollowUpRewriter | null;
   linkForCitation: LinkForCitation;
   pageTexts: (documentId: string) => Promise<PageText[]>;
   logger: Logger;
@@ -112,7 +114,8 @@ export function createAnswerService(dependencies: {
       if (context.history.length > 0) {
         yield { type: "status", status: "rewriting", message: "Reading the thread…" };
         const rewriteStart = performance.now();
-        query = rewriteQuestion(question, context.history);
+        const followUpRewriter = dependencies.followUpRewriter ?? ruleBasedFollowUpRewriter;
+        ({ query } = await followUpRewriter.rewrite({ question, history: context.history, signal, logger }));
         lap("rewrite", rewriteStart);
       }
       yield { type: "status", status: "searching", message: "Searching your documents…" };

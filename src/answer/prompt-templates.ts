@@ -18,7 +18,7 @@ export type AnswerPrompts = {
   source: PromptTemplate;
   /** The user message: {{sources}}, {{question}}. */
   question: PromptTemplate;
-  /** A follow-up made standalone: {{history}}, {{question}}. Loaded, not yet used (rewriting is lexical). */
+  /** A thread follow-up made standalone: {{history}}, {{question}} (llm-follow-up-rewrite.ts). */
   rewriteFollowUp: PromptTemplate;
 };
 

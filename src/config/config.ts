@@ -75,6 +75,8 @@ export type FolioConfig = {
   qdrant: { url: string; apiKey: string | null; collection: string } | null;
   llm: LlmConfig;
   llmRuntime: LlmRuntimeConfig;
+  /** FOLIO_LLM_REWRITE_TIMEOUT_SECONDS: the model's time to make a follow-up standalone; 0: rules only. */
+  llmRewriteTimeoutSeconds: number;
   slack: SlackConfig | null;
   teams: TeamsConfig | null;
   port: number;
@@ -389,6 +391,7 @@ export function loadConfig(environment: Environment, workingDirectory = process.
       queueLimit: reader.integer("FOLIO_LLM_QUEUE", 16, { min: 0, max: 10_000 }),
       timeoutSeconds: reader.integer("FOLIO_LLM_TIMEOUT_SECONDS", 120, { min: 1, max: 3600 }),
     },
+    llmRewriteTimeoutSeconds: reader.integer("FOLIO_LLM_REWRITE_TIMEOUT_SECONDS", 8, { min: 0, max: 600 }),
     slack,
     teams,
     port,

@@ -43,7 +43,7 @@ describe("prompt templates", () => {
       true,
     );
     expect(prompts.system.text).not.toContain("<!--");
-    expect(prompts.rewriteFollowUp.version).toBe("v1");
+    expect(prompts.rewriteFollowUp.version).toBe("v2");
   });
 
   it("fills placeholders in one pass and refuses a file without its version line or a value it needs", () => {
