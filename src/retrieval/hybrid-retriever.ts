@@ -10,13 +10,19 @@ import { FolioError } from "../errors.js";
 import type { Reranker } from "../rerank/reranker.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { FusionParameters, ScoredChunkId, VectorIndex } from "../stores/vector-index.js";
-import { DEFAULT_TARGETING_SETTINGS, type TargetingSettings, targetDocuments } from "./document-targeting.js";
+import {
+  DEFAULT_TARGETING_SETTINGS,
+  namingTerms,
+  type TargetingSettings,
+  targetDocuments,
+} from "./document-targeting.js";
 import { informationNeed } from "./information-need.js";
 import { correctQuerySpelling } from "./query-spelling.js";
 import { fuseReciprocalRanks } from "./reciprocal-rank-fusion.js";
 import { type RetrievalMode, type Retriever, type SearchRequest, timeSearchStage } from "./retriever.js";
 import { joinSearchResults, sparseQueryVector } from "./sparse-retriever.js";
 import type { SpellingDictionary } from "./spelling-dictionary.js";
+import { termId } from "./text-analyzer.js";
 
 export type RetrievalSettings = {
   /** The mode used when a request names none. */
@@ -118,10 +124,22 @@ export function createHybridRetriever(options: {
     if (!settings.targeting) return null;
     const targeting = settings.targeting;
     return timeSearchStage(request, "targeting", async () => {
-      const documents = (await Promise.all(request.spaceIds.map((spaceId) => catalog.listDocuments(spaceId))))
-        .flat()
-        .filter((document) => document.status === "ready");
-      return targetDocuments(request.query, documents, targeting);
+      const terms = namingTerms(request.query);
+      if (terms.length === 0) return null;
+      const [lists, statistics] = await Promise.all([
+        Promise.all(request.spaceIds.map((spaceId) => catalog.listDocuments(spaceId))),
+        catalog.getTermStatistics(request.spaceIds, terms.map(termId)),
+      ]);
+      const documents = lists.flat().filter((document) => document.status === "ready");
+      const common = new Set(
+        terms.filter(
+          (term) =>
+            statistics.chunkCount > 0 &&
+            (statistics.documentFrequencies.get(termId(term)) ?? 0) / statistics.chunkCount >=
+              targeting.commonNamePassageShare,
+        ),
+      );
+      return targetDocuments(request.query, documents, targeting, common);
     });
   }
 

@@ -38,4 +38,29 @@ describe("targetDocuments", () => {
     expect(targetDocuments("What does the employee handbook say about leave?", filings)).toBeNull();
     expect(targetDocuments("What is 3M's revenue?", filings.slice(0, 1))).toBeNull();
   });
+
+  it("lets no name target a document when it is on most of the library's passages", () => {
+    const plans = [
+      {
+        id: "plus",
+        title: "Northwind Health Plus Benefits Details",
+        fileName: "Northwind_Health_Plus_Benefits_Details.pdf",
+      },
+      {
+        id: "standard",
+        title: "Northwind Standard Benefits Details",
+        fileName: "Northwind_Standard_Benefits_Details.pdf",
+      },
+      { id: "perks", title: "PerksPlus", fileName: "PerksPlus.pdf" },
+      { id: "roles", title: "Role Library", fileName: "role_library.pdf" },
+    ];
+    const companyEverywhere = new Set(["northwind", "health"]);
+    expect(targetDocuments("What does Northwind Health cover for ambulances?", plans)).toEqual(["plus"]);
+    expect(
+      targetDocuments("What does Northwind Health cover for ambulances?", plans, undefined, companyEverywhere),
+    ).toBeNull();
+    expect(
+      targetDocuments("What does Northwind Health Plus cover for ambulances?", plans, undefined, companyEverywhere),
+    ).toEqual(["plus"]);
+  });
 });
