@@ -9,15 +9,21 @@
  * subject (title + file name) weighs ln(N / df), N documents in the searched spaces, df of them with the
  * term in their subject — a term every title has weighs nothing. The documents scoring at least
  * `relativeScore` of the best are targeted, provided they are a minority of the spaces' documents and the
- * best match carries at least one distinctive term. A name on most of the spaces' passages targets nothing:
- * it is what the whole library is about. Matching forgives how names are written in file names:
+ * best match carries at least one distinctive term. A name on most passages of the documents it does not
+ * title targets nothing: it is what the whole library is about. Matching forgives how names are written in file names:
  * a year inside a token ("FY2018", "2021Q1") is the year; adjacent question words may be one title word
  * ("MGM Resorts" ~ "MGMRESORTS"); a capitalized name may abbreviate a title word ("JPM" ~ "JPMORGAN").
  */
 import { readableFileName } from "../ingest/index-text.js";
 import { analyzeText } from "./text-analyzer.js";
 
-export type TargetableDocument = { id: string; title: string; fileName: string };
+export type TargetableDocument = {
+  id: string;
+  title: string;
+  fileName: string;
+  /** Pages (PDF), null for formats without pages: weighs how much of the library a document is. */
+  pageCount?: number | null;
+};
 
 export type TargetingSettings = {
   /** Documents scoring at least this share of the best score are targeted. */
@@ -25,16 +31,18 @@ export type TargetingSettings = {
   /** Targeting stands down when more than this share of the spaces' documents would be targeted. */
   maxTargetedShare: number;
   /**
-   * A name found in at least this share of the spaces' passages is what the whole collection is about
-   * ("Northwind Health" in a library of Northwind Health's plans), not what sets one document apart.
+   * A name found in at least this share of the passages of the documents whose titles do NOT carry it is
+   * what the whole collection is about ("Northwind Health" in a library of Northwind Health's plans), not
+   * what sets one document apart.
    */
   commonNamePassageShare: number;
 };
 
 /**
- * Calibration: in the Northwind library the company's words are on 77% of pages ("northwind", "health");
- * in 25 SEC filings no company or year is on more than 35% ("2022": 34%, "mgm": 14%, "3m": 8%), and plan
- * names that do set a Northwind document apart are on 36-40% ("standard", "plus").
+ * Calibration (pdftotext pages): in the Northwind library "health" is on 77% of all pages, most of them
+ * in documents not titled with it; in 25 SEC filings no company or year is on more than 35% of all pages
+ * ("2022": 34%, "mgm": 14%, "3m": 8%), and plan names that do set a Northwind document apart are on
+ * 36-40% ("standard", "plus"), mostly in the documents they title.
  */
 export const DEFAULT_TARGETING_SETTINGS: TargetingSettings = {
   relativeScore: 0.75,
@@ -148,20 +156,32 @@ export function targetDocuments(
   question: string,
   documents: TargetableDocument[],
   settings: TargetingSettings = DEFAULT_TARGETING_SETTINGS,
-  /** Naming terms on at least `commonNamePassageShare` of the passages (see namingTerms); they target nothing. */
-  commonTerms: ReadonlySet<string> = new Set(),
+  /** Share of the spaces' passages that contain each naming term (see namingTerms); absent terms count 0. */
+  passageShare: ReadonlyMap<string, number> = new Map(),
 ): string[] | null {
   if (documents.length < 2) return null;
-  const all = questionTerms(question);
-  const terms = {
-    exact: new Set([...all.exact].filter((term) => !commonTerms.has(term))),
-    names: all.names.filter((name) => !commonTerms.has(name)),
-  };
+  const terms = questionTerms(question);
   const matches = documents.map((document) => matchedTerms(terms, subjectOf(document)));
-  const documentFrequency = new Map<string, number>();
-  for (const matched of matches)
-    for (const term of matched) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-  const weight = (term: string) => Math.log(documents.length / (documentFrequency.get(term) ?? documents.length));
+  const titledBy = new Map<string, TargetableDocument[]>();
+  matches.forEach((matched, index) => {
+    for (const term of matched)
+      titledBy.set(term, [...(titledBy.get(term) ?? []), documents[index] as TargetableDocument]);
+  });
+  const size = (document: TargetableDocument) => Math.max(1, document.pageCount ?? 1);
+  const librarySize = documents.reduce((sum, document) => sum + size(document), 0);
+  /**
+   * The term's share of the passages outside the documents it titles. Those documents' passages all
+   * carry it (their title is indexed with each), and they are assumed to hold passages in proportion
+   * to their pages.
+   */
+  const isCommon = (term: string) => {
+    const titledShare = (titledBy.get(term) ?? []).reduce((sum, document) => sum + size(document), 0) / librarySize;
+    if (titledShare >= 1) return false;
+    const outside = ((passageShare.get(term) ?? 0) - titledShare) / (1 - titledShare);
+    return outside >= settings.commonNamePassageShare;
+  };
+  const weight = (term: string) =>
+    isCommon(term) ? 0 : Math.log(documents.length / (titledBy.get(term)?.length ?? documents.length));
   const scores = matches.map((matched) => matched.reduce((sum, term) => sum + weight(term), 0));
   const best = Math.max(...scores);
   if (!(best > 0)) return null;

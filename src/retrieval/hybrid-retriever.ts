@@ -131,15 +131,15 @@ export function createHybridRetriever(options: {
         catalog.getTermStatistics(request.spaceIds, terms.map(termId)),
       ]);
       const documents = lists.flat().filter((document) => document.status === "ready");
-      const common = new Set(
-        terms.filter(
-          (term) =>
-            statistics.chunkCount > 0 &&
-            (statistics.documentFrequencies.get(termId(term)) ?? 0) / statistics.chunkCount >=
-              targeting.commonNamePassageShare,
-        ),
+      const passageShare = new Map(
+        terms.map((term) => [
+          term,
+          statistics.chunkCount === 0
+            ? 0
+            : (statistics.documentFrequencies.get(termId(term)) ?? 0) / statistics.chunkCount,
+        ]),
       );
-      return targetDocuments(request.query, documents, targeting, common);
+      return targetDocuments(request.query, documents, targeting, passageShare);
     });
   }
 

@@ -125,3 +125,71 @@ describe.skipIf(!hasModels)("hybrid retrieval through a real embedded Folio", ()
     expect(await folio.vectorIndex.countByDenseModel()).toEqual([{ model: "bge-small-renamed", chunks: 4 }]);
   }, 60_000);
 });
+
+describe.skipIf(!hasModels)("document targeting through a real embedded Folio", () => {
+  let directory: string;
+  let folio: Folio;
+  // Acme's passage is short and all about the question; Zenith's says it once inside a long page on other
+  // things. Without the name, Acme's passage ranks first; only targeting puts Zenith's first.
+  const otherTopics = Array.from(
+    { length: 12 },
+    (_, index) =>
+      `Store ${index + 1} opened a new loyalty programme, hired seasonal staff and renovated its fitting rooms.`,
+  ).join(" ");
+  const reports: Array<[string, string]> = [
+    ["ACME_2019_annual_report.txt", "Purchases of property and equipment were 1,200 in fiscal 2019."],
+    [
+      "ZENITH_2019_annual_report.txt",
+      `${otherTopics} Purchases of property and equipment were 900 in fiscal 2019. ${otherTopics}`,
+    ],
+    ["ZENITH_2018_annual_report.txt", `${otherTopics} Purchases of property and equipment were 700 in fiscal 2018.`],
+  ];
+
+  beforeAll(async () => {
+    directory = await mkdtemp(path.join(os.tmpdir(), "folio-targeting-"));
+    folio = await createFolio(
+      loadConfig({
+        FOLIO_DATA_DIR: path.join(directory, "data"),
+        FOLIO_MODELS_DIR: sharedModelsDir,
+        FOLIO_LOG_LEVEL: "silent",
+        ...(process.env.FOLIO_TEST_TARGETING_OFF ? { FOLIO_DOCUMENT_TARGETING: "0" } : {}),
+      }),
+      silentLogger,
+    );
+    for (const [fileName, text] of reports) {
+      const result = await folio.ingestion.ingestFile({
+        bytes: encode(text),
+        fileName,
+        spaceId: "console:reports",
+        uploader: null,
+      });
+      expect(result.status).toBe("ingested");
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await folio?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const topFile = async (query: string) =>
+    (await folio.retriever.search({ query, spaceIds: ["console:reports"], limit: 3, mode: "hybrid" }))[0]?.file;
+
+  it("prefers the document whose file name names the company and year the question names", async () => {
+    expect(await topFile("What were purchases of property and equipment?")).toBe("ACME_2019_annual_report.txt");
+    expect(await topFile("What were Zenith's purchases of property and equipment in FY2019?")).toBe(
+      "ZENITH_2019_annual_report.txt",
+    );
+    expect(await topFile("What were Zenith's purchases of property and equipment in FY2018?")).toBe(
+      "ZENITH_2018_annual_report.txt",
+    );
+  });
+
+  it("searches for the information need, not the instructions around it", async () => {
+    expect(
+      await topFile(
+        "Assume that you are an equities analyst. Answer the following question using the cash flow statement: what were Zenith's FY2019 purchases of property and equipment? Answer in USD millions.",
+      ),
+    ).toBe("ZENITH_2019_annual_report.txt");
+  });
+});
