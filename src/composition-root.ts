@@ -21,6 +21,11 @@ import type { FolioCore } from "./folio-core.js";
 import { createInferenceClient } from "./inference/inference-client.js";
 import { createIngestionService, type IngestionService } from "./ingest/ingest-file.js";
 import {
+  createIngestionQueue,
+  DEFAULT_INGEST_CONCURRENCY,
+  DEFAULT_INGEST_QUEUE_DEPTH,
+} from "./ingest/ingestion-queue.js";
+import {
   recoverInterruptedIngestion,
   SHARED_DATABASE_STALE_AFTER_MS,
   sweepInterruptedIngestion,
@@ -195,7 +200,7 @@ async function assembleFolio(
   // Chunks are sized by the embedder's tokenizer; keyword-only set-ups size them like the default model.
   const tokenizerDirectory = path.join(config.modelsDir, config.embedModel ?? DEFAULT_EMBED_MODEL);
   const sparseVectors = createSparseVectorMaintainer({ catalog, vectorIndex, bm25: config.bm25, logger });
-  const ingestion = createIngestionService({
+  const ingestionService = createIngestionService({
     catalog,
     vectorIndex,
     embedder,
@@ -210,6 +215,11 @@ async function assembleFolio(
         chunking: { ...config.chunking, tokenizerDirectory },
         signal,
       }),
+  });
+  // Uploads beyond the concurrency wait in line ("queued"); past the depth they are refused as busy.
+  const ingestion = createIngestionQueue(ingestionService, {
+    concurrency: DEFAULT_INGEST_CONCURRENCY,
+    maxQueued: DEFAULT_INGEST_QUEUE_DEPTH,
   });
   const stopSweepingInterruptedIngestion = await recoverIngestionLeftovers(config, catalog, vectorIndex, logger);
   const retrievalMode: RetrievalMode =

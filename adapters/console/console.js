@@ -229,6 +229,7 @@ newConversationButton.addEventListener("click", async () => {
 /* ---------- uploads ---------- */
 
 const STAGE_NAMES = {
+  queued: "Busy with other files — waiting in line…",
   received: "Received",
   parsing: "Reading the file…",
   chunking: "Splitting into sections…",

@@ -333,6 +333,7 @@ function plural(count: number, word: string): string {
 }
 
 const STAGE_WORDS: Record<IngestStage, string> = {
+  queued: "Busy with other files; waiting in line to read",
   received: "Received",
   parsing: "Reading",
   chunking: "Splitting",

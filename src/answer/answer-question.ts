@@ -48,6 +48,8 @@ const ABORTED_MESSAGE = "The question was cancelled.";
 const UNAVAILABLE_MESSAGES: Record<string, string> = {
   vector_store_unavailable:
     "Search is unavailable right now, so I cannot look through the documents. Please try again in a minute; if it keeps happening, share the reference with your admin.",
+  catalog_unavailable:
+    "Folio's database is unavailable right now, so I cannot look through the documents. Please try again in a minute; if it keeps happening, share the reference with your admin.",
 };
 
 export type AnswerService = {

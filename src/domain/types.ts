@@ -22,7 +22,8 @@ export type MediaType =
   | "text/markdown"
   | "text/html";
 
-export type DocumentStatus = "ready" | "deleting";
+/** "indexing": stored in the catalog, vectors still being written — invisible to search until "ready". */
+export type DocumentStatus = "indexing" | "ready" | "deleting";
 
 export type DocumentRecord = {
   id: string;

@@ -1,7 +1,9 @@
 /**
  * Ingestion of one uploaded file: dedupe by content hash, parse and chunk off the main thread,
- * store document + pages + chunks in one catalog transaction, then index BM25 vectors. A rejected
- * file leaves nothing behind but a failed job row with its reason.
+ * store document + pages + chunks in one catalog transaction (as "indexing", invisible to search),
+ * write the vectors, then flip the document to "ready". A rejected file leaves nothing behind but a
+ * failed job row with its reason; a process that dies half-way leaves a running job that start-up
+ * recovery (interrupted-ingestion.ts) fails cleanly, removing the document, its vectors and bytes.
  */
 import { createHash } from "node:crypto";
 import type { ParsedDocument } from "../../ingestion/parsed-document.js";
@@ -33,7 +35,11 @@ export type IngestionServiceOptions = {
   sparseVectors: SparseVectorMaintainer;
   bm25: Bm25Parameters;
   logger: Logger;
+  /** How often a running job records that it is alive (default 5 s); recovery leaves live jobs alone. */
+  heartbeatMs?: number;
 };
+
+export const DEFAULT_JOB_HEARTBEAT_MS = 5_000;
 
 export type IngestionService = {
   ingestFile(input: IngestInput): Promise<IngestResult>;
@@ -67,6 +73,12 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
 
     const job = await catalog.createJob({ spaceId: input.spaceId, fileName: input.fileName });
     await catalog.updateJob(job.id, { status: "running" });
+    const heartbeat = setInterval(() => {
+      catalog.touchJob(job.id).catch((error: unknown) => {
+        fileLogger.warn({ err: error, jobId: job.id }, "could not record that the ingestion job is alive");
+      });
+    }, options.heartbeatMs ?? DEFAULT_JOB_HEARTBEAT_MS);
+    heartbeat.unref();
     try {
       input.onProgress?.("parsing");
       const processed = await processFile({ bytes: input.bytes, fileName: input.fileName, signal: input.signal });
@@ -119,6 +131,7 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         },
         pages: processed.document.pages ?? [],
         chunks: chunksToStore,
+        jobId: job.id,
       });
       try {
         const statistics = await catalog.getTermStatistics([input.spaceId], []);
@@ -136,6 +149,8 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
             ),
           })),
         );
+        // Every vector is written: from here on search may return the document's chunks.
+        await catalog.markDocumentReady(stored.document.id);
       } catch (error) {
         // Keep catalog and index consistent: vectors written by earlier batches go with the document.
         await vectorIndex.deleteByDocument(stored.document.id).catch((cleanupError: unknown) => {
@@ -155,6 +170,7 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         { documentId: stored.document.id, chunks: stored.chunks.length, latencyMs: Date.now() - startedAt },
         "file ingested",
       );
+      clearInterval(heartbeat);
       return {
         file: input.fileName,
         documentId: stored.document.id,
@@ -163,6 +179,7 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         chunks: stored.chunks.length,
       };
     } catch (error) {
+      clearInterval(heartbeat);
       // Two uploads of the same bytes at once: the second one lost the race and is simply unchanged.
       if (error instanceof FolioError && error.code === "duplicate_document") {
         const raced = await unchanged();
@@ -172,7 +189,12 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         }
       }
       const failure = toFolioError(error, "ingestion_failed");
-      await catalog.updateJob(job.id, { status: "failed", errorCode: failure.code, errorMessage: failure.message });
+      await catalog
+        .updateJob(job.id, { status: "failed", errorCode: failure.code, errorMessage: failure.message })
+        .catch((updateError: unknown) => {
+          // Another replica's sweep took this job for interrupted and closed it already.
+          if (!(updateError instanceof FolioError) || updateError.code !== "invalid_job_transition") throw updateError;
+        });
       input.onProgress?.("done");
       if (error instanceof ParseError) {
         fileLogger.info({ code: failure.code, latencyMs: Date.now() - startedAt }, "file rejected");
@@ -206,6 +228,8 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
     const documents = await catalog.listDocuments(input.spaceId);
     for (const document of documents) {
       if (document.fileName !== input.fileName || document.id === keptDocumentId) continue;
+      // Another upload of this name still indexing is that upload's business (it replaces this one when done).
+      if (document.status !== "ready") continue;
       if (document.uploader !== input.uploader) continue;
       await vectorIndex.deleteByDocument(document.id);
       await catalog.deleteDocument(document.id);

@@ -15,7 +15,7 @@ export type IngestResult = {
   error?: { code: string; message: string };
 };
 
-export type IngestStage = "received" | "parsing" | "chunking" | "embedding" | "indexing" | "done";
+export type IngestStage = "queued" | "received" | "parsing" | "chunking" | "embedding" | "indexing" | "done";
 
 /** With the "embedding" stage: passages embedded so far and in all. */
 export type IngestProgress = { done: number; total: number };

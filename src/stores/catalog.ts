@@ -51,12 +51,19 @@ export interface Catalog {
   listSpaces(): Promise<Space[]>;
 
   findDocumentBySha256(spaceId: SpaceId, sha256: string): Promise<DocumentRecord | null>;
-  /** Adds a document, its pages and chunks (and their term statistics) in one transaction. */
+  /**
+   * Adds a document, its pages and chunks (and their term statistics) in one transaction. With `jobId`
+   * the document is stored as "indexing" and linked to that job in the same transaction: search skips
+   * it until `markDocumentReady`, and start-up recovery removes it if the process dies first.
+   */
   addDocument(input: {
     document: NewDocument;
     pages: PageText[];
     chunks: ChunkToStore[];
+    jobId?: string;
   }): Promise<{ document: DocumentRecord; chunks: ChunkRecord[] }>;
+  /** "indexing" -> "ready": its vectors are all written. Throws `document_not_indexing` when it is not indexing. */
+  markDocumentReady(id: string): Promise<void>;
   getDocument(id: string): Promise<DocumentRecord | null>;
   /** Documents by id, in no particular order; unknown ids are skipped. */
   getDocuments(ids: string[]): Promise<DocumentRecord[]>;
@@ -67,9 +74,9 @@ export interface Catalog {
 
   getPages(documentId: string): Promise<PageText[]>;
   listChunks(documentId: string): Promise<ChunkRecord[]>;
-  /** Chunks by id, in the order asked; unknown ids are skipped. */
+  /** Chunks of "ready" documents by id, in the order asked; unknown ids (and chunks still indexing) are skipped. */
   getChunks(ids: string[]): Promise<ChunkRecord[]>;
-  /** Term counts of every chunk in a space, for rebuilding BM25 vectors. */
+  /** Term counts of every chunk of the space's "ready" documents, for rebuilding BM25 vectors. */
   listChunkTerms(spaceId: SpaceId): Promise<Array<{ chunkId: string; documentId: string; terms: TermCounts }>>;
   getTermStatistics(spaceIds: SpaceId[], termIds: number[]): Promise<TermStatistics>;
 
@@ -77,6 +84,10 @@ export interface Catalog {
   /** Moves a job along queued -> running -> succeeded|failed; any other move throws `invalid_job_transition`. */
   updateJob(id: string, update: JobUpdate): Promise<IngestionJob>;
   getJob(id: string): Promise<IngestionJob | null>;
+  /** Records that a running job is still alive (its `updatedAt` moves), so no replica takes it for interrupted. */
+  touchJob(id: string): Promise<void>;
+  /** Queued or running jobs not touched for `staleForMs` (0: all of them): left behind by a process that died. */
+  listInterruptedJobs(staleForMs: number): Promise<IngestionJob[]>;
 
   /** Records a chat platform event id; true the first time it is seen, false for every repeat (across processes). */
   markEventProcessed(eventId: string): Promise<boolean>;

@@ -6,6 +6,7 @@
 import pg from "pg";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { toCatalogError } from "./postgres-errors.js";
 import type { SqlClient, SqlExecutor } from "./sql-client.js";
 
 export type PostgresClientOptions = {
@@ -17,14 +18,21 @@ export type PostgresClientOptions = {
 function executorOf(target: pg.Pool | pg.PoolClient): SqlExecutor {
   return {
     async query<Row>(sql: string, params: unknown[] = []) {
-      const result = await target.query(sql, params);
+      const result = await target.query(sql, params).catch((error: unknown) => {
+        throw toCatalogError(error);
+      });
       return { rows: result.rows as Row[] };
     },
   };
 }
 
 export async function openPostgresClient(databaseUrl: string, options: PostgresClientOptions = {}): Promise<SqlClient> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10 });
+  // A server that stops answering fails a query within seconds instead of holding the asker forever.
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: 5_000,
+  });
   // An idle connection dropped by the server must not crash the process; the pool replaces it.
   pool.on("error", (error) => options.logger?.warn({ error: error.message }, "idle PostgreSQL connection failed"));
   // Fail at start-up, with the server's reason, rather than on the first question.
@@ -43,7 +51,9 @@ export async function openPostgresClient(databaseUrl: string, options: PostgresC
     kind: "postgres",
     ...executorOf(pool),
     async transaction(work) {
-      const connection = await pool.connect();
+      const connection = await pool.connect().catch((error: unknown) => {
+        throw toCatalogError(error);
+      });
       let broken: Error | undefined;
       try {
         await connection.query("BEGIN");

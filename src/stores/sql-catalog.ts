@@ -69,6 +69,10 @@ type FeedbackRow = {
 const DOCUMENT_COLUMNS =
   "id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, status, created_at";
 const CHUNK_COLUMNS = "id, document_id, space_id, kind, text, token_count, position, provenance";
+/** CHUNK_COLUMNS of `chunks AS c`, for queries that join the chunk's document. */
+const JOINED_CHUNK_COLUMNS = CHUNK_COLUMNS.split(", ")
+  .map((column) => `c.${column}`)
+  .join(", ");
 
 const ALLOWED_JOB_TRANSITIONS: Record<IngestionJobStatus, IngestionJobStatus[]> = {
   queued: ["running"],
@@ -256,7 +260,7 @@ export function createSqlCatalog(client: SqlClient): Catalog {
       return rows[0] ? toDocument(rows[0]) : null;
     },
 
-    async addDocument({ document, pages, chunks }) {
+    async addDocument({ document, pages, chunks, jobId }) {
       const documentId = randomUUID();
       const chunkIds = chunks.map(() => randomUUID());
       const stored = client.transaction(async (transaction) => {
@@ -264,8 +268,8 @@ export function createSqlCatalog(client: SqlClient): Catalog {
           document.spaceId,
         ]);
         const { rows } = await transaction.query<DocumentRow>(
-          `INSERT INTO documents (id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, bytes)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${DOCUMENT_COLUMNS}`,
+          `INSERT INTO documents (id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, bytes, status)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${DOCUMENT_COLUMNS}`,
           [
             documentId,
             document.spaceId,
@@ -277,8 +281,16 @@ export function createSqlCatalog(client: SqlClient): Catalog {
             document.pageCount,
             document.uploader,
             Buffer.from(document.bytes),
+            jobId === undefined ? "ready" : "indexing",
           ],
         );
+        // Linked in the same transaction: a crash after the commit always leaves a job that names the document.
+        if (jobId !== undefined) {
+          await transaction.query(
+            "UPDATE ingestion_jobs SET document_id = $2, updated_at = clock_timestamp() WHERE id = $1",
+            [jobId, documentId],
+          );
+        }
         if (pages.length > 0) {
           await transaction.query(
             `INSERT INTO pages (document_id, page_number, text)
@@ -351,6 +363,19 @@ export function createSqlCatalog(client: SqlClient): Catalog {
 
     getDocument,
 
+    async markDocumentReady(id) {
+      const { rows } = await client.query(
+        "UPDATE documents SET status = 'ready' WHERE id = $1 AND status = 'indexing' RETURNING id",
+        [isUuid(id) ? id : null],
+      );
+      if (rows.length === 0) {
+        throw new FolioError(
+          "document_not_indexing",
+          `Document ${id} is no longer being indexed (removed as an interrupted ingestion?) — upload the file again.`,
+        );
+      }
+    },
+
     async getDocumentBytes(id) {
       if (!isUuid(id)) return null;
       const { rows } = await client.query<{ bytes: Uint8Array }>("SELECT bytes FROM documents WHERE id = $1", [id]);
@@ -411,9 +436,12 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     async getChunks(ids) {
       const knownShape = ids.filter(isUuid);
       if (knownShape.length === 0) return [];
-      const { rows } = await client.query<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id = ANY($1::uuid[])`, [
-        knownShape,
-      ]);
+      // Chunks of a document still indexing (or left by an interrupted ingestion) are never search results.
+      const { rows } = await client.query<ChunkRow>(
+        `SELECT ${JOINED_CHUNK_COLUMNS} FROM chunks AS c JOIN documents AS d ON d.id = c.document_id
+         WHERE c.id = ANY($1::uuid[]) AND d.status = 'ready'`,
+        [knownShape],
+      );
       const byId = new Map(rows.map((row) => [row.id, toChunk(row)]));
       return ids.flatMap((id) => {
         const chunk = byId.get(id);
@@ -430,8 +458,8 @@ export function createSqlCatalog(client: SqlClient): Catalog {
         length: number;
       }>(
         `SELECT t.chunk_id, t.document_id, t.term_ids, t.counts, t.length
-         FROM chunk_terms AS t JOIN chunks AS c ON c.id = t.chunk_id
-         WHERE t.space_id = $1 ORDER BY t.document_id, c.position`,
+         FROM chunk_terms AS t JOIN chunks AS c ON c.id = t.chunk_id JOIN documents AS d ON d.id = t.document_id
+         WHERE t.space_id = $1 AND d.status = 'ready' ORDER BY t.document_id, c.position`,
         [spaceId],
       );
       return rows.map((row) => ({
@@ -496,6 +524,24 @@ export function createSqlCatalog(client: SqlClient): Catalog {
     },
 
     getJob,
+
+    async touchJob(id) {
+      if (!isUuid(id)) return;
+      await client.query(
+        "UPDATE ingestion_jobs SET updated_at = clock_timestamp() WHERE id = $1 AND status = 'running'",
+        [id],
+      );
+    },
+
+    async listInterruptedJobs(staleForMs) {
+      const { rows } = await client.query<JobRow>(
+        `SELECT * FROM ingestion_jobs WHERE status IN ('queued', 'running')
+           AND updated_at <= clock_timestamp() - make_interval(secs => $1::float8 / 1000)
+         ORDER BY created_at`,
+        [staleForMs],
+      );
+      return rows.map(toJob);
+    },
 
     async markEventProcessed(eventId) {
       const { rows } = await client.query(
