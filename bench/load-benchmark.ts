@@ -14,12 +14,11 @@
  *   FOLIO_BENCH_LEVELS=10,50 npx tsx bench/load-benchmark.ts --json
  *   FOLIO_MAX_CONCURRENT_QUESTIONS=32 npx tsx bench/load-benchmark.ts   # the server's in-flight limit
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type FolioProcess, startFolioServe } from "../test/support/ops-folio-process.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sharedDataDir = path.resolve(
@@ -65,37 +64,18 @@ function percentile(sorted: number[], fraction: number): number {
   return Math.round(sorted[Math.max(0, index)] ?? 0);
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const port = await freePort();
-  // Embedded store whatever the shell says, so the figure does not depend on a database elsewhere.
-  const { DATABASE_URL: _database, QDRANT_URL: _qdrant, ...environment } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve"], {
-    cwd: repositoryRoot,
-    env: { ...environment, FOLIO_DATA_DIR: dataDir, PORT: String(port), FOLIO_LOG_LEVEL: "warn" },
-  });
-  let stderr = "";
-  child.stderr?.on("data", (data: Buffer) => {
-    stderr += data.toString();
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`folio serve exited: ${stderr}`);
-    const ready = await fetch(`${url}/readyz`).catch(() => null);
-    if (ready?.status === 200) break;
-    if (Date.now() > deadline) throw new Error(`folio serve was not ready within 180 s: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return { child, url, stderr: () => stderr };
+/** `folio serve` on an embedded store whatever the shell says, so the figure does not depend on a database elsewhere. */
+function startServer(dataDir: string): Promise<FolioProcess> {
+  return startFolioServe(
+    {
+      DATABASE_URL: undefined,
+      QDRANT_URL: undefined,
+      FOLIO_OFFLINE: process.env.FOLIO_OFFLINE,
+      FOLIO_DATA_DIR: dataDir,
+      FOLIO_LOG_LEVEL: "warn",
+    },
+    180_000,
+  );
 }
 
 async function uploadCorpus(url: string): Promise<{ files: number; pages: number; chunks: number; seconds: number }> {
@@ -304,7 +284,7 @@ async function main(): Promise<void> {
     if (json) console.log(JSON.stringify({ corpus, generator, levels: reports }));
   } finally {
     server.child.kill("SIGTERM");
-    await new Promise((resolve) => server.child.once("exit", resolve));
+    await server.exited;
     await rm(dataDir, { recursive: true, force: true });
   }
 }

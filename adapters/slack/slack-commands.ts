@@ -4,6 +4,7 @@
  * Folio answers every question, not only mentions; kept in the database when there is one). Parsing and replies are pure; the handler takes
  * the core and a channel-mode store so it can be tested with fakes.
  */
+import { findDocuments } from "../../src/domain/find-documents.js";
 import type { DocumentRecord, SpaceId } from "../../src/domain/types.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import { escapeMrkdwn } from "./slack-message-format.js";
@@ -99,16 +100,6 @@ export function formatDocumentList(documents: DocumentRecord[]): string {
     return `• *${escapeMrkdwn(document.title)}* (${escapeMrkdwn(document.fileName)}${pages}) — \`${document.id}\``;
   });
   return [`*${documents.length} document${documents.length === 1 ? "" : "s"} here:*`, ...lines].join("\n");
-}
-
-/** Finds the document a person means by id, file name or title (case-insensitive). */
-export function findDocuments(documents: DocumentRecord[], target: string): DocumentRecord[] {
-  const wanted = target.trim().replace(/^`|`$/g, "").toLowerCase();
-  const byId = documents.filter((document) => document.id.toLowerCase() === wanted);
-  if (byId.length > 0) return byId;
-  return documents.filter(
-    (document) => document.fileName.toLowerCase() === wanted || document.title.toLowerCase() === wanted,
-  );
 }
 
 export type CommandContext = {

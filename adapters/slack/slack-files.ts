@@ -7,6 +7,7 @@ import type { webApi } from "@slack/bolt";
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
+import { fileTooLarge, readBodyWithinLimit } from "../../src/ingest/read-limited-body.js";
 import type { Logger } from "../../src/logger.js";
 import type { SlackFileObject } from "./slack-events.js";
 import {
@@ -78,27 +79,7 @@ export async function downloadSlackFile(options: {
       "Slack returned a sign-in page instead of the file — add the files:read scope to the app and reinstall it.",
     );
   }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (response.body) {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      total += chunk.byteLength;
-      if (total > options.maxBytes) throw fileTooLarge(options.maxBytes);
-      chunks.push(chunk);
-    }
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
-function fileTooLarge(maxBytes: number): FolioError {
-  const megabytes = Math.round(maxBytes / (1024 * 1024));
-  return new FolioError("file_too_large", `The file is larger than ${megabytes} MB, the most Folio accepts.`);
+  return readBodyWithinLimit(response, options.maxBytes);
 }
 
 /** Fills in what a `message` event may leave out (Slack sends `file_access: check_file_info` stubs). */

@@ -3,6 +3,7 @@
  * `/folio`: a message that is exactly one of them is a command, anything else is a question. Only the
  * person who uploaded a document, or an admin (FOLIO_TEAMS_ADMINS, Entra object ids), may forget it.
  */
+import { findDocuments } from "../../src/domain/find-documents.js";
 import type { DocumentRecord, SpaceId } from "../../src/domain/types.js";
 import type { FolioCore } from "../../src/folio-core.js";
 
@@ -44,16 +45,6 @@ export function formatDocumentList(documents: DocumentRecord[]): string {
     return `- **${document.title}** (${document.fileName}${pages}) — \`${document.id}\``;
   });
   return [`**${documents.length} document${documents.length === 1 ? "" : "s"} here:**`, ...lines].join("\n");
-}
-
-/** The document a person means by id, file name or title (case-insensitive). */
-export function findDocuments(documents: DocumentRecord[], target: string): DocumentRecord[] {
-  const wanted = target.trim().replace(/^`|`$/g, "").toLowerCase();
-  const byId = documents.filter((document) => document.id.toLowerCase() === wanted);
-  if (byId.length > 0) return byId;
-  return documents.filter(
-    (document) => document.fileName.toLowerCase() === wanted || document.title.toLowerCase() === wanted,
-  );
 }
 
 export type TeamsCommandContext = {

@@ -7,14 +7,10 @@
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import type { IngestResult } from "../../src/ingest/ingest-result.js";
+import { fileTooLarge, readBodyWithinLimit } from "../../src/ingest/read-limited-body.js";
 import type { Logger } from "../../src/logger.js";
 import type { TeamsFile } from "./teams-activity.js";
 import { buildIngestResultText } from "./teams-message-format.js";
-
-export function fileTooLarge(maxBytes: number): FolioError {
-  const megabytes = Math.round(maxBytes / (1024 * 1024));
-  return new FolioError("file_too_large", `The file is larger than ${megabytes} MB, the most Folio accepts.`);
-}
 
 /** Reads a Teams file, refusing more than `maxBytes` by its Content-Length and by what arrives. */
 export async function downloadTeamsFile(options: {
@@ -45,22 +41,7 @@ export async function downloadTeamsFile(options: {
     await response.body?.cancel().catch(() => undefined);
     throw fileTooLarge(options.maxBytes);
   }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (response.body) {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      total += chunk.byteLength;
-      if (total > options.maxBytes) throw fileTooLarge(options.maxBytes);
-      chunks.push(chunk);
-    }
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return readBodyWithinLimit(response, options.maxBytes);
 }
 
 export type IngestTeamsFileInput = {

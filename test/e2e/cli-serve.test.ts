@@ -12,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readServerAddress, serverAddressPath } from "../../src/cli/server-address-file.js";
+import { freePort } from "../support/free-port.js";
 import { type CliRun, jsonLines, runFolioCli } from "../support/run-folio-cli.js";
 import { hasSharedData, sharedModelsDir } from "../support/shared-paths.js";
 
@@ -20,15 +21,6 @@ const EXIT_WITHIN_MS = 60_000;
 const NOTE = "Clubhouse hours: the rooftop sauna opens at 7am and closes at 9pm on weekdays.";
 
 if (!hasSharedData) console.warn("cli-serve: skipped — no shared models (../shared) for folio serve.");
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
-}
 
 /** Starts `folio serve` and resolves once it prints its console address. */
 function startServe(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcessWithoutNullStreams; stderr: () => string }> {

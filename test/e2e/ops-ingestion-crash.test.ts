@@ -9,8 +9,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnswerEvent } from "../../src/answer/answer-events.js";
 import { openPgliteClient } from "../../src/stores/pglite-client.js";
+import { askConsole, CONSOLE_HEADERS, uploadToConsole } from "../support/console-client.js";
 import { type FolioProcess, startFolioServe } from "../support/ops-folio-process.js";
 import { type HoldingProxy, startHoldingProxy } from "../support/ops-holding-proxy.js";
 import { keepUpsertedPoints } from "../support/ops-qdrant-points.js";
@@ -19,7 +19,6 @@ import { hasSharedData, sharedData, sharedModel } from "../support/shared-paths.
 
 const COLLECTION = "ops_ingestion_crash";
 const SPACE = "console:default";
-const CONSOLE_HEADERS = { "X-Folio-Console": "1" };
 const PDF_NAME = "nist-sp800-61r2-incident-handling.pdf";
 
 if (!hasSharedData)
@@ -34,26 +33,6 @@ function environment(dataDir: string, qdrantUrl: string): Record<string, string>
     QDRANT_URL: qdrantUrl,
     QDRANT_COLLECTION: COLLECTION,
   };
-}
-
-async function ask(url: string, question: string): Promise<AnswerEvent[]> {
-  const response = await fetch(`${url}/api/ask`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...CONSOLE_HEADERS },
-    body: JSON.stringify({ question }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.text())
-    .split("\n\n")
-    .map((block) => block.split("\n").find((line) => line.startsWith("data: ")))
-    .filter((line): line is string => line !== undefined)
-    .map((line) => JSON.parse(line.slice("data: ".length)) as AnswerEvent);
-}
-
-function upload(url: string, bytes: Uint8Array, fileName = PDF_NAME): Promise<Response> {
-  const form = new FormData();
-  form.append("file", new Blob([bytes]), fileName);
-  return fetch(`${url}/api/upload`, { method: "POST", body: form, headers: CONSOLE_HEADERS });
 }
 
 async function documentNames(url: string): Promise<string[]> {
@@ -89,14 +68,12 @@ describe.skipIf(!hasSharedData)("ingestion killed mid-file", () => {
     // A complete document already in the space, so questions go to search (an empty space is answered without it).
     const rota =
       "# Depot rota\n\nForklift inspections are recorded by the shift supervisor before the morning briefing.\n";
-    expect(await (await upload(first.url, new TextEncoder().encode(rota), "rota.md")).text()).toContain(
-      '"status":"ingested"',
-    );
+    expect(await (await uploadToConsole(first.url, "rota.md", rota)).text()).toContain('"status":"ingested"');
 
     // The first batch of the PDF's points reaches Qdrant; its acknowledgement never reaches Folio.
     proxy.holdWhen((method, requestPath) => method === "PUT" && requestPath.includes("/points?"));
     const held = proxy.nextHeld();
-    const interrupted = upload(first.url, bytes)
+    const interrupted = uploadToConsole(first.url, PDF_NAME, bytes)
       .then((response) => response.text())
       .catch((error: unknown) => `upload cut off: ${String(error)}`);
     await held;
@@ -109,7 +86,7 @@ describe.skipIf(!hasSharedData)("ingestion killed mid-file", () => {
 
     // Mid-ingestion, Qdrant returns the partial document's points, and search drops every one of them.
     const queriesBefore = stored.queried.length;
-    const during = await ask(first.url, "How should an incident response team handle a security incident?");
+    const during = await askConsole(first.url, "How should an incident response team handle a security incident?");
     const returnedByQdrant = new Set(stored.queried.slice(queriesBefore).flat());
     expect(partialPointIds.some(([id]) => returnedByQdrant.has(id))).toBe(true);
     const duringDone = during.at(-1);
@@ -132,10 +109,10 @@ describe.skipIf(!hasSharedData)("ingestion killed mid-file", () => {
     expect(await documentNames(second.url)).toEqual(["rota.md"]);
 
     // The same bytes are ingested afresh (not "unchanged"), and questions are answered from them.
-    const again = await (await upload(second.url, bytes)).text();
+    const again = await (await uploadToConsole(second.url, PDF_NAME, bytes)).text();
     expect(again).toContain('"status":"ingested"');
     expect(await documentNames(second.url)).toEqual(["rota.md", PDF_NAME]);
-    const after = await ask(second.url, "How should an incident response team handle a security incident?");
+    const after = await askConsole(second.url, "How should an incident response team handle a security incident?");
     const afterDone = after.at(-1);
     expect(afterDone?.type).toBe("done");
     if (afterDone?.type === "done") {

@@ -6,26 +6,17 @@
  * model; once it listens, /readyz passes and the model's verified answer comes back — no restart.
  */
 import { createServer, type Server } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnswerEvent } from "../../src/answer/answer-events.js";
 import { LLM_UNAVAILABLE_NOTE } from "../../src/answer/write-verified-answer.js";
+import { askConsole, uploadToConsole } from "../support/console-client.js";
+import { freePort } from "../support/free-port.js";
 import { hasSharedData } from "../support/shared-paths.js";
 import { startTestServer, type TestServer } from "../support/start-test-server.js";
 
-const CONSOLE_HEADERS = { "X-Folio-Console": "1" };
 const SOURCE_SENTENCE = "Forklift inspections are recorded by the shift supervisor before the morning briefing.";
 const MODEL_REPLY = "Forklift inspections are recorded by the shift supervisor before the morning briefing [1].";
 
 if (!hasSharedData) console.warn("ops-llm-fault: skipped — no shared models (../shared) for the embedder.");
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** An OpenAI-compatible server that lists one model and streams MODEL_REPLY word by word. */
 function startLlmStandIn(port: number): Promise<Server> {
@@ -52,20 +43,6 @@ function startLlmStandIn(port: number): Promise<Server> {
   return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
 }
 
-async function ask(url: string, question: string): Promise<AnswerEvent[]> {
-  const response = await fetch(`${url}/api/ask`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...CONSOLE_HEADERS },
-    body: JSON.stringify({ question }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.text())
-    .split("\n\n")
-    .map((block) => block.split("\n").find((line) => line.startsWith("data: ")))
-    .filter((line): line is string => line !== undefined)
-    .map((line) => JSON.parse(line.slice("data: ".length)) as AnswerEvent);
-}
-
 describe.skipIf(!hasSharedData)("LLM server down, then back", () => {
   let server: TestServer;
   let llm: Server | null = null;
@@ -80,12 +57,10 @@ describe.skipIf(!hasSharedData)("LLM server down, then back", () => {
         FOLIO_LLM_TIMEOUT_SECONDS: "20",
       },
     });
-    const form = new FormData();
     const text = ["# Depot rota", "", SOURCE_SENTENCE, "", "Spare batteries for hall 4 are charged overnight."].join(
       "\n",
     );
-    form.append("file", new Blob([text]), "rota.md");
-    const upload = await fetch(`${server.url}/api/upload`, { method: "POST", body: form, headers: CONSOLE_HEADERS });
+    const upload = await uploadToConsole(server.url, "rota.md", text);
     expect(await upload.text()).toContain('"status":"ingested"');
   }, 120_000);
 
@@ -106,7 +81,7 @@ describe.skipIf(!hasSharedData)("LLM server down, then back", () => {
         languageModel: { status: "down", error: { code: "llm_unavailable" } },
       },
     });
-    const fallback = (await ask(server.url, "Who records forklift inspections?")).at(-1);
+    const fallback = (await askConsole(server.url, "Who records forklift inspections?")).at(-1);
     expect(fallback?.type).toBe("done");
     if (fallback?.type !== "done") return;
     expect(fallback.answer.verification?.outcome).toBe("unavailable");
@@ -116,7 +91,7 @@ describe.skipIf(!hasSharedData)("LLM server down, then back", () => {
     llm = await startLlmStandIn(llmPort);
     const up = await fetch(`${server.url}/readyz`);
     expect(up.status).toBe(200);
-    const answered = (await ask(server.url, "Who records forklift inspections?")).at(-1);
+    const answered = (await askConsole(server.url, "Who records forklift inspections?")).at(-1);
     expect(answered?.type).toBe("done");
     if (answered?.type !== "done") return;
     expect(answered.answer.verification?.outcome).toBe("verified");

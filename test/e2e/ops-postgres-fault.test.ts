@@ -6,7 +6,7 @@
  * restarting Folio.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnswerEvent } from "../../src/answer/answer-events.js";
+import { askConsole, uploadToConsole } from "../support/console-client.js";
 import {
   createScratchDatabase,
   type ScratchDatabase,
@@ -21,25 +21,10 @@ import { startTestServer, type TestServer } from "../support/start-test-server.j
 
 const COLLECTION = "ops_postgres_fault";
 const SPACE = "console:default";
-const CONSOLE_HEADERS = { "X-Folio-Console": "1" };
 
 if (!testDatabaseUrl)
   console.warn("ops-postgres-fault: skipped — TEST_DATABASE_URL is not set (see .ci/start-postgres.sh).");
 else if (!hasSharedData) console.warn("ops-postgres-fault: skipped — no shared models (../shared) for the tokenizer.");
-
-async function ask(url: string, question: string): Promise<AnswerEvent[]> {
-  const response = await fetch(`${url}/api/ask`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...CONSOLE_HEADERS },
-    body: JSON.stringify({ question }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.text())
-    .split("\n\n")
-    .map((block) => block.split("\n").find((line) => line.startsWith("data: ")))
-    .filter((line): line is string => line !== undefined)
-    .map((line) => JSON.parse(line.slice("data: ".length)) as AnswerEvent);
-}
 
 describe.skipIf(!testDatabaseUrl || !hasSharedData)("PostgreSQL cut off mid-question", () => {
   let database: ScratchDatabase;
@@ -70,7 +55,6 @@ describe.skipIf(!testDatabaseUrl || !hasSharedData)("PostgreSQL cut off mid-ques
         FOLIO_EMBED_MODEL: "none",
       },
     });
-    const form = new FormData();
     const text = [
       "# Depot rota",
       "",
@@ -78,8 +62,7 @@ describe.skipIf(!testDatabaseUrl || !hasSharedData)("PostgreSQL cut off mid-ques
       "",
       "Spare batteries for hall 4 are charged overnight in the east bay.",
     ].join("\n");
-    form.append("file", new Blob([text]), "rota.md");
-    const upload = await fetch(`${server.url}/api/upload`, { method: "POST", body: form, headers: CONSOLE_HEADERS });
+    const upload = await uploadToConsole(server.url, "rota.md", text);
     expect(await upload.text()).toContain('"status":"ingested"');
   }, 120_000);
 
@@ -91,11 +74,11 @@ describe.skipIf(!testDatabaseUrl || !hasSharedData)("PostgreSQL cut off mid-ques
   });
 
   it("says the database is unavailable with a reference, fails /readyz, and answers again once it is back", async () => {
-    const before = await ask(server.url, "Who records forklift inspections?");
+    const before = await askConsole(server.url, "Who records forklift inspections?");
     expect(before.at(-1)?.type).toBe("done");
 
     cutOnNextQuestion = true;
-    const during = await ask(server.url, "Who records forklift inspections?");
+    const during = await askConsole(server.url, "Who records forklift inspections?");
     await cutting;
     const failure = during.at(-1);
     expect(failure).toMatchObject({
@@ -119,7 +102,7 @@ describe.skipIf(!testDatabaseUrl || !hasSharedData)("PostgreSQL cut off mid-ques
     await relay.restore();
     const up = await fetch(`${server.url}/readyz`);
     expect(up.status).toBe(200);
-    const after = await ask(server.url, "Who records forklift inspections?");
+    const after = await askConsole(server.url, "Who records forklift inspections?");
     const done = after.at(-1);
     expect(done?.type).toBe("done");
     if (done?.type !== "done") return;

@@ -4,7 +4,6 @@
  * event is delivered to both replicas, twice each (the second time as Slack's retry): a shared file is
  * downloaded and ingested once, and a question gets exactly one placeholder and one answer.
  */
-import { createHmac } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +14,7 @@ import { createScratchDatabase, type ScratchDatabase, testDatabaseUrl } from "..
 import { keepUpsertedPoints } from "../support/ops-qdrant-points.js";
 import { type QdrantStandIn, startQdrantStandIn } from "../support/qdrant-stand-in.js";
 import { hasSharedData, sharedData, sharedModel } from "../support/shared-paths.js";
+import { postSignedToSlack } from "../support/slack-signed-request.js";
 import { sleep, waitFor } from "../support/wait-for.js";
 import {
   eventCallbackEnvelope,
@@ -35,24 +35,10 @@ const PDF_NAME = "contoso-perksplus.pdf";
 if (!testDatabaseUrl) console.warn("ops-replicas: skipped — TEST_DATABASE_URL is not set (see .ci/start-postgres.sh).");
 else if (!hasSharedData) console.warn("ops-replicas: skipped — no shared data (../shared) for the PDF and tokenizer.");
 
-function sign(body: string, timestamp: number): string {
-  return `v0=${createHmac("sha256", SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest("hex")}`;
-}
-
 /** One Slack delivery of an event to one replica; `retryNum` marks Slack's redelivery. */
 async function deliver(replica: FolioProcess, body: string, retryNum?: number): Promise<number> {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "x-slack-request-timestamp": String(timestamp),
-    "x-slack-signature": sign(body, timestamp),
-  };
-  if (retryNum !== undefined) {
-    headers["x-slack-retry-num"] = String(retryNum);
-    headers["x-slack-retry-reason"] = "http_timeout";
-  }
-  const response = await fetch(`${replica.url}/slack/events`, { method: "POST", headers, body });
-  return response.status;
+  const options = retryNum === undefined ? {} : { retryNum };
+  return (await postSignedToSlack(replica.url, SIGNING_SECRET, body, "application/json", options)).status;
 }
 
 /** Each replica gets the event, at the same moment, then each gets Slack's retry of it. */

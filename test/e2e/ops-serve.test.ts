@@ -4,77 +4,33 @@
  * taking new work (503 with Retry-After, /readyz fails) while an upload in progress finishes — then the
  * process exits 0. A second run with a 1 s grace period cuts the upload off and still exits 0 promptly.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { CONSOLE_HEADERS } from "../support/console-client.js";
+import { type FolioProcess, startFolioServe } from "../support/ops-folio-process.js";
 import { hasSharedData, sharedModel } from "../support/shared-paths.js";
 import { sleep, waitFor } from "../support/wait-for.js";
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const CONSOLE_HEADERS = { "X-Folio-Console": "1" };
-
 if (!hasSharedData) console.warn("ops-serve: skipped — no shared models (../shared) for the embedder.");
 
-type Served = {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-};
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
-}
-
-const running: Served[] = [];
+const running: FolioProcess[] = [];
 const dataDirs: string[] = [];
 afterEach(async () => {
-  for (const served of running.splice(0)) if (served.child.exitCode === null) served.child.kill("SIGKILL");
+  for (const served of running.splice(0)) await served.kill();
   for (const dir of dataDirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-async function serve(environment: Record<string, string> = {}): Promise<Served> {
+async function serve(environment: Record<string, string> = {}): Promise<FolioProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "folio-ops-"));
   dataDirs.push(dataDir);
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve"], {
-    cwd: repositoryRoot,
-    env: {
-      ...process.env,
-      FOLIO_DATA_DIR: dataDir,
-      FOLIO_MODELS_DIR: path.dirname(sharedModel("bge-small-en-v1.5")),
-      FOLIO_OFFLINE: "1",
-      FOLIO_LOG_LEVEL: "info",
-      PORT: String(port),
-      ...environment,
-    },
+  const served = await startFolioServe({
+    FOLIO_DATA_DIR: dataDir,
+    FOLIO_MODELS_DIR: path.dirname(sharedModel("bge-small-en-v1.5")),
+    ...environment,
   });
-  let stderr = "";
-  child.stderr?.on("data", (data: Buffer) => {
-    stderr += data.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal })),
-  );
-  const served: Served = { child, url: `http://127.0.0.1:${port}`, stderr: () => stderr, exited };
   running.push(served);
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`folio serve exited early: ${stderr}`);
-      return (await fetch(`${served.url}/readyz`).catch(() => null))?.status === 200;
-    },
-    90_000,
-    "folio serve to be ready",
-  );
   return served;
 }
 

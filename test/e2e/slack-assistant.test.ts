@@ -5,23 +5,20 @@
  * `feedback_buttons` and their clicks, group DMs (mpim), and the start-up checks (auth.test refused,
  * warnings about FOLIO_PUBLIC_URL and the manifest's request URL).
  */
-import { createHmac } from "node:crypto";
-import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSlackAdapter, DEFAULT_MANIFEST_PATH, type SlackAdapter } from "../../adapters/slack/slack-adapter.js";
-import type { AnswerContext } from "../../src/answer/answer-events.js";
 import { createFolio, type Folio } from "../../src/composition-root.js";
 import { ConfigError, loadConfig, type SlackConfig } from "../../src/config/config.js";
-import type { FolioCore } from "../../src/folio-core.js";
 import { createLogger, silentLogger } from "../../src/logger.js";
+import { type RecordedQuestion, recordingAnswerContexts } from "../support/recording-core.js";
+import { type RouteServer, serveRoutes } from "../support/route-server.js";
 import { runFolioCli } from "../support/run-folio-cli.js";
 import { hasSharedData, sharedData, sharedModelsDir } from "../support/shared-paths.js";
+import { postSignedToSlack } from "../support/slack-signed-request.js";
 import { waitFor } from "../support/wait-for.js";
 import {
   eventCallbackEnvelope,
@@ -48,26 +45,13 @@ let fake: FakeSlackWebApi;
 let folio: Folio;
 let slackConfig: SlackConfig;
 let adapter: SlackAdapter;
-let server: Server;
+let server: RouteServer;
 let baseUrl: string;
 let dataDir: string;
-const answerContexts: Array<{ question: string; context: AnswerContext }> = [];
+const answerContexts: RecordedQuestion[] = [];
 
-function sign(body: string, timestamp: number): string {
-  return `v0=${createHmac("sha256", SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest("hex")}`;
-}
-
-async function postSigned(body: string, contentType: string): Promise<Response> {
-  const timestamp = Math.floor(Date.now() / 1000);
-  return fetch(`${baseUrl}/slack/events`, {
-    method: "POST",
-    headers: {
-      "content-type": contentType,
-      "x-slack-request-timestamp": String(timestamp),
-      "x-slack-signature": sign(body, timestamp),
-    },
-    body,
-  });
+function postSigned(body: string, contentType: string): Promise<Response> {
+  return postSignedToSlack(baseUrl, SIGNING_SECRET, body, contentType);
 }
 
 async function sendEvent(event: Record<string, unknown>) {
@@ -163,39 +147,24 @@ beforeAll(async () => {
     const bytes = readFileSync(sharedData("enterprise-pdfs/pdfs", name));
     await folio.core.ingestFile({ bytes, fileName: name, spaceId, uploader: OTHER });
   }
-  const observedCore: FolioCore = {
-    ...folio.core,
-    answerQuestion(question, context) {
-      answerContexts.push({ question, context });
-      return folio.core.answerQuestion(question, context);
-    },
-  };
   if (!config.slack) throw new Error("Slack configuration missing");
   slackConfig = config.slack;
   adapter = createSlackAdapter({
-    core: observedCore,
+    core: recordingAnswerContexts(folio.core, answerContexts),
     slack: config.slack,
     librarySpaceId: LIBRARY,
     settings: folio.catalog,
     logger: silentLogger,
     tuning: { updateIntervalMs: 200, retryConfig: { retries: 1, minTimeout: 10, maxTimeout: 50 } },
   });
-  const [route] = adapter.routes;
-  server = createServer((request, response) => {
-    if (route && request.method === route.method && request.url?.startsWith(route.path))
-      void route.handle(request, response);
-    else response.writeHead(404).end();
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveRoutes(adapter.routes);
+  baseUrl = server.url;
   await adapter.start();
 }, 180_000);
 
 afterAll(async () => {
   await adapter?.stop();
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await server?.close();
   await folio?.close();
   await fake?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -3,21 +3,18 @@
  * correctly signed Events API / interactivity / slash-command requests, talking to a local stand-in
  * of Slack's Web API, over a real Folio core (embedded PGlite, real PDF parsing, BM25, answers).
  */
-import { createHmac } from "node:crypto";
-import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSlackAdapter, type SlackAdapter } from "../../adapters/slack/slack-adapter.js";
-import type { AnswerContext } from "../../src/answer/answer-events.js";
 import { createFolio, type Folio } from "../../src/composition-root.js";
 import { loadConfig } from "../../src/config/config.js";
-import type { FolioCore } from "../../src/folio-core.js";
 import { silentLogger } from "../../src/logger.js";
+import { type RecordedQuestion, recordingAnswerContexts } from "../support/recording-core.js";
+import { type RouteServer, serveRoutes } from "../support/route-server.js";
 import { hasSharedData, sharedData, sharedModelsDir } from "../support/shared-paths.js";
+import { postSignedToSlack, type SignedPostOptions, slackSignature } from "../support/slack-signed-request.js";
 import { waitFor } from "../support/wait-for.js";
 import {
   eventCallbackEnvelope,
@@ -39,32 +36,17 @@ const PDF_NAME = "contoso-perksplus.pdf";
 let fake: FakeSlackWebApi;
 let folio: Folio;
 let adapter: SlackAdapter;
-let server: Server;
+let server: RouteServer;
 let baseUrl: string;
 let dataDir: string;
-const answerContexts: Array<{ question: string; context: AnswerContext }> = [];
+const answerContexts: RecordedQuestion[] = [];
 
 function sign(body: string, timestamp: number, secret = SIGNING_SECRET): string {
-  return `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
+  return slackSignature(secret, body, timestamp);
 }
 
-async function postSigned(
-  body: string,
-  contentType: string,
-  options: { timestamp?: number; signature?: string | null; retryNum?: number } = {},
-): Promise<Response> {
-  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = {
-    "content-type": contentType,
-    "x-slack-request-timestamp": String(timestamp),
-  };
-  const signature = options.signature === undefined ? sign(body, timestamp) : options.signature;
-  if (signature !== null) headers["x-slack-signature"] = signature;
-  if (options.retryNum !== undefined) {
-    headers["x-slack-retry-num"] = String(options.retryNum);
-    headers["x-slack-retry-reason"] = "http_timeout";
-  }
-  return fetch(`${baseUrl}/slack/events`, { method: "POST", headers, body });
+function postSigned(body: string, contentType: string, options: SignedPostOptions = {}): Promise<Response> {
+  return postSignedToSlack(baseUrl, SIGNING_SECRET, body, contentType, options);
 }
 
 async function sendEvent(event: Record<string, unknown>, options: { eventId?: string; retryNum?: number } = {}) {
@@ -144,38 +126,22 @@ beforeAll(async () => {
     dataDir,
   );
   folio = await createFolio(config, silentLogger);
-  // The real core, observed: every question's context is recorded before the core answers it.
-  const observedCore: FolioCore = {
-    ...folio.core,
-    answerQuestion(question, context) {
-      answerContexts.push({ question, context });
-      return folio.core.answerQuestion(question, context);
-    },
-  };
   if (!config.slack) throw new Error("Slack configuration missing");
   adapter = createSlackAdapter({
-    core: observedCore,
+    core: recordingAnswerContexts(folio.core, answerContexts),
     slack: config.slack,
     librarySpaceId: null,
     logger: silentLogger,
     tuning: { updateIntervalMs: 200, retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 50 } },
   });
-  const [route] = adapter.routes;
-  server = createServer((request, response) => {
-    const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
-    if (route && request.method === route.method && pathname === route.path) void route.handle(request, response);
-    else response.writeHead(404).end();
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveRoutes(adapter.routes);
+  baseUrl = server.url;
   await adapter.start();
 }, 120_000);
 
 afterAll(async () => {
   await adapter?.stop();
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await server?.close();
   await folio?.close();
   await fake?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

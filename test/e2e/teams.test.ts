@@ -5,19 +5,16 @@
  * Entra token endpoint, the Bot Connector (the activities' serviceUrl: every call recorded) and the
  * file host of 1:1 uploads. The core is real: embedded PGlite, real PDF parsing, BM25, answers.
  */
-import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTeamsAdapter, type TeamsAdapter } from "../../adapters/teams/teams-adapter.js";
-import type { AnswerContext } from "../../src/answer/answer-events.js";
 import { createFolio, type Folio } from "../../src/composition-root.js";
 import { loadConfig } from "../../src/config/config.js";
-import type { FolioCore } from "../../src/folio-core.js";
 import { silentLogger } from "../../src/logger.js";
+import { type RecordedQuestion, recordingAnswerContexts } from "../support/recording-core.js";
+import { type RouteServer, serveRoutes } from "../support/route-server.js";
 import { hasSharedData, sharedData, sharedModelsDir } from "../support/shared-paths.js";
 import {
   type BotConnectorStandIn,
@@ -43,11 +40,11 @@ const PERSONAL_SPACE = `teams:${TENANT}:${PERSONAL}`;
 let standIn: BotConnectorStandIn;
 let folio: Folio;
 let adapter: TeamsAdapter;
-let server: Server;
+let server: RouteServer;
 let baseUrl: string;
 let dataDir: string;
 let nextActivityId = 1000;
-const answerContexts: Array<{ question: string; context: AnswerContext }> = [];
+const answerContexts: RecordedQuestion[] = [];
 
 function validToken(): string {
   return mintToken(standIn.signingKey, channelClaims({ appId: APP_ID, serviceUrl: standIn.serviceUrl }));
@@ -165,16 +162,9 @@ beforeAll(async () => {
     dataDir,
   );
   folio = await createFolio(config, silentLogger);
-  const observedCore: FolioCore = {
-    ...folio.core,
-    answerQuestion(question, context) {
-      answerContexts.push({ question, context });
-      return folio.core.answerQuestion(question, context);
-    },
-  };
   if (!config.teams) throw new Error("Teams configuration missing");
   adapter = createTeamsAdapter({
-    core: observedCore,
+    core: recordingAnswerContexts(folio.core, answerContexts),
     teams: config.teams,
     librarySpaceId: null,
     settings: folio.catalog,
@@ -186,21 +176,13 @@ beforeAll(async () => {
     },
     tuning: { updateIntervalMs: 0 },
   });
-  const [route] = adapter.routes;
-  server = createServer((request, response) => {
-    const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
-    if (route && request.method === route.method && pathname === route.path) void route.handle(request, response);
-    else response.writeHead(404).end();
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveRoutes(adapter.routes);
+  baseUrl = server.url;
 }, 120_000);
 
 afterAll(async () => {
   await adapter?.stop();
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await server?.close();
   await folio?.close();
   await standIn?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

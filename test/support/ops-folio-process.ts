@@ -1,11 +1,11 @@
 /**
- * A real `folio serve` in a child process, as an orchestrator runs it, for tests that kill it, restart
- * it or run two side by side. Output (stdout and stderr) is kept for assertions on log lines.
+ * A real `folio serve` in a child process, as an orchestrator runs it, for tests (and benchmarks) that
+ * signal it, kill it, restart it or run two side by side. Its output is kept for assertions on log lines.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "./free-port.js";
 import { waitFor } from "./wait-for.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -13,41 +13,49 @@ const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 export type FolioProcess = {
   child: ChildProcess;
   url: string;
+  /** stdout and stderr together, in the order they arrived. */
   output(): string;
+  /** stderr alone: the JSON log lines, whole. */
+  stderr(): string;
+  /** Resolves when the process exits, with its exit code or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL, and wait until the process is gone. */
   kill(): Promise<void>;
 };
 
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
-}
-
-/** Starts `folio serve` with `environment` on a free port and waits until /readyz answers 200. */
-export async function startFolioServe(environment: Record<string, string>, readyWithinMs = 90_000) {
+/**
+ * Starts `folio serve` on a free port and waits until /readyz answers 200. Its environment is this
+ * process's, with FOLIO_OFFLINE=1 and FOLIO_LOG_LEVEL=info, then `environment` on top; a variable
+ * given as undefined there is left out.
+ */
+export async function startFolioServe(
+  environment: Record<string, string | undefined>,
+  readyWithinMs = 90_000,
+): Promise<FolioProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve"], {
-    cwd: repositoryRoot,
-    env: { ...process.env, FOLIO_OFFLINE: "1", FOLIO_LOG_LEVEL: "info", PORT: String(port), ...environment },
-  });
+  const merged = { ...process.env, FOLIO_OFFLINE: "1", FOLIO_LOG_LEVEL: "info", PORT: String(port), ...environment };
+  const env = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve"], { cwd: repositoryRoot, env });
   let output = "";
+  let stderr = "";
   child.stdout?.on("data", (data: Buffer) => {
     output += data.toString();
   });
   child.stderr?.on("data", (data: Buffer) => {
     output += data.toString();
+    stderr += data.toString();
   });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   const served: FolioProcess = {
     child,
     url: `http://127.0.0.1:${port}`,
     output: () => output,
+    stderr: () => stderr,
+    exited,
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       child.kill("SIGKILL");
       await exited;
     },

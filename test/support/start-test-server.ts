@@ -3,7 +3,6 @@
  * free local port, with FOLIO_PUBLIC_URL pointing at that port so signed links can be followed.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createFolio, type Folio } from "../../src/composition-root.js";
@@ -11,6 +10,7 @@ import { loadConfig } from "../../src/config/config.js";
 import { locateConsoleAssets } from "../../src/http/console-assets.js";
 import { createHttpServer, type HttpServer } from "../../src/http/http-server.js";
 import { silentLogger } from "../../src/logger.js";
+import { freePort } from "./free-port.js";
 import { sharedModel } from "./shared-paths.js";
 
 export type TestServer = {
@@ -30,19 +30,10 @@ export type TestServerOptions = {
   environment?: Record<string, string>;
 };
 
-/** Asks the OS for a free port; links are signed with the public URL before the server listens. */
-async function findFreePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("could not find a free port");
-  return address.port;
-}
-
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "folio-http-")));
-  const port = await findFreePort();
+  // The port is known before the server listens: links are signed with the public URL.
+  const port = await freePort();
   const config = loadConfig(
     {
       FOLIO_DATA_DIR: dataDir,
