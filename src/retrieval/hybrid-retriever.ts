@@ -4,7 +4,7 @@
  * `hybrid+rerank` (the fused top N rescored by a cross-encoder). The asker's spaces filter every list
  * inside the index query, so a chunk of another space is never a candidate.
  */
-import type { SearchResult } from "../domain/types.js";
+import type { DocumentRecord, SearchResult, SpaceId } from "../domain/types.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { FolioError } from "../errors.js";
 import type { Reranker } from "../rerank/reranker.js";
@@ -52,6 +52,9 @@ export const DEFAULT_RETRIEVAL_SETTINGS: RetrievalSettings = {
   rerankPassageCharacters: 1200,
   targeting: DEFAULT_TARGETING_SETTINGS,
 };
+
+const DOCUMENT_LIST_TTL_MS = 30_000;
+const DOCUMENT_LIST_CACHE_LIMIT = 1_000;
 
 export function createHybridRetriever(options: {
   catalog: Catalog;
@@ -120,17 +123,31 @@ export function createHybridRetriever(options: {
   }
 
   /** The documents of the searched spaces that the question names in their titles (document-targeting.ts). */
+  /**
+   * The spaces' ready documents, listed again only when their passage count changed or the list is older
+   * than DOCUMENT_LIST_TTL_MS: a library of thousands of documents is not listed on every question.
+   */
+  const documentLists = new Map<string, { chunkCount: number; listedAt: number; documents: DocumentRecord[] }>();
+  async function readyDocuments(spaceIds: SpaceId[], chunkCount: number): Promise<DocumentRecord[]> {
+    const key = [...spaceIds].sort().join("\u0000");
+    const cached = documentLists.get(key);
+    if (cached && cached.chunkCount === chunkCount && Date.now() - cached.listedAt < DOCUMENT_LIST_TTL_MS)
+      return cached.documents;
+    const lists = await Promise.all(spaceIds.map((spaceId) => catalog.listDocuments(spaceId)));
+    const documents = lists.flat().filter((document) => document.status === "ready");
+    if (documentLists.size >= DOCUMENT_LIST_CACHE_LIMIT) documentLists.clear();
+    documentLists.set(key, { chunkCount, listedAt: Date.now(), documents });
+    return documents;
+  }
+
   async function namedDocuments(request: SearchRequest): Promise<string[] | null> {
     if (!settings.targeting) return null;
     const targeting = settings.targeting;
     return timeSearchStage(request, "targeting", async () => {
       const terms = namingTerms(request.query);
       if (terms.length === 0) return null;
-      const [lists, statistics] = await Promise.all([
-        Promise.all(request.spaceIds.map((spaceId) => catalog.listDocuments(spaceId))),
-        catalog.getTermStatistics(request.spaceIds, terms.map(termId)),
-      ]);
-      const documents = lists.flat().filter((document) => document.status === "ready");
+      const statistics = await catalog.getTermStatistics(request.spaceIds, terms.map(termId));
+      const documents = await readyDocuments(request.spaceIds, statistics.chunkCount);
       const passageShare = new Map(
         terms.map((term) => [
           term,

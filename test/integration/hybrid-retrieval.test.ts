@@ -131,8 +131,9 @@ describe.skipIf(!hasModels)("document targeting through a real embedded Folio", 
   let folio: Folio;
   // Acme's passage is short and all about the question; Zenith's says it once inside a long page on other
   // things. Without the name, Acme's passage ranks first; only targeting puts Zenith's first.
+  // Long enough (over 8 KB) to be a document worth targeting; a one-passage note carries its title already.
   const otherTopics = Array.from(
-    { length: 12 },
+    { length: 45 },
     (_, index) =>
       `Store ${index + 1} opened a new loyalty programme, hired seasonal staff and renovated its fitting rooms.`,
   ).join(" ");
@@ -142,7 +143,10 @@ describe.skipIf(!hasModels)("document targeting through a real embedded Folio", 
       "ZENITH_2019_annual_report.txt",
       `${otherTopics} Purchases of property and equipment were 900 in fiscal 2019. ${otherTopics}`,
     ],
-    ["ZENITH_2018_annual_report.txt", `${otherTopics} Purchases of property and equipment were 700 in fiscal 2018.`],
+    [
+      "ZENITH_2018_annual_report.txt",
+      `${otherTopics} Purchases of property and equipment were 700 in fiscal 2018. ${otherTopics}`,
+    ],
   ];
 
   beforeAll(async () => {
