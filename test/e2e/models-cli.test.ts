@@ -146,7 +146,8 @@ describe("folio models pull", () => {
     "with FOLIO_OFFLINE=1 and no model, fails in one line naming the file and the fix",
     async () => {
       const run = await runFolio(["models", "pull", "embedder"], { FOLIO_OFFLINE: "1" });
-      expect(run.code).toBe(1);
+      // A missing model is a configuration problem: exit 3 (src/cli/configuration-error-codes.ts).
+      expect(run.code).toBe(3);
       const folder = path.join(modelsDir, "bge-small-en-v1.5");
       expect(run.stderr).toBe(
         `folio: Model file ${path.join(folder, "config.json")} is missing (and 4 more) and FOLIO_OFFLINE forbids downloading it — copy the model into ${folder}, or unset FOLIO_OFFLINE / run \`folio models pull embedder\` where the hub can be reached. [model_missing]\n`,
