@@ -1,9 +1,11 @@
 /**
  * Folio in Slack, built on Bolt: turns mentions, thread follow-ups and direct messages into
  * `core.answerQuestion` calls, shared files into `core.ingestFile`, feedback buttons into
- * `core.recordFeedback`, and `/folio` into its commands; Slack's assistant container (AI app threads)
- * is handled by `slack-assistant.ts`. At start it checks the token with auth.test and warns about a
- * public address Slack or readers cannot use. HTTP mode hands the Folio server one route
+ * `core.recordFeedback`, and `/folio` into its commands. The listeners for mentions, messages and
+ * shared files live in `slack-conversation-events.ts`, the feedback buttons' in
+ * `slack-feedback-action.ts`; Slack's assistant container (AI app threads) is handled by
+ * `slack-assistant.ts`. At start it checks the token with auth.test and warns about a public address
+ * Slack or readers cannot use. HTTP mode hands the Folio server one route
  * (POST /slack/events for events, interactivity and slash commands, signatures verified by Bolt);
  * Socket Mode connects out with the app token instead. Retried deliveries are dropped through the
  * core's database-backed event log, so several replicas answer each question once.
@@ -28,34 +30,16 @@ import {
   runFolioCommand,
   type SettingsStore,
 } from "./slack-commands.js";
-import {
-  classifyMessageEvent,
-  findFileShareThread,
-  looksLikeQuestion,
-  type SlackFileObject,
-  type SlackMessageEvent,
-} from "./slack-events.js";
+import { type ConversationQuestion, registerConversationEvents } from "./slack-conversation-events.js";
+import { registerFeedbackAction } from "./slack-feedback-action.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
-import {
-  decodeFeedbackValue,
-  FEEDBACK_ACTION_DOWN,
-  FEEDBACK_ACTION_NATIVE,
-  FEEDBACK_ACTION_UP,
-  feedbackRating,
-} from "./slack-message-format.js";
-import {
-  isDirectMessageChannel,
-  type SlackConversation,
-  searchSpaceIds,
-  spaceIdForConversation,
-} from "./slack-space.js";
+import { isDirectMessageChannel, searchSpaceIds, spaceIdForConversation } from "./slack-space.js";
 import { runSlackStartupChecks } from "./slack-startup-checks.js";
 import {
   type BotIdentity,
   buildThreadHistory,
   type SlackThreadMessage,
   stripMentions,
-  threadHasFolioReply,
   unescapeSlackText,
 } from "./slack-thread-context.js";
 
@@ -227,17 +211,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     return (replies.messages ?? []) as SlackThreadMessage[];
   };
 
-  const answer = async (input: {
-    conversation: SlackConversation;
-    text: string;
-    ts: string;
-    /** Thread to answer in; null answers at the top level (a direct message outside a thread). */
-    replyThreadTs: string | null;
-    thread: SlackThreadMessage[];
-    bot: BotIdentity;
-    /** The assistant container's parts: its own spaces, loading status and thread title. */
-    assistant?: Pick<AssistantQuestion, "spaceIds" | "showStatus" | "isFirstQuestion">;
-  }) => {
+  const answer = async (
+    input: ConversationQuestion & {
+      /** The assistant container's parts: its own spaces, loading status and thread title. */
+      assistant?: Pick<AssistantQuestion, "spaceIds" | "showStatus" | "isFirstQuestion">;
+    },
+  ) => {
     const requestId = randomUUID();
     const spaceId = spaceIdForConversation(input.conversation);
     const history = buildThreadHistory(input.thread, { ...input.bot, currentTs: input.ts });
@@ -313,107 +292,16 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     }),
   );
 
-  app.event("app_mention", async ({ event, context }) =>
-    track(async () => {
-      if (event.bot_id !== undefined || !event.user) return;
-      // A mention with files is an upload; its `message` event ingests the files.
-      if ("files" in event && Array.isArray(event.files) && event.files.length > 0) return;
-      const bot = await resolveIdentity();
-      const teamId = context.teamId ?? bot.teamId ?? "unknown";
-      const threadTs = event.thread_ts ?? event.ts;
-      const thread = event.thread_ts ? await fetchThread(event.channel, event.thread_ts) : [];
-      await answer({
-        conversation: { teamId, channelId: event.channel, userId: event.user, isDirectMessage: false },
-        text: event.text,
-        ts: event.ts,
-        replyThreadTs: threadTs,
-        thread,
-        bot,
-      });
-    }),
-  );
-
-  app.event("message", async ({ event, context }) =>
-    track(async () => {
-      const message = event as SlackMessageEvent;
-      const bot = await resolveIdentity();
-      const teamId = context.teamId ?? bot.teamId ?? "unknown";
-      const channel = message.channel ?? "";
-      // The mode is read only for a top-level channel question, the one message it can change.
-      const mayAnswerAll =
-        message.channel_type !== "im" &&
-        (message.thread_ts === undefined || message.thread_ts === message.ts) &&
-        looksLikeQuestion(message.text ?? "");
-      const decision = classifyMessageEvent(message, {
-        botUserId: bot.botUserId,
-        answersEveryQuestion: mayAnswerAll && (await channelModes.answersEveryQuestion(`${teamId}:${channel}`)),
-      });
-      if (decision.kind === "ignore") return;
-      const isDirectMessage = isDirectMessageChannel(channel, message.channel_type);
-      const conversation: SlackConversation = {
-        teamId,
-        channelId: channel,
-        userId: message.user ?? "",
-        isDirectMessage,
-      };
-      const ts = message.ts ?? "";
-      const inThread = message.thread_ts !== undefined && message.thread_ts !== ts;
-      if (decision.kind === "files") {
-        for (const file of decision.files) {
-          await ingestSharedFile(fileDependencies, { file, conversation, threadTs: message.thread_ts ?? ts });
-        }
-        return;
-      }
-      const thread = inThread && message.thread_ts ? await fetchThread(channel, message.thread_ts) : [];
-      if (decision.kind === "follow-up-candidate" && !threadHasFolioReply(thread, bot)) return;
-      const replyThreadTs = isDirectMessage && !inThread ? null : (message.thread_ts ?? ts);
-      await answer({ conversation, text: message.text ?? "", ts, replyThreadTs, thread, bot });
-    }),
-  );
-
-  app.event("file_shared", async ({ event, context }) =>
-    track(async () => {
-      const bot = await resolveIdentity();
-      if (event.user_id === bot.botUserId) return;
-      const info = await client.files.info({ file: event.file_id });
-      const file = info.file as SlackFileObject | undefined;
-      if (!file) return;
-      const teamId = context.teamId ?? bot.teamId ?? "unknown";
-      const isDirectMessage = isDirectMessageChannel(event.channel_id);
-      const threadTs = findFileShareThread(file, event.channel_id);
-      await ingestSharedFile(fileDependencies, {
-        file,
-        conversation: { teamId, channelId: event.channel_id, userId: event.user_id, isDirectMessage },
-        threadTs: threadTs ?? undefined,
-      });
-    }),
-  );
-
-  const feedbackActions = [FEEDBACK_ACTION_UP, FEEDBACK_ACTION_DOWN, FEEDBACK_ACTION_NATIVE];
-  app.action(new RegExp(`^(${feedbackActions.join("|")})$`), async ({ ack, action, body }) => {
-    await ack();
-    await track(async () => {
-      // The native feedback_buttons element sends the clicked button's value, as a button does.
-      const rawValue = (action as { value?: unknown }).value;
-      const value = typeof rawValue === "string" ? decodeFeedbackValue(rawValue) : null;
-      if (!value) return;
-      const actionId = "action_id" in action ? action.action_id : "";
-      const rating = feedbackRating(actionId, value);
-      if (rating === null) return;
-      await core.recordFeedback({ answerId: value.answerId, spaceId: value.spaceId, user: body.user.id, rating });
-      logger.info({ requestId: value.answerId, space: value.spaceId, rating }, "slack feedback recorded");
-      const channel = "channel" in body ? body.channel?.id : undefined;
-      if (channel) {
-        const threadTs = "message" in body ? (body.message?.thread_ts as string | undefined) : undefined;
-        await client.chat.postEphemeral({
-          channel,
-          user: body.user.id,
-          ...(threadTs ? { thread_ts: threadTs } : {}),
-          text: rating === "up" ? "Thanks — glad it helped." : "Thanks — noted, this helps Folio improve.",
-        });
-      }
-    });
+  registerConversationEvents(app, {
+    client,
+    channelModes,
+    fileDependencies,
+    resolveIdentity,
+    fetchThread,
+    answer,
+    track,
   });
+  registerFeedbackAction(app, { client, core, logger, track });
 
   app.command("/folio", async ({ command, ack, context }) => {
     const isDirectMessage = isDirectMessageChannel(command.channel_id);

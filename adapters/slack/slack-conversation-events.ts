@@ -1,0 +1,121 @@
+/**
+ * The Bolt listeners for conversations outside the assistant container: a mention or a message Folio
+ * should answer becomes a question (handed to the adapter's `answer`), and a shared file becomes an
+ * upload (`ingestSharedFile`). Which messages count is decided by `classifyMessageEvent`; this module
+ * only gathers what each decision needs (who Folio is, the channel's mode, the thread so far).
+ */
+import type { App, webApi } from "@slack/bolt";
+import type { ChannelModeStore } from "./slack-commands.js";
+import {
+  classifyMessageEvent,
+  findFileShareThread,
+  looksLikeQuestion,
+  type SlackFileObject,
+  type SlackMessageEvent,
+} from "./slack-events.js";
+import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
+import { isDirectMessageChannel, type SlackConversation } from "./slack-space.js";
+import { type BotIdentity, type SlackThreadMessage, threadHasFolioReply } from "./slack-thread-context.js";
+
+/** A question found in a conversation, with the thread it arrived in. */
+export type ConversationQuestion = {
+  conversation: SlackConversation;
+  text: string;
+  ts: string;
+  /** Thread to answer in; null answers at the top level (a direct message outside a thread). */
+  replyThreadTs: string | null;
+  thread: SlackThreadMessage[];
+  bot: BotIdentity;
+};
+
+export type ConversationEventDependencies = {
+  client: webApi.WebClient;
+  channelModes: ChannelModeStore;
+  fileDependencies: SlackFileDependencies;
+  /** Who Folio is (auth.test, once per process), so it can ignore itself. */
+  resolveIdentity: () => Promise<BotIdentity & { teamId: string | null }>;
+  fetchThread: (channel: string, threadTs: string) => Promise<SlackThreadMessage[]>;
+  answer: (question: ConversationQuestion) => Promise<void>;
+  /** Runs work after Bolt's ack, remembered so the adapter's stop() can wait for it. */
+  track: (work: () => Promise<unknown>) => Promise<void>;
+};
+
+export function registerConversationEvents(app: App, dependencies: ConversationEventDependencies): void {
+  const { client, channelModes, fileDependencies, resolveIdentity, fetchThread, answer, track } = dependencies;
+
+  app.event("app_mention", async ({ event, context }) =>
+    track(async () => {
+      if (event.bot_id !== undefined || !event.user) return;
+      // A mention with files is an upload; its `message` event ingests the files.
+      if ("files" in event && Array.isArray(event.files) && event.files.length > 0) return;
+      const bot = await resolveIdentity();
+      const teamId = context.teamId ?? bot.teamId ?? "unknown";
+      const threadTs = event.thread_ts ?? event.ts;
+      const thread = event.thread_ts ? await fetchThread(event.channel, event.thread_ts) : [];
+      await answer({
+        conversation: { teamId, channelId: event.channel, userId: event.user, isDirectMessage: false },
+        text: event.text,
+        ts: event.ts,
+        replyThreadTs: threadTs,
+        thread,
+        bot,
+      });
+    }),
+  );
+
+  app.event("message", async ({ event, context }) =>
+    track(async () => {
+      const message = event as SlackMessageEvent;
+      const bot = await resolveIdentity();
+      const teamId = context.teamId ?? bot.teamId ?? "unknown";
+      const channel = message.channel ?? "";
+      // The mode is read only for a top-level channel question, the one message it can change.
+      const mayAnswerAll =
+        message.channel_type !== "im" &&
+        (message.thread_ts === undefined || message.thread_ts === message.ts) &&
+        looksLikeQuestion(message.text ?? "");
+      const decision = classifyMessageEvent(message, {
+        botUserId: bot.botUserId,
+        answersEveryQuestion: mayAnswerAll && (await channelModes.answersEveryQuestion(`${teamId}:${channel}`)),
+      });
+      if (decision.kind === "ignore") return;
+      const isDirectMessage = isDirectMessageChannel(channel, message.channel_type);
+      const conversation: SlackConversation = {
+        teamId,
+        channelId: channel,
+        userId: message.user ?? "",
+        isDirectMessage,
+      };
+      const ts = message.ts ?? "";
+      const inThread = message.thread_ts !== undefined && message.thread_ts !== ts;
+      if (decision.kind === "files") {
+        for (const file of decision.files) {
+          await ingestSharedFile(fileDependencies, { file, conversation, threadTs: message.thread_ts ?? ts });
+        }
+        return;
+      }
+      const thread = inThread && message.thread_ts ? await fetchThread(channel, message.thread_ts) : [];
+      if (decision.kind === "follow-up-candidate" && !threadHasFolioReply(thread, bot)) return;
+      const replyThreadTs = isDirectMessage && !inThread ? null : (message.thread_ts ?? ts);
+      await answer({ conversation, text: message.text ?? "", ts, replyThreadTs, thread, bot });
+    }),
+  );
+
+  app.event("file_shared", async ({ event, context }) =>
+    track(async () => {
+      const bot = await resolveIdentity();
+      if (event.user_id === bot.botUserId) return;
+      const info = await client.files.info({ file: event.file_id });
+      const file = info.file as SlackFileObject | undefined;
+      if (!file) return;
+      const teamId = context.teamId ?? bot.teamId ?? "unknown";
+      const isDirectMessage = isDirectMessageChannel(event.channel_id);
+      const threadTs = findFileShareThread(file, event.channel_id);
+      await ingestSharedFile(fileDependencies, {
+        file,
+        conversation: { teamId, channelId: event.channel_id, userId: event.user_id, isDirectMessage },
+        threadTs: threadTs ?? undefined,
+      });
+    }),
+  );
+}
