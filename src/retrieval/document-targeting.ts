@@ -4,13 +4,12 @@
  * A statement page of "3M_2018_10K.pdf" never says "3M" or "FY2018"; the question "What is the FY2018
  * capital expenditure for 3M?" does, and so does the file.
  *
- * The rule is general, over titles only (no list of names): each name in the question (a word with a
- * capital past a sentence's first letter, or a digit) found in a document's
- * subject (title + file name) weighs ln(N / df), N documents in the searched spaces, df of them with the
- * term in their subject — a term every title has weighs nothing. The documents scoring at least
- * `relativeScore` of the best are targeted, provided they are a minority of the spaces' documents and the
- * best match carries at least one distinctive term. A name on most passages of the documents it does not
- * title targets nothing: it is what the whole library is about. Matching forgives how names are written in file names:
+ * The rule is general, over titles only (no list of names). Each name in the question (see namingWords)
+ * found in a document's subject (title + file name) weighs ln(N / df): N long documents in the searched
+ * spaces, df of them with the name in their subject, so a name every title has weighs nothing. The
+ * documents scoring at least `relativeScore` of the best are targeted, provided they are at most
+ * `maxTargetedShare` of the documents. A name on most passages of the documents it does not title
+ * targets nothing: it is what the whole library is about. Matching forgives how file names write names:
  * a year inside a token ("FY2018", "2021Q1") is the year; adjacent question words may be one title word
  * ("MGM Resorts" ~ "MGMRESORTS"); a capitalized name may abbreviate a title word ("JPM" ~ "JPMORGAN").
  */
@@ -105,9 +104,9 @@ type QuestionTerms = {
 };
 
 /**
- * A word that names something: it has a capital past a sentence's first letter ("MGM", "Corning",
- * "iPhone"), digits with letters ("3M", "FY2018") or is a year ("2021"). Only names target documents: "What is the company's
- * policy?" must not prefer every document with "Company" in its title.
+ * Runs of words that name something: a capital past a sentence's first letter ("MGM", "Corning",
+ * "iPhone"), digits with letters ("3M", "FY2018") or a year ("2021"). Only names target documents:
+ * "What is the company's policy?" must not prefer every document with "Company" in its title.
  */
 function namingWords(question: string): string[][] {
   const runs: string[][] = [];
