@@ -60,6 +60,9 @@ const INSTRUCTION_SENTENCE = new RegExp(
   "i",
 );
 
+/** What introduces the asker's question after a colon: "Answer the following question …:". */
+const QUESTION_INTRODUCTION = /\b(?:question|following|answer|respond|response|reply)\b/i;
+
 /** Leading clauses that say where to look or how to reason: "Using the cash flow statement, …". */
 const GUIDANCE_CLAUSE =
   /^(?:(?:primarily |only |mainly |by |when |while )*(?:using|utilizing|utilising|referencing|referring to|relying on|drawing (?:conclusions )?from|looking at|considering|taking into account|based on|basing (?:your |the )?(?:judg(?:e)?ments?|answer|response)?\s*(?:off of|off|on|by|upon|from)|according to|in (?:light|view) of|with reference to)\b)([^,?]{0,200}),\s*/i;
@@ -112,9 +115,10 @@ function needOfSentence(sentence: string): string {
   if (!INSTRUCTION_SENTENCE.test(trimmed)) return trimmed;
   // "Answer the following question …: what is the FY2018 net PPNE for 3M?" — the question follows the colon.
   const colon = trimmed.indexOf(":");
-  if (colon >= 0 && colon < trimmed.length - 1) {
+  const introduction = colon >= 0 ? trimmed.slice(0, colon) : "";
+  if (colon >= 0 && colon < trimmed.length - 1 && QUESTION_INTRODUCTION.test(introduction)) {
     const after = trimmed.slice(colon + 1).trim();
-    const named = trimmed.slice(0, colon).match(NAMED_SOURCE);
+    const named = introduction.match(NAMED_SOURCE);
     if (
       /\?\s*$/.test(after) ||
       /^(?:what|which|how|who|when|where|why|is|are|was|were|did|does|do|can)\b/i.test(after)
@@ -123,6 +127,8 @@ function needOfSentence(sentence: string): string {
       return named ? `${need} (${named.join(", ")})` : need;
     }
   }
+  // A question is no instruction, though it opens with a word that can be one ("State disability: who qualifies?").
+  if (/\?\s*$/.test(trimmed)) return trimmed;
   // "Give a response … relying on the cash flow statement." — the statement it names is what the page is called.
   const named = trimmed.match(NAMED_SOURCE);
   return named ? `(${named.join(", ")})` : "";

@@ -57,4 +57,13 @@ describe("informationNeed", () => {
   it("keeps the whole question when every sentence reads as an instruction", () => {
     expect(informationNeed("Explain the vacation policy.")).toBe("Explain the vacation policy.");
   });
+
+  it("keeps a question that opens with a word an instruction could open with", () => {
+    expect(informationNeed("State disability insurance: who qualifies?")).toBe(
+      "State disability insurance: who qualifies?",
+    );
+    expect(informationNeed("Use of company cars: what is allowed on weekends?")).toBe(
+      "Use of company cars: what is allowed on weekends?",
+    );
+  });
 });
