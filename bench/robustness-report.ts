@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   await runFiles(warmUp, { concurrency });
   const started = performance.now();
   process.stderr.write(`Running ${files.length} files, ${concurrency} at a time…\n`);
-  const { outcomes, eventLoopMaxDelayMs, eventLoopP99DelayMs } = await runFiles(files, {
+  const { outcomes, eventLoopMaxDelayMs, eventLoopP99DelayMs, eventLoopUtilization } = await runFiles(files, {
     concurrency,
     onOutcome: (outcome) => {
       if (verbose)
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     `- Parse worker heap, highest used heap sampled per file (every 20 ms inside the worker; includes the loaded parsers, the tokenizer and garbage not yet collected from earlier files): ${heapiest
       .map((outcome) => `${label(outcome)} ${outcome.workerPeakHeapMb} MB`)
       .join("; ")}.`,
-    `- Main event loop delay while parsing: max ${eventLoopMaxDelayMs.toFixed(1)} ms, p99 ${eventLoopP99DelayMs.toFixed(1)} ms.`,
+    `- Main event loop delay while parsing: max ${eventLoopMaxDelayMs.toFixed(1)} ms, p99 ${eventLoopP99DelayMs.toFixed(1)} ms; main thread busy ${(eventLoopUtilization * 100).toFixed(1)}% of the run.`,
     `- Limits: ${seconds(DEFAULT_PARSE_LIMITS.timeMs)} and ${DEFAULT_PARSE_LIMITS.maxHeapMb} MB heap per file (DEFAULT_PARSE_LIMITS); the workers were started before timing.`,
   );
   process.stdout.write(`${lines.join("\n")}\n`);

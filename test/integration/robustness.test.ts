@@ -31,15 +31,17 @@ import {
 import { hasSharedData, sharedData, sharedModelsDir } from "../support/shared-paths.js";
 
 /**
- * Timers on the main thread may run this late at most while files parse in the workers (measured:
- * 25–140 ms on a busy 2-core machine). Parsed on the main thread instead, the 872-page handbook alone
- * holds the loop for about 1.1 s (mammoth converts it in one synchronous stretch).
+ * While files parse in the workers the main thread mostly waits: it only hands bytes over and reads
+ * results. Parsed on the main thread instead, it would be busy for nearly the whole run. The share of the
+ * run it spends running code (event-loop utilization) tells the two apart on a busy machine too; how late
+ * timers run (the loop delay, 25–140 ms on a quiet 2-core machine, 0.7–1.6 s with the whole suite running
+ * beside it) is a speed figure and lives in `npx tsx bench/robustness-report.ts`.
  */
-const MAX_EVENT_LOOP_DELAY_MS = 500;
+const MAX_MAIN_THREAD_UTILIZATION = 0.5;
 
 const files: CorpusFile[] = hasSharedData ? listRobustnessFiles() : [];
 const outcomes = new Map<string, FileOutcome>();
-let eventLoopMaxDelayMs = Number.POSITIVE_INFINITY;
+let mainThreadUtilization = Number.POSITIVE_INFINITY;
 
 function key(file: CorpusFile): string {
   return `${file.corpus}/${file.relativePath}`;
@@ -49,7 +51,7 @@ describe.skipIf(!hasSharedData)("robustness corpora through the parse worker poo
   beforeAll(async () => {
     const run = await runFiles(files, { concurrency: 2 });
     for (const outcome of run.outcomes) outcomes.set(key(outcome.file), outcome);
-    eventLoopMaxDelayMs = run.eventLoopMaxDelayMs;
+    mainThreadUtilization = run.eventLoopUtilization;
   }, 120_000);
 
   afterAll(async () => {
@@ -85,8 +87,8 @@ describe.skipIf(!hasSharedData)("robustness corpora through the parse worker poo
     if (expected !== null) expect(`${outcome.code}: ${outcome.message}`).toMatch(new RegExp(`^${expected}:`));
   });
 
-  it("keeps the main event loop responsive while files parse", () => {
-    expect(eventLoopMaxDelayMs).toBeLessThan(MAX_EVENT_LOOP_DELAY_MS);
+  it("leaves the main thread mostly idle while files parse in the workers", () => {
+    expect(mainThreadUtilization).toBeLessThan(MAX_MAIN_THREAD_UTILIZATION);
   });
 
   it("stops a file at its time limit and the pool carries on", async () => {

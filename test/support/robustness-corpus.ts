@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { strFromU8, unzipSync } from "fflate";
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from "../../ingestion/limits.js";
 import { processFileInWorker } from "../../ingestion/run-in-worker.js";
@@ -292,10 +292,17 @@ export async function runFile(file: CorpusFile, limits: ParseLimits = DEFAULT_PA
 export async function runFiles(
   files: readonly CorpusFile[],
   options: { concurrency?: number; limits?: ParseLimits; onOutcome?: (outcome: FileOutcome) => void } = {},
-): Promise<{ outcomes: FileOutcome[]; eventLoopMaxDelayMs: number; eventLoopP99DelayMs: number }> {
+): Promise<{
+  outcomes: FileOutcome[];
+  eventLoopMaxDelayMs: number;
+  eventLoopP99DelayMs: number;
+  /** Share of the run the main thread spent running code rather than waiting for events (0–1). */
+  eventLoopUtilization: number;
+}> {
   const concurrency = options.concurrency ?? 2;
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  const utilizationAtStart = performance.eventLoopUtilization();
   const outcomes: FileOutcome[] = new Array(files.length);
   let next = 0;
   const sampleRss = () => Math.round(process.memoryUsage.rss() / (1024 * 1024));
@@ -321,6 +328,7 @@ export async function runFiles(
   histogram.disable();
   return {
     outcomes,
+    eventLoopUtilization: performance.eventLoopUtilization(utilizationAtStart).utilization,
     eventLoopMaxDelayMs: histogram.max / 1e6,
     eventLoopP99DelayMs: histogram.percentile(99) / 1e6,
   };
