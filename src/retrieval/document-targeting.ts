@@ -203,8 +203,12 @@ function targetAmong(
   const matches = documents.map((document) => matchedTerms(terms, subjectOf(document)));
   const titledBy = new Map<string, TargetableDocument[]>();
   matches.forEach((matched, index) => {
-    for (const term of matched)
-      titledBy.set(term, [...(titledBy.get(term) ?? []), documents[index] as TargetableDocument]);
+    const document = documents[index] as TargetableDocument;
+    for (const term of matched) {
+      const titled = titledBy.get(term);
+      if (titled) titled.push(document);
+      else titledBy.set(term, [document]);
+    }
   });
   /**
    * The term's share of the passages outside the documents it titles. Those documents' passages all
