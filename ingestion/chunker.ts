@@ -12,6 +12,7 @@
 import type { ChunkDraft, PageText, Provenance } from "../src/domain/types.js";
 import { FolioError } from "../src/errors.js";
 import type { ParsedDocument, TableBlock, TextBlock } from "./parsed-document.js";
+import { headingPathAt, type PdfHeading } from "./pdf-headings.js";
 import { splitSentences } from "./split-sentences.js";
 import type { TokenCounter } from "./token-counter.js";
 
@@ -261,13 +262,22 @@ function contiguousRuns(flow: Flow): Flow[] {
   return runs;
 }
 
-function chunkPdfText(blocks: TextBlock[], pages: PageText[], measure: Measure, overlapTokens: number): Draft[] {
+function chunkPdfText(
+  blocks: TextBlock[],
+  pages: PageText[],
+  headings: readonly PdfHeading[],
+  measure: Measure,
+  overlapTokens: number,
+): Draft[] {
   const offsets = pageOffsets(pages);
   const flow = pdfFlow(blocks, pages, offsets);
   const spans = contiguousRuns(flow).flatMap((run) => packFlow(run, measure, overlapTokens));
   return spans.map((span) => {
     const startPage = pageIndexAt(offsets, span.start);
     const endPage = pageIndexAt(offsets, span.end - 1);
+    const charStart = span.start - (offsets[startPage] ?? 0);
+    // A passage is indexed under the section heading in force where it starts.
+    const headingPath = headingPathAt(headings, startPage + 1, charStart);
     return {
       kind: "text",
       text: flow.source.slice(span.start, span.end),
@@ -275,8 +285,9 @@ function chunkPdfText(blocks: TextBlock[], pages: PageText[], measure: Measure, 
       provenance: {
         pageStart: startPage + 1,
         pageEnd: endPage + 1,
-        charStart: span.start - (offsets[startPage] ?? 0),
+        charStart,
         charEnd: span.end - (offsets[endPage] ?? 0),
+        ...(headingPath.length > 0 ? { headingPath } : {}),
       },
     };
   });
@@ -470,7 +481,7 @@ export function chunkDocument(document: ParsedDocument, options: ChunkingOptions
   if (document.pages) {
     // A PDF is one flow across pages, so a paragraph broken by a page end stays together.
     const textBlocks = document.blocks.filter((block): block is TextBlock => block.kind === "text");
-    drafts.push(...chunkPdfText(textBlocks, document.pages, measure, options.overlapTokens));
+    drafts.push(...chunkPdfText(textBlocks, document.pages, document.headings ?? [], measure, options.overlapTokens));
     for (const block of document.blocks) if (block.kind === "table") drafts.push(...chunkTable(block, measure));
   } else {
     const sections = new SectionBuilder();

@@ -11,6 +11,7 @@ import type { PageText } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
 import type { ParseLimits } from "./limits.js";
 import type { Block, ParsedDocument, TableBlock, TextBlock } from "./parsed-document.js";
+import { headingPathAt, headingPaths } from "./pdf-headings.js";
 import { layoutLines, normalizePageText } from "./pdf-lines.js";
 import { type CleanPdfPage, cleanPdfPages, type PdfCleanupCounts, type RawPdfPage } from "./pdf-page-text.js";
 import { continuesTable, type PdfTable } from "./pdf-tables.js";
@@ -173,7 +174,8 @@ function pageTables(page: CleanPdfPage, pageNumber: number): PageTable[] {
 /**
  * A table that runs onto the next page keeps its column names there: when the first table of a page
  * lines up with the last table of the page before and nothing but margins lies between them, it
- * takes that table's caption and header (unless it repeats the header) and numbers its rows on from it.
+ * takes that table's caption, heading path and header (unless it repeats the header) and numbers its
+ * rows on from it.
  */
 export function joinTablesAcrossPages(tables: PageTable[]): void {
   for (let index = 1; index < tables.length; index++) {
@@ -191,6 +193,7 @@ export function joinTablesAcrossPages(tables: PageTable[]): void {
     current.block = {
       ...withoutCaption,
       ...(previous.block.caption ? { caption: previous.block.caption } : {}),
+      headingPath: previous.block.headingPath,
       header: previous.block.header,
       rows:
         repeatsHeader || current.block.header.length === 0
@@ -346,6 +349,9 @@ export async function parsePdfWithCleanup(
     } catch {
       warnings.push("The PDF's metadata could not be read; the title comes from its first line.");
     }
+    const headings = headingPaths(cleaned.map((page) => page.headings));
+    for (const table of tables) table.block.headingPath = headingPathAt(headings, table.page, table.start);
+    // A continued table keeps the heading of the page it started on.
     joinTablesAcrossPages(tables);
     // Footnotes come after all the body text, so the chunker keeps them out of the sentences they interrupt.
     const blocks: Block[] = [
@@ -360,6 +366,7 @@ export async function parsePdfWithCleanup(
       title: metadataTitle || titleFromPages(pages) || fileName,
       pages,
       blocks,
+      ...(headings.length > 0 ? { headings } : {}),
       warnings,
     };
     return { document, cleanup };

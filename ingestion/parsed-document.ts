@@ -3,6 +3,7 @@
  * their provenance. Parsers never chunk; the chunker never parses.
  */
 import type { MediaType, PageText } from "../src/domain/types.js";
+import type { PdfHeading } from "./pdf-headings.js";
 
 /** A run of prose. For PDFs, `page` and `charStart` locate it inside that page's text. */
 export type TextBlock = {
@@ -40,6 +41,8 @@ export type ParsedDocument = {
   /** Physical pages for PDFs (every page, empty ones included); null for formats without pages. */
   pages: PageText[] | null;
   blocks: Block[];
+  /** PDF only: the section headings in reading order; a passage is indexed under the one in force where it starts. */
+  headings?: PdfHeading[];
   /** Non-fatal notes a person may want to know ("sheet 'Chart1' has no cells"). */
   warnings: string[];
 };

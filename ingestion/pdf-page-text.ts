@@ -8,6 +8,7 @@
 import { cutLine, findFootnotes } from "./footnotes.js";
 import { createLineMender } from "./hyphenation.js";
 import { findPageFurniture } from "./page-furniture.js";
+import { bodyStyle, findPageHeadings, type PageHeading } from "./pdf-headings.js";
 import { type LineJoin, layoutPageText, type PageLayout, type PdfLine } from "./pdf-lines.js";
 import { findTables, type PdfTable } from "./pdf-tables.js";
 
@@ -25,6 +26,8 @@ export type CleanPdfPage = {
   /** The tables found on the body's lines, and where each of those lines is in `text`. */
   tables: PdfTable[];
   lineSpans: PageLayout["lineSpans"];
+  /** The section headings on the page's body lines, with where each starts in `text` (pdf-headings.ts). */
+  headings: PageHeading[];
 };
 
 /** What the cleaning took out or changed, for measurement and logs. */
@@ -166,14 +169,19 @@ export function cleanPdfPages(pages: readonly RawPdfPage[]): { pages: CleanPdfPa
     const formText = pages[index]?.formText ?? "";
     const bodyText = [layout.text, formText].filter((text) => text.length > 0).join("\n\n");
     const notesText = layoutPageText(notes, lineJoins(notes, mend, new Set(), counts)).text;
-    return { tables, layout, bodyText, notesText };
+    return { body, tables, layout, bodyText, notesText };
   });
+  const tableLineSets = texts.map(({ tables }) => tableLines(tables));
+  const style = bodyStyle(
+    texts.map(({ body }, index) => ({ lines: body, tableLines: tableLineSets[index] ?? new Set() })),
+  );
   // A page's notes go after its body, unless the body runs on into the next page mid-sentence: then
   // they go before it, so the sentence stays whole across the break (unless the body before also runs
   // on into this one; a break can only be kept whole on one side of a page's notes).
   const runsOn = (index: number) =>
     (texts[index + 1]?.bodyText.length ?? 0) > 0 && /[\p{L}\p{N},\-\u2010]$/u.test(texts[index]?.bodyText ?? "");
-  const cleaned = texts.map(({ tables, layout, bodyText, notesText }, index): CleanPdfPage => {
+  const cleaned = texts.map(({ body, tables, layout, bodyText, notesText }, index): CleanPdfPage => {
+    const headings = findPageHeadings(body, layout, tableLineSets[index] ?? new Set(), style);
     if (notesText.length === 0) {
       return {
         text: bodyText,
@@ -181,6 +189,7 @@ export function cleanPdfPages(pages: readonly RawPdfPage[]): { pages: CleanPdfPa
         notes: null,
         tables,
         lineSpans: layout.lineSpans,
+        headings,
       };
     }
     if (bodyText.length === 0) {
@@ -190,6 +199,7 @@ export function cleanPdfPages(pages: readonly RawPdfPage[]): { pages: CleanPdfPa
         notes: { start: 0, end: notesText.length },
         tables,
         lineSpans: layout.lineSpans,
+        headings,
       };
     }
     if (!runsOn(index) || (index > 0 && runsOn(index - 1))) {
@@ -200,6 +210,7 @@ export function cleanPdfPages(pages: readonly RawPdfPage[]): { pages: CleanPdfPa
         notes: { start: notesStart, end: notesStart + notesText.length },
         tables,
         lineSpans: layout.lineSpans,
+        headings,
       };
     }
     const bodyStart = notesText.length + 2;
@@ -212,6 +223,7 @@ export function cleanPdfPages(pages: readonly RawPdfPage[]): { pages: CleanPdfPa
       lineSpans: layout.lineSpans.map((span) =>
         span === null ? null : { start: span.start + bodyStart, end: span.end + bodyStart },
       ),
+      headings: headings.map((heading) => ({ ...heading, start: heading.start + bodyStart })),
     };
   });
   return { pages: cleaned, counts };

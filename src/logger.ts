@@ -31,11 +31,33 @@ export function createLogger(options: {
       level: options.level,
       base: undefined,
       redact: { paths: REDACTED_LOG_PATHS, censor: REDACTION_CENSOR },
+      serializers: { err: boundedError },
       mixin: requestIdOfLine,
       hooks: { streamWrite: scrubSecrets },
     },
     destination as pino.DestinationStream,
   );
+}
+
+/** The longest string field of a logged error; a database error can carry a whole statement. */
+const maxErrorFieldCharacters = 2_000;
+
+/**
+ * An error as pino writes it, bounded: a driver error's bound parameters (a batch of passages, a
+ * document's text) are counted instead of written out, and long strings are cut, so one failure
+ * writes one readable line instead of megabytes of user content.
+ */
+function boundedError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
+  const bounded: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(serialized)) {
+    if (key === "params" && Array.isArray(value)) bounded[key] = `[${value.length} parameters]`;
+    else if (typeof value === "string" && value.length > maxErrorFieldCharacters)
+      bounded[key] = `${value.slice(0, maxErrorFieldCharacters)}… [${value.length} characters]`;
+    else bounded[key] = value;
+  }
+  return bounded;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Decides whether retrieval found anything relevant enough to answer from. BM25 scores are unbounded
  * and depend on the corpus, so the rule uses term coverage instead: the share of the question's
- * distinct analyzed terms that occur in the best of the top three sources (title and file name included). With at
- * most two terms the question must be covered fully (any threshold above 0.5 implies it).
+ * distinct analyzed terms that occur in the best of the top three sources, read as they are indexed
+ * (title, file name and section heading included). With at most two terms the question must be
+ * covered fully (any threshold above 0.5 implies it).
  *
  * Calibration (`npx tsx bench/no-context-calibration.ts`): the seven Northwind QA PDFs ingested into an
  * embedded Folio; coverage of the top-5 sources (20 BM25 candidates, as answerQuestion retrieves) for
@@ -26,7 +27,7 @@
  * sources" answer is the next step.
  */
 import type { SearchResult } from "../domain/types.js";
-import { readableFileName } from "../ingest/index-text.js";
+import { indexTextOf } from "../ingest/index-text.js";
 import { uniqueTerms } from "./sentence-scoring.js";
 
 export const DEFAULT_COVERAGE_THRESHOLD = 0.55;
@@ -42,8 +43,9 @@ export function assessRelevance(
   if (results.length === 0 || queryTerms.size === 0) return { relevant: false, coverage: 0 };
   let coverage = 0;
   for (const result of results.slice(0, 3)) {
-    // The title and file name are indexed with every passage (index-text.ts): a question naming them is covered.
-    const chunkTerms = uniqueTerms(`${result.title}\n${readableFileName(result.file)}\n${result.text}`);
+    // The title, file name and section headings are indexed with every passage (index-text.ts): a
+    // question naming them is covered.
+    const chunkTerms = uniqueTerms(indexTextOf({ title: result.title, fileName: result.file }, result));
     let matched = 0;
     for (const term of queryTerms) if (chunkTerms.has(term)) matched += 1;
     coverage = Math.max(coverage, matched / queryTerms.size);

@@ -412,4 +412,27 @@ describe.skipIf(!hasNorthwind)("PDF page text cleaning on the Northwind PDFs", (
     expect(chunks).toBeGreaterThan(0);
     expect(offsetMismatches).toBe(0);
   });
+
+  it("indexes the Plus booklet's passages under the section heading they sit in, read from the page", async () => {
+    const name = "Northwind_Health_Plus_Benefits_Details.pdf";
+    const document = await parsePdf(readFileSync(path.join(northwindDirectory, name)), name, DEFAULT_PARSE_LIMITS);
+    const pages = document.pages ?? [];
+    const headings = document.headings ?? [];
+    expect(headings.length).toBeGreaterThan(40);
+    for (const heading of headings) {
+      const nearest = heading.path.at(-1) ?? "";
+      // Each heading is words of its page, starting where it says, and no wrapped sentence.
+      expect(pages[heading.page - 1]?.text.slice(heading.charStart).startsWith(nearest.split(" ")[0] ?? "")).toBe(true);
+      expect(nearest).not.toMatch(/\s(?:and|the|of|to)$/);
+    }
+    const chunks = chunkDocument(document, {
+      maxTokens,
+      overlapTokens,
+      tokenCounter: await loadTokenCounter(tokenizerDirectory),
+    });
+    const sectionOf = (text: string) => chunks.find((chunk) => chunk.text.startsWith(text))?.provenance.headingPath;
+    // Passages of the covered-services entries, each under the entry in force where it starts.
+    expect(sectionOf("Health Plus covers most over-the-counter medications")).toEqual(["Prescription Drug"]);
+    expect(sectionOf("it’s important to stay up-to-date on your vaccinations")).toEqual(["Preventive Care"]);
+  });
 });

@@ -105,3 +105,26 @@ describe("secrets in log lines", () => {
     expect(citation?.database).toBe("postgres://folio:[redacted]@db:5432/folio");
   });
 });
+
+describe("logged errors", () => {
+  it("counts a database error's parameters and cuts long fields, keeping the code and message", async () => {
+    const { logger, lines, parsed } = capturedLogger();
+    const error = Object.assign(new Error("unsupported Unicode escape sequence"), {
+      code: "22P05",
+      query: `INSERT INTO chunks ${"(…), ".repeat(2_000)}`,
+      params: ["document-id", ["a passage of a user's document", "another passage"]],
+    });
+    logger.error({ err: error }, "ingestion failed");
+    const [record] = await parsed();
+    const err = record?.err as Record<string, unknown>;
+    expect(err).toMatchObject({
+      message: "unsupported Unicode escape sequence",
+      code: "22P05",
+      params: "[2 parameters]",
+    });
+    expect(String(err.query)).toMatch(/… \[\d+ characters\]$/);
+    expect(String(err.stack)).toContain("unsupported Unicode escape sequence");
+    expect(lines.join("")).not.toContain("a passage of a user's document");
+    expect(lines[0]?.length).toBeLessThan(6_000);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Finds the section headings of a PDF, so each passage can be indexed with the heading it sits under
+ * (index-text.ts). A PDF has no heading markup; a heading is a short line that stands out from the
+ * body text — set larger, or set wholly in another font than the body (bold) — outside any table.
+ * Consecutive heading lines are one heading ("3M Company and Subsidiaries / Consolidated Statement of
+ * Cash Flows / Years ended December 31"). A passage is indexed under the last heading before it.
+ */
+import type { PageLayout, PdfLine } from "./pdf-lines.js";
+
+/** A heading found on a page: where its first line starts in the page text, and its words. */
+export type PageHeading = { start: number; text: string };
+
+/** A heading in reading order: its page, where it starts in that page's text, and the path it opens. */
+export type PdfHeading = { page: number; charStart: number; path: string[] };
+
+/** What the heading rules need to know about a document's body text. */
+export type BodyStyle = { font: string; size: number };
+
+/** Longest line (characters) and most words a heading line may have. */
+const maxHeadingCharacters = 100;
+const maxHeadingWords = 14;
+/** More consecutive heading-like lines than this are a bold paragraph, not a heading. */
+const maxHeadingLines = 3;
+/** A line this much larger than the body is a heading whatever its font. */
+const largerShare = 1.15;
+/** A line in another font than the body must be at least this large (small bold print is not a heading). */
+const minimumEmphasisShare = 0.9;
+
+function sizeOf(line: PdfLine): number {
+  return line.size ?? line.height;
+}
+
+function visibleFragments(line: PdfLine) {
+  return line.fragments.filter(
+    (fragment) => fragment.superscript !== true && line.text.slice(fragment.start, fragment.end).trim().length > 0,
+  );
+}
+
+/**
+ * The body's font and type size: those carrying most of the characters of prose lines (lines outside
+ * tables) over the whole document.
+ */
+export function bodyStyle(
+  pages: ReadonlyArray<{ lines: readonly PdfLine[]; tableLines: ReadonlySet<number> }>,
+): BodyStyle {
+  const fonts = new Map<string, number>();
+  const sizes = new Map<number, number>();
+  for (const { lines, tableLines } of pages) {
+    lines.forEach((line, index) => {
+      if (tableLines.has(index)) return;
+      for (const fragment of visibleFragments(line)) {
+        const characters = line.text.slice(fragment.start, fragment.end).replace(/\s+/g, "").length;
+        fonts.set(fragment.font, (fonts.get(fragment.font) ?? 0) + characters);
+      }
+      const size = Math.round(sizeOf(line) * 2) / 2;
+      sizes.set(size, (sizes.get(size) ?? 0) + line.text.replace(/\s+/g, "").length);
+    });
+  }
+  const most = <K>(counts: Map<K, number>, fallback: K): K =>
+    [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [fallback, -1] as [K, number])[0];
+  return { font: most(fonts, ""), size: most(sizes, 0) };
+}
+
+/** Whether a line, by its words alone, could be a heading: short, mostly letters, not mid-sentence. */
+function readsAsHeading(text: string): boolean {
+  if (text.length < 3 || text.length > maxHeadingCharacters) return false;
+  if (text.split(/\s+/).length > maxHeadingWords) return false;
+  const visible = text.replace(/\s+/g, "");
+  const letters = (visible.match(/\p{L}/gu) ?? []).length;
+  if (letters < 2 || letters / visible.length < 0.6) return false;
+  // A heading starts with a capital or a number ("2. Coverage"); it does not end mid-sentence.
+  if (!/^[\p{Lu}\p{N}]/u.test(text)) return false;
+  return !/[,;.]$/.test(text) && !endsOnLinkWord.test(text);
+}
+
+/** A line ending on one of these words is a sentence wrapped onto the next line, not a heading. */
+const endsOnLinkWord = /\s(?:a|an|and|are|as|at|be|by|for|from|in|is|of|on|or|that|the|to|with)$/i;
+
+/** Whether a line stands out from the body: set larger, or wholly in a font the body is not set in. */
+function standsOut(line: PdfLine, body: BodyStyle): boolean {
+  const size = sizeOf(line);
+  if (body.size > 0 && size >= body.size * largerShare) return true;
+  if (body.size > 0 && size < body.size * minimumEmphasisShare) return false;
+  const fragments = visibleFragments(line);
+  return fragments.length > 0 && fragments.every((fragment) => fragment.font !== body.font);
+}
+
+/**
+ * The headings of one page's body lines, laid out as `layout` (the heading's words are taken from the
+ * page text, so they read as the page does); lines in `tableLines` are table rows and never headings.
+ */
+export function findPageHeadings(
+  lines: readonly PdfLine[],
+  layout: PageLayout,
+  tableLines: ReadonlySet<number>,
+  body: BodyStyle,
+): PageHeading[] {
+  const headings: PageHeading[] = [];
+  let run: number[] = [];
+  const finishRun = () => {
+    const spans = run.map((index) => layout.lineSpans[index]);
+    const first = spans[0];
+    if (first && run.length <= maxHeadingLines && !continuesBelow(run.at(-1) as number)) {
+      headings.push({
+        start: first.start,
+        text: spans
+          .map((span) => (span ? layout.text.slice(span.start, span.end).trim() : ""))
+          .join(" ")
+          .replace(/\s+/g, " ")
+          .trim(),
+      });
+    }
+    run = [];
+  };
+  // A run whose next line starts in lower case is the start of a sentence that wraps there.
+  const continuesBelow = (last: number) => /^\s*\p{Ll}/u.test(lines[last + 1]?.text ?? "");
+  lines.forEach((line, index) => {
+    const text = line.text.replace(/\s+/g, " ").trim();
+    const isHeading =
+      text.length > 0 &&
+      line.rotated !== true &&
+      !tableLines.has(index) &&
+      layout.lineSpans[index] != null &&
+      readsAsHeading(text) &&
+      standsOut(line, body);
+    if (!isHeading) {
+      // A blank line ends a heading too, but a run of bold lines broken by blanks stays separate headings.
+      finishRun();
+      return;
+    }
+    const previous = run.at(-1);
+    if (previous !== undefined && previous !== index - 1) finishRun();
+    run.push(index);
+  });
+  finishRun();
+  return headings;
+}
+
+/**
+ * The headings of a document in reading order. A passage is indexed under the nearest heading above
+ * it only: larger headings above that one were measured to add more noise than context (Northwind
+ * and FinanceBench; see docs/benchmarks.md), since reports repeat the company name or "Part II" there.
+ */
+export function headingPaths(pages: ReadonlyArray<readonly PageHeading[]>): PdfHeading[] {
+  return pages.flatMap((headings, pageIndex) =>
+    headings.map((heading) => ({ page: pageIndex + 1, charStart: heading.start, path: [heading.text] })),
+  );
+}
+
+/** The heading path in force at a place in the document (the last heading at or before it); [] when none. */
+export function headingPathAt(headings: readonly PdfHeading[], page: number, charStart: number): string[] {
+  let found: string[] = [];
+  for (const heading of headings) {
+    if (heading.page > page || (heading.page === page && heading.charStart > charStart)) break;
+    found = heading.path;
+  }
+  return found;
+}

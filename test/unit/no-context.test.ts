@@ -1,0 +1,38 @@
+/**
+ * The no-context rule's coverage reads a source as it was indexed: title, file name and section
+ * heading count as words of the passage, so a question naming the statement a table sits under is
+ * covered by that table.
+ */
+import { describe, expect, it } from "vitest";
+import { assessRelevance } from "../../src/answer/no-context.js";
+import type { SearchResult } from "../../src/domain/types.js";
+
+const statementRows: SearchResult = {
+  chunkId: "c1",
+  documentId: "d1",
+  spaceId: "console:test",
+  file: "acme-annual-report.pdf",
+  title: "Acme annual report",
+  mediaType: "application/pdf",
+  pageStart: 60,
+  pageEnd: 60,
+  score: 1,
+  text: "(Millions) | 2018 | 2017\nPurchases of property, plant and equipment | (1,577) | (1,373)",
+  provenance: { pageStart: 60, pageEnd: 60, headingPath: ["Consolidated Statement of Cash Flows"] },
+  kind: "table",
+};
+
+describe("no-context coverage", () => {
+  const question = "Which purchases does Acme's cash flow statement show for 2018?";
+
+  it("counts the words of the passage's section heading", () => {
+    expect(assessRelevance(question, [statementRows])).toMatchObject({ relevant: true });
+  });
+
+  it("finds the same passage without its heading too little of the question", () => {
+    const withoutHeading = { ...statementRows, provenance: { pageStart: 60, pageEnd: 60 } };
+    const assessment = assessRelevance(question, [withoutHeading]);
+    expect(assessment.relevant).toBe(false);
+    expect(assessment.coverage).toBeLessThan(assessRelevance(question, [statementRows]).coverage);
+  });
+});
