@@ -197,3 +197,52 @@ describe.skipIf(!hasModels)("document targeting through a real embedded Folio", 
     ).toBe("ZENITH_2019_annual_report.txt");
   });
 });
+
+describe.skipIf(!hasModels)("section targeting through a real embedded Folio", () => {
+  let directory: string;
+  let folio: Folio;
+  // The discussion says "purchases of equipment" three times; the statement's rows never do, only its
+  // heading says which statement they are. Without section targeting the discussion ranks first.
+  const report = [
+    "# Liquidity and Capital Resources",
+    "Purchases of equipment rose as the company built two plants. Purchases of equipment will fall next year as the plants are finished. Purchases of equipment are paid for from the cash flow of operations, as the statement of cash flows shows.",
+    "# Consolidated Statement of Cash Flows",
+    "Net income 5,363 in 2018 and 4,869 in 2017. Depreciation 1,488 and 1,544. Paid for property, plant and machinery 1,577 and 1,373.",
+  ].join("\n\n");
+
+  beforeAll(async () => {
+    directory = await mkdtemp(path.join(os.tmpdir(), "folio-sections-"));
+    folio = await createFolio(
+      loadConfig({
+        FOLIO_DATA_DIR: path.join(directory, "data"),
+        FOLIO_MODELS_DIR: sharedModelsDir,
+        FOLIO_LOG_LEVEL: "silent",
+        ...(process.env.FOLIO_TEST_TARGETING_OFF ? { FOLIO_DOCUMENT_TARGETING: "0" } : {}),
+      }),
+      silentLogger,
+    );
+    const result = await folio.ingestion.ingestFile({
+      bytes: encode(report),
+      fileName: "acme-annual-report.md",
+      spaceId: "console:sections",
+      uploader: null,
+    });
+    expect(result.status).toBe("ingested");
+  }, 120_000);
+
+  afterAll(async () => {
+    await folio?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const topSection = async (query: string) =>
+    (await folio.retriever.search({ query, spaceIds: ["console:sections"], limit: 2, mode: "hybrid" }))[0]?.provenance
+      .headingPath;
+
+  it("prefers the passage under the heading the question names", async () => {
+    expect(await topSection("How much were purchases of equipment?")).toEqual(["Liquidity and Capital Resources"]);
+    expect(await topSection("How much were purchases of equipment according to the cash flow statement?")).toEqual([
+      "Consolidated Statement of Cash Flows",
+    ]);
+  });
+});
