@@ -109,7 +109,7 @@ export type RetrievalConfig = {
   denseWeight: number;
   sparseWeight: number;
   rerankCandidates: number;
-  /** FOLIO_DOCUMENT_TARGETING: prefer documents whose titles, and passages whose section headings, the question names (default on). */
+  /** FOLIO_DOCUMENT_TARGETING: prefer documents whose titles the question names (default on). */
   documentTargeting: boolean;
 };
 
