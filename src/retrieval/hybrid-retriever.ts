@@ -20,7 +20,6 @@ import { informationNeed } from "./information-need.js";
 import { correctQuerySpelling } from "./query-spelling.js";
 import { fuseReciprocalRanks } from "./reciprocal-rank-fusion.js";
 import { type RetrievalMode, type Retriever, type SearchRequest, timeSearchStage } from "./retriever.js";
-import { namedSectionHits } from "./section-targeting.js";
 import { joinSearchResults, sparseQueryVector } from "./sparse-retriever.js";
 import type { SpellingDictionary } from "./spelling-dictionary.js";
 import { termId } from "./text-analyzer.js";
@@ -164,39 +163,22 @@ export function createHybridRetriever(options: {
   }
 
   /**
-   * The ranking over the spaces, with the named documents' and sections' passages preferred: the list
-   * kept to the named documents, the unrestricted list and the passages of either under a heading the
-   * question names (section-targeting.ts) are fused with equal weight, so a preferred passage counts
-   * more than once, yet a better passage elsewhere can still make the top. Sections are looked for
-   * among each list's first `settings.candidates` passages.
+   * The ranking over the spaces, with the named documents' passages preferred: the list kept to those
+   * documents and the unrestricted list are fused with equal weight, so a passage of a named document
+   * counts twice, yet a better passage elsewhere can still make the top.
    */
   async function hits(request: SearchRequest, mode: RetrievalMode, limit: number): Promise<ScoredChunkId[]> {
     const [vectors, named] = await Promise.all([queryVectors(request, mode), namedDocuments(request)]);
-    if (!settings.targeting) return rankedHits(request, mode, vectors, limit, undefined);
-    const pool = Math.max(limit, settings.candidates);
-    const [all, preferred] = await Promise.all([
-      rankedHits(request, mode, vectors, pool, undefined),
-      named ? rankedHits(request, mode, vectors, pool, named) : Promise.resolve([]),
-    ]);
-    const sections = await namedSectionPassages(request, [...preferred, ...all]);
-    if (!named && sections.length === 0) return all.slice(0, limit);
+    const everywhere = rankedHits(request, mode, vectors, limit, undefined);
+    if (!named) return everywhere;
+    const [all, preferred] = await Promise.all([everywhere, rankedHits(request, mode, vectors, limit, named)]);
     return fuseReciprocalRanks(
       [
-        ...(named ? [{ results: preferred.slice(0, limit), weight: 1 }] : []),
-        { results: all.slice(0, limit), weight: 1 },
-        ...(sections.length > 0 ? [{ results: sections, weight: 1 }] : []),
+        { results: preferred, weight: 1 },
+        { results: all, weight: 1 },
       ],
       { k: settings.fusion.k, limit },
     );
-  }
-
-  /** The candidates under a heading the question names, best first, each once. */
-  async function namedSectionPassages(request: SearchRequest, candidates: ScoredChunkId[]): Promise<ScoredChunkId[]> {
-    return timeSearchStage(request, "sections", async () => {
-      const seen = new Set<string>();
-      const unique = candidates.filter((hit) => !seen.has(hit.chunkId) && seen.add(hit.chunkId));
-      return namedSectionHits(request.query, await joinSearchResults(catalog, unique));
-    });
   }
 
   async function rerank(request: SearchRequest, results: SearchResult[]): Promise<SearchResult[]> {
