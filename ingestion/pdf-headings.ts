@@ -10,7 +10,7 @@ import type { PageLayout, PdfLine } from "./pdf-lines.js";
 /** A heading found on a page: where its first line starts in the page text, and its words. */
 export type PageHeading = { start: number; text: string };
 
-/** A heading in reading order: its page, where it starts in that page's text, and the path it opens. */
+/** A heading in reading order: its page, where it starts in that page's text, and the path passages under it are indexed with. */
 export type PdfHeading = { page: number; charStart: number; path: string[] };
 
 /** What the heading rules need to know about a document's body text. */
@@ -97,6 +97,8 @@ export function findPageHeadings(
 ): PageHeading[] {
   const headings: PageHeading[] = [];
   let run: number[] = [];
+  // A run whose next line starts in lower case is the start of a sentence that wraps there.
+  const continuesBelow = (last: number) => /^\s*\p{Ll}/u.test(lines[last + 1]?.text ?? "");
   const finishRun = () => {
     const spans = run.map((index) => layout.lineSpans[index]);
     const first = spans[0];
@@ -112,8 +114,6 @@ export function findPageHeadings(
     }
     run = [];
   };
-  // A run whose next line starts in lower case is the start of a sentence that wraps there.
-  const continuesBelow = (last: number) => /^\s*\p{Ll}/u.test(lines[last + 1]?.text ?? "");
   lines.forEach((line, index) => {
     const text = line.text.replace(/\s+/g, " ").trim();
     const isHeading =
@@ -147,12 +147,19 @@ export function headingPaths(pages: ReadonlyArray<readonly PageHeading[]>): PdfH
   );
 }
 
-/** The heading path in force at a place in the document (the last heading at or before it); [] when none. */
+/**
+ * The heading path in force at a place in the document (the last heading at or before it); [] when
+ * none. `headings` are in reading order, so the search halves them (a long filing has hundreds).
+ */
 export function headingPathAt(headings: readonly PdfHeading[], page: number, charStart: number): string[] {
-  let found: string[] = [];
-  for (const heading of headings) {
-    if (heading.page > page || (heading.page === page && heading.charStart > charStart)) break;
-    found = heading.path;
+  const atOrBefore = (heading: PdfHeading) =>
+    heading.page < page || (heading.page === page && heading.charStart <= charStart);
+  let low = 0;
+  let high = headings.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (atOrBefore(headings[middle] as PdfHeading)) low = middle + 1;
+    else high = middle;
   }
-  return found;
+  return low === 0 ? [] : (headings[low - 1] as PdfHeading).path;
 }

@@ -119,5 +119,7 @@ describe("PDF section headings", () => {
     expect(headingPathAt(paths, 3, 39)).toEqual(["Financial Statements"]);
     expect(headingPathAt(paths, 3, 40)).toEqual(["Notes"]);
     expect(headingPathAt([], 1, 0)).toEqual([]);
+    // Before a document's first heading, a passage is under none.
+    expect(headingPathAt(paths.slice(1), 1, 99)).toEqual([]);
   });
 });
