@@ -3,7 +3,10 @@
  * as final. Markers that point to no source are removed. A sentence is supported when the embedder's
  * cosine between the sentence (markers stripped) and the best-matching sentence of a source it cites
  * is at least the threshold; that source sentence becomes the citation's quote (and so fixes its
- * page). Markers of cited sources that do not support the sentence are removed from it. Sentences
+ * page). A sentence no source sentence supports may still state a figure worked out from the sources
+ * ("1,577 / 32,765 = 4.8%"): it is supported when its arithmetic checks out and its inputs are printed
+ * in the sources it cites (calculation-check.ts). Markers of cited sources that do not support the
+ * sentence are removed from it. Sentences
  * without a marker are claims nobody can check: they count as unsupported, except short lead-ins
  * ending in ":" ("Here is what I found:"), which are dropped without counting either way — the shown
  * answer holds only supported, cited sentences. Source sentences that address the model (see
@@ -23,6 +26,7 @@
  * answers often merge two source sentences into one, so the gold pass rate is a lower bound.
  */
 import type { Embedder } from "../embedding/embedder.js";
+import { checkCalculation, findCalculation, printedNumbers } from "./calculation-check.js";
 import type { NumberedSource } from "./generator.js";
 import { isInstructionToModel } from "./instruction-guard.js";
 import { rankPassages } from "./sentence-scoring.js";
@@ -143,9 +147,37 @@ function evidenceOf(sources: readonly NumberedSource[]): Evidence[] {
   );
 }
 
+/**
+ * The cited sources that print an input of the calculation a sentence states, each with the passage
+ * printing it as the quote; none when the sentence states no calculation or it does not check out
+ * (calculation-check.ts). Numbers in the question count as given (a formula's constant).
+ */
+function calculationSupport(
+  piece: { claim: string; cited: number[] },
+  sources: readonly NumberedSource[],
+  evidence: readonly Evidence[],
+  question: string | undefined,
+): Array<[number, SupportingQuote]> {
+  const cited = sources.filter((source) => piece.cited.includes(source.n));
+  const texts = [...cited.map((source) => source.result.text), ...(question ? [question] : [])];
+  const calculation = findCalculation(piece.claim);
+  if (!calculation || !checkCalculation(calculation, texts)) return [];
+  const inputs = new Set(calculation.operands.map(Math.abs));
+  const quotes: Array<[number, SupportingQuote]> = [];
+  for (const source of cited) {
+    const passage = evidence.find(
+      (candidate) => candidate.n === source.n && [...printedNumbers(candidate.text)].some((n) => inputs.has(n)),
+    );
+    if (passage) quotes.push([source.n, { text: passage.text, start: passage.start, end: passage.end, support: 0 }]);
+  }
+  return quotes;
+}
+
 export async function verifyAnswer(options: {
   answer: string;
   sources: readonly NumberedSource[];
+  /** The question asked: numbers it states (a formula's constant) may be used in a calculation. */
+  question?: string;
   embedder: Embedder;
   threshold?: number;
   signal?: AbortSignal;
@@ -196,8 +228,10 @@ export async function verifyAnswer(options: {
       if (support > (bestBySource.get(candidate.n)?.support ?? Number.NEGATIVE_INFINITY))
         bestBySource.set(candidate.n, { text: candidate.text, start: candidate.start, end: candidate.end, support });
     });
-    const supporting = [...bestBySource.entries()].filter(([, quote]) => quote.support >= threshold);
+    let supporting = [...bestBySource.entries()].filter(([, quote]) => quote.support >= threshold);
     const support = Math.max(Number.NEGATIVE_INFINITY, ...[...bestBySource.values()].map((quote) => quote.support));
+    // A figure worked out from the sources is no sentence of theirs: its arithmetic is checked instead.
+    if (supporting.length === 0) supporting = calculationSupport(piece, options.sources, evidence, options.question);
     const supported = supporting.length > 0;
     sentences.push({
       text: piece.text,

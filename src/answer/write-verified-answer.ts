@@ -124,6 +124,7 @@ export async function* writeVerifiedAnswer(options: {
       const verification = await verifyAnswer({
         answer: draft,
         sources,
+        question,
         embedder: options.llm.embedder,
         threshold: options.llm.supportThreshold,
         signal,

@@ -38,7 +38,7 @@ const countWords = (text: string) => text.split(/\s+/).filter((word) => word !==
 describe("prompt templates", () => {
   it("loads the prompt files with their versions, the version line left out of the prompt", async () => {
     const prompts = await loadAnswerPrompts();
-    expect(describePromptVersions(prompts)).toBe("answer-system v1, answer-sources v1, answer-question v1");
+    expect(describePromptVersions(prompts)).toBe("answer-system v2, answer-sources v1, answer-question v1");
     expect(prompts.system.text.startsWith("You answer questions for a team using only the numbered sources")).toBe(
       true,
     );

@@ -215,3 +215,46 @@ describe("refusals", () => {
     expect(await outcome("The sources do not say. Dental is covered. Vision is covered too.")).toBe("unsupported");
   });
 });
+
+describe("figures worked out from the sources", () => {
+  const cashFlows = source(1, "Purchases of property, plant and equipment were 1,577 in 2018.");
+  const income = source(2, "Net sales were 32,765 in 2018.");
+  const vectors: Record<string, number[]> = {
+    "Purchases of property, plant and equipment were 1,577 in 2018.": direction(0),
+    "Net sales were 32,765 in 2018.": direction(1),
+    "Capital expenditure was 1,577 in 2018.": direction(0, 0.9),
+    // A calculation reads like neither source: cos 0.5 with both.
+    "As a share of net sales that is 1,577 / 32,765 = 4.8%.": direction(0, 0.5),
+    "As a share of net sales that is 1,577 / 32,765 = 6.8%.": direction(0, 0.5),
+  };
+
+  it("keeps a calculation whose inputs the cited sources print and whose result is right, quoting those inputs", async () => {
+    const verification = await verifyAnswer({
+      answer:
+        "Capital expenditure was 1,577 in 2018 [1]. As a share of net sales that is 1,577 / 32,765 = 4.8% [1][2].",
+      sources: [cashFlows, income],
+      embedder: fakeEmbedder(vectors).embedder,
+    });
+    expect(verification.outcome).toBe("verified");
+    expect(verification.text).toBe(
+      "Capital expenditure was 1,577 in 2018 [1]. As a share of net sales that is 1,577 / 32,765 = 4.8% [1] [2].",
+    );
+    expect(verification.quotes.get(2)?.text).toBe("Net sales were 32,765 in 2018.");
+  });
+
+  it("drops a calculation with a wrong result, and one citing only some of its inputs' sources", async () => {
+    const wrong = await verifyAnswer({
+      answer:
+        "Capital expenditure was 1,577 in 2018 [1]. As a share of net sales that is 1,577 / 32,765 = 6.8% [1][2].",
+      sources: [cashFlows, income],
+      embedder: fakeEmbedder(vectors).embedder,
+    });
+    expect(wrong.sentences.map((sentence) => sentence.supported)).toEqual([true, false]);
+    const uncited = await verifyAnswer({
+      answer: "Capital expenditure was 1,577 in 2018 [1]. As a share of net sales that is 1,577 / 32,765 = 4.8% [1].",
+      sources: [cashFlows, income],
+      embedder: fakeEmbedder(vectors).embedder,
+    });
+    expect(uncited.sentences.map((sentence) => sentence.supported)).toEqual([true, false]);
+  });
+});
