@@ -4,13 +4,28 @@
  * sentence no source says. A calculation is written as an expression, "=", and a result. It is checked
  * when every number in the expression is printed in a cited source or in the question (a formula's
  * constant: "365 * …"), or is a small divisor of an average (2, 3, 4) or 100, and the expression gives
- * the result to the precision it is written with ("4.8%" is 0.048 or 4.8, ± 0.05).
+ * the result to the precision it is written with ("4.8%" is 0.048 or 4.8, ± 0.05), and the sentence
+ * says little else (MAX_OTHER_WORDS).
  * Amounts in parentheses are negative in statements; both signs of a source's amount count as
  * printed ("(1,577)" supports 1,577), since an answer names an outflow by its size.
  */
 
 /** An expression, its operands and the result the sentence states. */
-export type Calculation = { expression: string; operands: number[]; value: number; stated: number; percent: boolean };
+export type Calculation = {
+  expression: string;
+  operands: number[];
+  value: number;
+  stated: number;
+  percent: boolean;
+  /** Words of the sentence outside the calculation ("As a share of revenue that is"). */
+  otherWords: number;
+};
+
+/**
+ * Most words a calculation's sentence may hold besides it: a short label. Only the arithmetic is
+ * checked, so a longer sentence could carry a claim ("…, because of the new plant") nobody checked.
+ */
+const MAX_OTHER_WORDS = 12;
 
 /** Numbers any calculation may use without a source: the divisor of an average of a few years, and 100 for percents. */
 const FREE_OPERANDS = new Set([2, 3, 4, 100]);
@@ -126,12 +141,17 @@ export function findCalculation(sentence: string): Calculation | null {
     if (value === null) continue;
     const digits = (result[2] as string).replaceAll(",", "");
     const stated = Number(digits) * (result[1] ? -1 : 1);
+    const rest = `${sentence.slice(0, equals - candidate.length + start)} ${sentence.slice(equals + result[0].length)}`;
     return {
       expression,
       operands: tokens.flatMap((token) => (token.kind === "number" ? [token.value] : [])),
       value,
       stated,
       percent: result[3] !== undefined,
+      otherWords: rest
+        .replace(/\[\d{1,3}\]/g, " ")
+        .split(/\s+/)
+        .filter((word) => /[\p{L}\p{N}]/u.test(word)).length,
     };
   }
   return null;
@@ -155,7 +175,7 @@ function statesValue(calculation: Calculation): boolean {
 
 /** Whether a calculation's inputs are printed in `evidence` (the cited sources' text, the question) and its result is right. */
 export function checkCalculation(calculation: Calculation, evidence: readonly string[]): boolean {
-  if (!statesValue(calculation)) return false;
+  if (calculation.otherWords > MAX_OTHER_WORDS || !statesValue(calculation)) return false;
   const printed = new Set(evidence.flatMap((text) => [...printedNumbers(text)]));
   return calculation.operands.every((operand) => printed.has(Math.abs(operand)) || FREE_OPERANDS.has(operand));
 }

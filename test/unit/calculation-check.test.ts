@@ -22,6 +22,7 @@ describe("findCalculation", () => {
       value: 1577 / 32765,
       stated: 4.8,
       percent: true,
+      otherWords: 7,
     });
     expect(findCalculation("The average was (1,577 + 1,373) / 2 = 1,475.")?.value).toBe(1475);
     expect(findCalculation("Growth was (32,765 − 31,657) ÷ 31,657 × 100 ≈ 3.5 percent.")?.percent).toBe(true);
@@ -47,6 +48,14 @@ describe("checkCalculation", () => {
     expect(checks("That is 1,577 / 32,765 = 4.85% of revenue.")).toBe(false);
     expect(checks("That is 1,600 / 32,765 = 4.9% of revenue.")).toBe(false);
     expect(checks("That is 1,577 / 32,765 = 4.8% of revenue.", [cashFlows])).toBe(false);
+  });
+
+  it("refuses a sentence that says more than a short label besides its calculation", () => {
+    expect(
+      checks(
+        "That is 1,577 / 32,765 = 4.8% of revenue, which rose because the company opened two new plants in Asia and Europe.",
+      ),
+    ).toBe(false);
   });
 
   it("takes a formula's constant from the question", () => {
