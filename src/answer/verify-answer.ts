@@ -6,11 +6,10 @@
  * page). A sentence no source sentence supports may still state a figure worked out from the sources
  * ("1,577 / 32,765 = 4.8%"): it is supported when its arithmetic checks out and its inputs are printed
  * in the sources it cites (calculation-check.ts). Markers of cited sources that do not support the
- * sentence are removed from it. Sentences
- * without a marker are claims nobody can check: they count as unsupported, except short lead-ins
- * ending in ":" ("Here is what I found:"), which are dropped without counting either way — the shown
- * answer holds only supported, cited sentences. Source sentences that address the model (see
- * instruction-guard.ts) are never evidence.
+ * sentence are removed from it. Sentences without a marker are claims nobody can check: they count as
+ * unsupported, except short lead-ins ending in ":" ("Here is what I found:"), which are dropped
+ * without counting either way — the shown answer holds only supported, cited sentences. Source
+ * sentences that address the model (see instruction-guard.ts) are never evidence.
  *
  * Verdict: the supported sentences are kept when at least one remains and they outnumber the
  * unsupported ones; an answer that cites nothing and says the sources do not hold the answer is a
