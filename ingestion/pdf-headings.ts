@@ -37,14 +37,11 @@ function visibleFragments(line: PdfLine) {
 }
 
 /**
- * The body's font and type size: those carrying most of the characters of prose lines (lines outside
- * tables) over the whole document.
+ * The body's font: the one carrying most of the characters of prose lines (lines outside tables) over
+ * the whole document. (Its type size comes from pdf-page-text.ts, which measures it for footnotes.)
  */
-export function bodyStyle(
-  pages: ReadonlyArray<{ lines: readonly PdfLine[]; tableLines: ReadonlySet<number> }>,
-): BodyStyle {
+export function bodyFont(pages: ReadonlyArray<{ lines: readonly PdfLine[]; tableLines: ReadonlySet<number> }>): string {
   const fonts = new Map<string, number>();
-  const sizes = new Map<number, number>();
   for (const { lines, tableLines } of pages) {
     lines.forEach((line, index) => {
       if (tableLines.has(index)) return;
@@ -52,13 +49,17 @@ export function bodyStyle(
         const characters = line.text.slice(fragment.start, fragment.end).replace(/\s+/g, "").length;
         fonts.set(fragment.font, (fonts.get(fragment.font) ?? 0) + characters);
       }
-      const size = Math.round(sizeOf(line) * 2) / 2;
-      sizes.set(size, (sizes.get(size) ?? 0) + line.text.replace(/\s+/g, "").length);
     });
   }
-  const most = <K>(counts: Map<K, number>, fallback: K): K =>
-    [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [fallback, -1] as [K, number])[0];
-  return { font: most(fonts, ""), size: most(sizes, 0) };
+  let font = "";
+  let most = -1;
+  for (const [candidate, characters] of fonts) {
+    if (characters > most) {
+      font = candidate;
+      most = characters;
+    }
+  }
+  return font;
 }
 
 /** Whether a line, by its words alone, could be a heading: short, mostly letters, not mid-sentence. */

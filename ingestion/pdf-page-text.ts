@@ -8,7 +8,7 @@
 import { cutLine, findFootnotes } from "./footnotes.js";
 import { createLineMender } from "./hyphenation.js";
 import { findPageFurniture } from "./page-furniture.js";
-import { bodyStyle, findPageHeadings, type PageHeading } from "./pdf-headings.js";
+import { bodyFont, findPageHeadings, type PageHeading } from "./pdf-headings.js";
 import { type LineJoin, layoutPageText, type PageLayout, type PdfLine } from "./pdf-lines.js";
 import { findTables, type PdfTable } from "./pdf-tables.js";
 
@@ -172,9 +172,10 @@ export function cleanPdfPages(pages: readonly RawPdfPage[]): { pages: CleanPdfPa
     return { body, tables, layout, bodyText, notesText };
   });
   const tableLineSets = texts.map(({ tables }) => tableLines(tables));
-  const style = bodyStyle(
-    texts.map(({ body }, index) => ({ lines: body, tableLines: tableLineSets[index] ?? new Set() })),
-  );
+  const style = {
+    font: bodyFont(texts.map(({ body }, index) => ({ lines: body, tableLines: tableLineSets[index] ?? new Set() }))),
+    size: bodySize,
+  };
   // A page's notes go after its body, unless the body runs on into the next page mid-sentence: then
   // they go before it, so the sentence stays whole across the break (unless the body before also runs
   // on into this one; a break can only be kept whole on one side of a page's notes).

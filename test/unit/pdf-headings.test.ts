@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  bodyStyle,
+  bodyFont,
   findPageHeadings,
   headingPathAt,
   headingPaths,
@@ -39,7 +39,11 @@ function pageLines(lines: Line[]): PdfLine[] {
   return layoutLines(items);
 }
 
-function headingsOf(lines: PdfLine[], tableLines = new Set<number>(), style = bodyStyle([{ lines, tableLines }])) {
+function headingsOf(
+  lines: PdfLine[],
+  tableLines = new Set<number>(),
+  style = { font: bodyFont([{ lines, tableLines }]), size: 10 },
+) {
   const layout = layoutPageText(lines);
   return findPageHeadings(lines, layout, tableLines, style).map((heading) => ({
     ...heading,
