@@ -4,11 +4,21 @@
  * body text — set larger, or set wholly in another font than the body (bold) — outside any table.
  * Consecutive heading lines are one heading ("3M Company and Subsidiaries / Consolidated Statement of
  * Cash Flows / Years ended December 31"). A passage is indexed under the last heading before it.
+ *
+ * A financial statement's title ("Consolidated Statements of Income", "CONSOLIDATED BALANCE SHEETS") is
+ * a heading wherever it heads a page, even set like the body: many reports set it so, and a statement's
+ * rows never say which statement they belong to. The captions inside a statement ("ASSETS", "Current
+ * assets", "Other assets") are headings too; on a statement page they are indexed under the title,
+ * which stays the upper level of the path to the end of the page.
  */
+import { type FinancialStatement, statementTitledBy } from "../src/domain/financial-statements.js";
 import type { PageLayout, PdfLine } from "./pdf-lines.js";
 
-/** A heading found on a page: where its first line starts in the page text, and its words. */
-export type PageHeading = { start: number; text: string };
+/**
+ * A heading found on a page: where its first line starts in the page text, and its words. `statement`
+ * is set when the heading is a financial statement's title (see statementTitle below).
+ */
+export type PageHeading = { start: number; text: string; statement?: FinancialStatement };
 
 /** A heading in reading order: its page, where it starts in that page's text, and the path passages under it are indexed with. */
 export type PdfHeading = { page: number; charStart: number; path: string[] };
@@ -77,6 +87,9 @@ function readsAsHeading(text: string): boolean {
 /** A line ending on one of these words is a sentence wrapped onto the next line, not a heading. */
 const endsOnLinkWord = /\s(?:a|an|and|are|as|at|be|by|for|from|in|is|of|on|or|that|the|to|with)$/i;
 
+/** A statement's title counts as a heading among this many first body lines of a page, however it is set. */
+const statementTitleLines = 6;
+
 /** Whether a line stands out from the body: set larger, or wholly in a font the body is not set in. */
 function standsOut(line: PdfLine, body: BodyStyle): boolean {
   const size = sizeOf(line);
@@ -100,10 +113,16 @@ export function findPageHeadings(
   let run: number[] = [];
   // A run whose next line starts in lower case is the start of a sentence that wraps there.
   const continuesBelow = (last: number) => /^\s*\p{Ll}/u.test(lines[last + 1]?.text ?? "");
+  const statementTitles = new Map<number, FinancialStatement>();
+  let bodyLinesSeen = 0;
   const finishRun = () => {
     const spans = run.map((index) => layout.lineSpans[index]);
     const first = spans[0];
-    if (first && run.length <= maxHeadingLines && !continuesBelow(run.at(-1) as number)) {
+    const statement = run.map((index) => statementTitles.get(index)).find((named) => named !== undefined);
+    if (
+      first &&
+      (statement !== undefined || (run.length <= maxHeadingLines && !continuesBelow(run.at(-1) as number)))
+    ) {
       headings.push({
         start: first.start,
         text: spans
@@ -111,19 +130,20 @@ export function findPageHeadings(
           .join(" ")
           .replace(/\s+/g, " ")
           .trim(),
+        ...(statement === undefined ? {} : { statement }),
       });
     }
     run = [];
   };
   lines.forEach((line, index) => {
     const text = line.text.replace(/\s+/g, " ").trim();
-    const isHeading =
-      text.length > 0 &&
-      line.rotated !== true &&
-      !tableLines.has(index) &&
-      layout.lineSpans[index] != null &&
-      readsAsHeading(text) &&
-      standsOut(line, body);
+    const candidate =
+      text.length > 0 && line.rotated !== true && !tableLines.has(index) && layout.lineSpans[index] != null;
+    if (text.length > 0) bodyLinesSeen += 1;
+    const statement = candidate ? statementTitledBy(text) : null;
+    if (statement !== null && (bodyLinesSeen <= statementTitleLines || standsOut(line, body)))
+      statementTitles.set(index, statement);
+    const isHeading = candidate && (statementTitles.has(index) || (readsAsHeading(text) && standsOut(line, body)));
     if (!isHeading) {
       // A blank line ends a heading too, but a run of bold lines broken by blanks stays separate headings.
       finishRun();
@@ -141,11 +161,18 @@ export function findPageHeadings(
  * The headings of a document in reading order. A passage is indexed under the nearest heading above
  * it only: larger headings above that one were measured to add more noise than context (Northwind
  * and FinanceBench; see docs/benchmarks.md), since reports repeat the company name or "Part II" there.
+ * The exception is a financial statement's title, which stays above the captions that follow it on its page.
  */
 export function headingPaths(pages: ReadonlyArray<readonly PageHeading[]>): PdfHeading[] {
-  return pages.flatMap((headings, pageIndex) =>
-    headings.map((heading) => ({ page: pageIndex + 1, charStart: heading.start, path: [heading.text] })),
-  );
+  return pages.flatMap((headings, pageIndex) => {
+    let statementTitle: string | null = null;
+    return headings.map((heading) => {
+      if (heading.statement !== undefined) statementTitle = heading.text;
+      const path =
+        statementTitle === null || statementTitle === heading.text ? [heading.text] : [statementTitle, heading.text];
+      return { page: pageIndex + 1, charStart: heading.start, path };
+    });
+  });
 }
 
 /**

@@ -245,6 +245,7 @@ async function assembleFolio(
       },
       rerankCandidates: config.retrieval.rerankCandidates,
       targeting: config.retrieval.documentTargeting ? DEFAULT_RETRIEVAL_SETTINGS.targeting : null,
+      statementTargeting: config.retrieval.statementTargeting,
     },
   });
   logger.info(

@@ -11,7 +11,7 @@ import type { Embedder } from "../embedding/embedder.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { isSameSentence } from "./same-sentence.js";
-import { rankPassages, type ScoredSentence, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
+import { contentTerms, rankPassages, type ScoredSentence, shortenQuote, uniqueTerms } from "./sentence-scoring.js";
 import { scorePassageSimilarity } from "./sentence-similarity.js";
 
 const MAX_QUOTES = 3;
@@ -21,22 +21,6 @@ const DOCUMENT_REFERENCE = /\[(\d{1,3})\]/g;
 
 function quoteOf(sentence: string): string {
   return shortenQuote(sentence, 400).replace(DOCUMENT_REFERENCE, "($1)");
-}
-
-/**
- * Words that shape a question but say nothing about its subject. The BM25 analyzer keeps most of them
- * (Lucene's short stop list), and left in they let "employees can choose…" outrank "employees may
- * expense up to $1000…" for "How much can employees expense?".
- */
-const QUESTION_WORDS = uniqueTerms(
-  "how much many can could would should will shall may might must do does did what which who whom whose when where why is are was were am be been has have had i we you me us my our your please tell know",
-);
-
-function contentTerms(question: string): Set<string> {
-  const terms = uniqueTerms(question);
-  const content = new Set([...terms].filter((term) => !QUESTION_WORDS.has(term)));
-  // A question made only of such words ("What is it?") keeps them rather than matching nothing.
-  return content.size > 0 ? content : terms;
 }
 
 /**

@@ -28,18 +28,22 @@
  */
 import type { SearchResult } from "../domain/types.js";
 import { indexTextOf } from "../ingest/index-text.js";
-import { uniqueTerms } from "./sentence-scoring.js";
+import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 
 export const DEFAULT_COVERAGE_THRESHOLD = 0.55;
 
 export type RelevanceAssessment = { relevant: boolean; coverage: number };
+
+/** "fiscal 2018" (information-need.ts reads "FY2018" so): a page that gives the year covers it. */
+const FISCAL_YEAR = /\bfiscal\s+((?:19|20)\d{2})\b/gi;
 
 export function assessRelevance(
   query: string,
   results: SearchResult[],
   threshold = DEFAULT_COVERAGE_THRESHOLD,
 ): RelevanceAssessment {
-  const queryTerms = uniqueTerms(query);
+  // Question words ("how much", "did … have") say nothing about the subject: no passage need hold them.
+  const queryTerms = contentTerms(query.replace(FISCAL_YEAR, "$1"));
   if (results.length === 0 || queryTerms.size === 0) return { relevant: false, coverage: 0 };
   let coverage = 0;
   for (const result of results.slice(0, 3)) {

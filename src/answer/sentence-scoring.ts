@@ -16,6 +16,22 @@ export function uniqueTerms(text: string): Set<string> {
   return new Set(analyzeText(text));
 }
 
+/**
+ * Words that shape a question but say nothing about its subject. The BM25 analyzer keeps most of them
+ * (Lucene's short stop list), and left in they let "employees can choose…" outrank "employees may
+ * expense up to $1000…" for "How much can employees expense?".
+ */
+const QUESTION_WORDS = uniqueTerms(
+  "how much many can could would should will shall may might must do does did what which who whom whose when where why is are was were am be been has have had i we you me us my our your please tell know",
+);
+
+/** The question's terms less its question words; all its terms when nothing else is left ("What is it?"). */
+export function contentTerms(question: string): Set<string> {
+  const terms = uniqueTerms(question);
+  const content = new Set([...terms].filter((term) => !QUESTION_WORDS.has(term)));
+  return content.size > 0 ? content : terms;
+}
+
 /** A "sentence" this short is a run-in heading or label ("Rapid elasticity."): it is quoted with what follows. */
 const MIN_SENTENCE_WORDS = 4;
 

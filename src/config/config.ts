@@ -111,6 +111,8 @@ export type RetrievalConfig = {
   rerankCandidates: number;
   /** FOLIO_DOCUMENT_TARGETING: prefer documents whose titles the question names (default on). */
   documentTargeting: boolean;
+  /** FOLIO_STATEMENT_TARGETING: prefer the financial statement a question names (default on). */
+  statementTargeting: boolean;
 };
 
 /** Where missing models come from, and whether Folio may fetch them at all. */
@@ -376,6 +378,7 @@ export function loadConfig(environment: Environment, workingDirectory = process.
         max: 500,
       }),
       documentTargeting: reader.flag("FOLIO_DOCUMENT_TARGETING", true),
+      statementTargeting: reader.flag("FOLIO_STATEMENT_TARGETING", true),
     },
     inferenceThreads: reader.integer("FOLIO_INFERENCE_THREADS", 0, { min: 0, max: 256 }),
     storage: databaseUrl ? { kind: "postgres", databaseUrl } : { kind: "embedded", dataDir },

@@ -22,6 +22,7 @@ import { fuseReciprocalRanks } from "./reciprocal-rank-fusion.js";
 import { type RetrievalMode, type Retriever, type SearchRequest, timeSearchStage } from "./retriever.js";
 import { joinSearchResults, sparseQueryVector } from "./sparse-retriever.js";
 import type { SpellingDictionary } from "./spelling-dictionary.js";
+import { preferNamedStatements, STATEMENT_CANDIDATES, statementsAskedFor } from "./statement-targeting.js";
 import { termId } from "./text-analyzer.js";
 
 export type RetrievalSettings = {
@@ -36,6 +37,8 @@ export type RetrievalSettings = {
   rerankPassageCharacters: number;
   /** Preference for documents whose titles the question names; null turns it off. */
   targeting: TargetingSettings | null;
+  /** Preference for the passages of a financial statement the question names (statement-targeting.ts). */
+  statementTargeting: boolean;
 };
 
 /**
@@ -51,6 +54,7 @@ export const DEFAULT_RETRIEVAL_SETTINGS: RetrievalSettings = {
   rerankCandidates: 20,
   rerankPassageCharacters: 1200,
   targeting: DEFAULT_TARGETING_SETTINGS,
+  statementTargeting: true,
 };
 
 const DOCUMENT_LIST_TTL_MS = 30_000;
@@ -167,18 +171,23 @@ export function createHybridRetriever(options: {
    * documents and the unrestricted list are fused with equal weight, so a passage of a named document
    * counts twice, yet a better passage elsewhere can still make the top.
    */
-  async function hits(request: SearchRequest, mode: RetrievalMode, limit: number): Promise<ScoredChunkId[]> {
+  async function hits(
+    request: SearchRequest,
+    mode: RetrievalMode,
+    limit: number,
+  ): Promise<{ ranked: ScoredChunkId[]; named: string[] | null }> {
     const [vectors, named] = await Promise.all([queryVectors(request, mode), namedDocuments(request)]);
     const everywhere = rankedHits(request, mode, vectors, limit, undefined);
-    if (!named) return everywhere;
+    if (!named) return { ranked: await everywhere, named };
     const [all, preferred] = await Promise.all([everywhere, rankedHits(request, mode, vectors, limit, named)]);
-    return fuseReciprocalRanks(
+    const ranked = fuseReciprocalRanks(
       [
         { results: preferred, weight: 1 },
         { results: all, weight: 1 },
       ],
       { k: settings.fusion.k, limit },
     );
+    return { ranked, named };
   }
 
   async function rerank(request: SearchRequest, results: SearchResult[]): Promise<SearchResult[]> {
@@ -223,8 +232,12 @@ export function createHybridRetriever(options: {
     const request = await correctedRequest(need === original.query ? original : { ...original, query: need });
     const mode = request.mode ?? settings.defaultMode;
     const limit = mode === "hybrid+rerank" ? Math.max(request.limit, settings.rerankCandidates) : request.limit;
-    const ranked = await hits(request, mode, limit);
-    const results = await timeSearchStage(request, "join", () => joinSearchResults(catalog, ranked));
+    // A question naming a financial statement looks further down the ranking for that statement's passages.
+    const statements = settings.statementTargeting ? statementsAskedFor(request.query) : [];
+    const pool = statements.length > 0 ? Math.max(limit, STATEMENT_CANDIDATES) : limit;
+    const { ranked, named } = await hits(request, mode, pool);
+    const joined = await timeSearchStage(request, "join", () => joinSearchResults(catalog, ranked));
+    const results = preferNamedStatements(joined, statements, { k: settings.fusion.k, limit, documentIds: named });
     if (mode !== "hybrid+rerank") return results;
     const head = results.slice(0, settings.rerankCandidates);
     return [...(await rerank(request, head)), ...results.slice(settings.rerankCandidates)].slice(0, request.limit);

@@ -5,12 +5,16 @@
  */
 import type { HybridQuery, ScoredChunkId } from "../stores/vector-index.js";
 
-export type RankedList = { results: ScoredChunkId[]; weight: number };
+export type RankedList<Hit extends ScoredChunkId = ScoredChunkId> = { results: Hit[]; weight: number };
 
 export const DEFAULT_RRF_K = 60;
 
-export function fuseReciprocalRanks(lists: RankedList[], options: { k: number; limit: number }): ScoredChunkId[] {
-  const fused = new Map<string, { hit: ScoredChunkId; score: number; firstSeen: number }>();
+/** Hits keep their fields (a search result stays a search result); `score` becomes the fused score. */
+export function fuseReciprocalRanks<Hit extends ScoredChunkId>(
+  lists: RankedList<Hit>[],
+  options: { k: number; limit: number },
+): Hit[] {
+  const fused = new Map<string, { hit: Hit; score: number; firstSeen: number }>();
   let seen = 0;
   for (const list of lists) {
     if (list.weight === 0) continue;

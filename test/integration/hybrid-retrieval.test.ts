@@ -197,3 +197,73 @@ describe.skipIf(!hasModels)("document targeting through a real embedded Folio", 
     ).toBe("ZENITH_2019_annual_report.txt");
   });
 });
+
+describe.skipIf(!hasModels)("statement targeting through a real embedded Folio", () => {
+  let directory: string;
+  let folio: Folio;
+  // The discussion uses the question's own words ("net revenue", "income statement", "2019") over and
+  // over; the statement is titled by a synonym ("Statements of Operations") and has the figure as one
+  // row. Without statement targeting the discussion ranks first (checked with FOLIO_STATEMENT_TARGETING=0).
+  const discussion = Array.from(
+    { length: 12 },
+    (_, index) =>
+      `Net revenue in 2019 grew in region ${index + 1}, as the income statement discussion of net revenue explains for 2019.`,
+  ).join(" ");
+  const report = [
+    "# Acme 2019 annual report",
+    "## Discussion of results",
+    discussion,
+    "## Consolidated Statements of Operations",
+    "| (Millions) | 2019 | 2018 |",
+    "| --- | --- | --- |",
+    "| Net revenue | 14,082 | 11,303 |",
+    "| Cost of sales | 9,019 | 7,772 |",
+    "| Operating income | 2,112 | 509 |",
+    "## Consolidated Statements of Financial Position",
+    "| (Millions) | 2019 | 2018 |",
+    "| --- | --- | --- |",
+    "| Total current assets | 13,709 | 14,277 |",
+    "| Property, plant and equipment — net | 8,738 | 8,866 |",
+  ].join("\n\n");
+
+  beforeAll(async () => {
+    directory = await mkdtemp(path.join(os.tmpdir(), "folio-statements-"));
+    folio = await createFolio(
+      loadConfig({
+        FOLIO_DATA_DIR: path.join(directory, "data"),
+        FOLIO_MODELS_DIR: sharedModelsDir,
+        FOLIO_LOG_LEVEL: "silent",
+        FOLIO_CHUNK_TOKENS: "96",
+        ...(process.env.FOLIO_TEST_STATEMENT_TARGETING_OFF ? { FOLIO_STATEMENT_TARGETING: "0" } : {}),
+      }),
+      silentLogger,
+    );
+    const result = await folio.ingestion.ingestFile({
+      bytes: new TextEncoder().encode(report),
+      fileName: "acme-2019-annual-report.md",
+      spaceId: "console:statements",
+      uploader: null,
+    });
+    expect(result.status).toBe("ingested");
+  }, 120_000);
+
+  afterAll(async () => {
+    await folio?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const topHeading = async (query: string) =>
+    (
+      await folio.retriever.search({ query, spaceIds: ["console:statements"], limit: 3, mode: "hybrid" })
+    )[0]?.provenance.headingPath?.at(-1);
+
+  it("puts the statement the question names first, under whichever of its names the report uses", async () => {
+    expect(await topHeading("What was Acme's net revenue in 2019 according to the income statement?")).toBe(
+      "Consolidated Statements of Operations",
+    );
+  });
+
+  it("leaves a question that names no statement to the ranking", async () => {
+    expect(await topHeading("How did net revenue grow in 2019 across the regions?")).toBe("Discussion of results");
+  });
+});

@@ -35,4 +35,21 @@ describe("no-context coverage", () => {
     expect(assessment.relevant).toBe(false);
     expect(assessment.coverage).toBeLessThan(assessRelevance(question, [statementRows]).coverage);
   });
+
+  it("does not ask a passage for the question's question words or for the word 'fiscal' beside a year", () => {
+    // Terms: current, asset, acme, 2018 — all in the passage; "how much … did … have" and "fiscal" are not asked for.
+    const balanceSheet: SearchResult = {
+      ...statementRows,
+      text: "(Millions) | 2018 | 2017\nTotal current assets | 13,709 | 14,277",
+      provenance: { pageStart: 58, pageEnd: 58, headingPath: ["Consolidated Balance Sheet"] },
+    };
+    expect(assessRelevance("How much in current assets did Acme have in fiscal 2018?", [balanceSheet])).toEqual({
+      relevant: true,
+      coverage: 1,
+    });
+    expect(assessRelevance("How much in current assets did Acme have in fiscal 2019?", [balanceSheet])).toEqual({
+      relevant: true,
+      coverage: 0.75,
+    });
+  });
 });

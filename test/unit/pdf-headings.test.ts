@@ -126,4 +126,41 @@ describe("PDF section headings", () => {
     // Before a document's first heading, a passage is under none.
     expect(headingPathAt(paths.slice(1), 1, 99)).toEqual([]);
   });
+
+  it("takes a financial statement's title at the top of a page as a heading even when set like the body", () => {
+    const lines = pageLines([
+      body("Consolidated Statements of Income   Acme Incorporated and Subsidiary Companies"),
+      body("Year ended December 31,"),
+      { text: "Net sales $ 11,303 $ 11,503 $ 11,290", gapBefore: true },
+      body("Body text carries most of the characters on this page so that its font is the body font,"),
+      body("which every other line is measured against when the rules look for headings here, and"),
+      body("a later line naming a statement in the body font is no title this far down the page:"),
+      body("Consolidated Balance Sheets"),
+    ]);
+    const headings = headingsOf(lines);
+    expect(headings.map(({ text, statement }) => ({ text, statement }))).toEqual([
+      {
+        text: "Consolidated Statements of Income Acme Incorporated and Subsidiary Companies",
+        statement: "income-statement",
+      },
+    ]);
+    expect(headings[0]?.startsAt.startsWith("Consolidated Statements of Income")).toBe(true);
+  });
+
+  it("keeps a statement's title above the captions that follow it on its page, not past the page", () => {
+    const paths = headingPaths([
+      [
+        { start: 0, text: "CONSOLIDATED BALANCE SHEETS", statement: "balance-sheet" },
+        { start: 80, text: "Current assets" },
+        { start: 300, text: "Other assets" },
+      ],
+      [{ start: 0, text: "Notes to Consolidated Financial Statements" }],
+    ]);
+    expect(paths.map((entry) => entry.path)).toEqual([
+      ["CONSOLIDATED BALANCE SHEETS"],
+      ["CONSOLIDATED BALANCE SHEETS", "Current assets"],
+      ["CONSOLIDATED BALANCE SHEETS", "Other assets"],
+      ["Notes to Consolidated Financial Statements"],
+    ]);
+  });
 });

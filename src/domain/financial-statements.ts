@@ -1,0 +1,87 @@
+/**
+ * The primary financial statements of an annual or quarterly report, recognized by the names reports and
+ * readers give them. Each statement goes by several names (US GAAP and IFRS wording, company habit): a
+ * question about "the balance sheet" is answered on a page titled "Consolidated Statements of Financial
+ * Position", "the income statement" on "Consolidated Statements of Operations". Ingestion uses this to
+ * keep a statement's title as the heading of everything on its page (pdf-headings.ts); retrieval uses it
+ * to prefer the statement a question names (statement-targeting.ts).
+ *
+ * Matching reads letters only, lower-cased: PDFs often set titles letter-spaced ("Statement of Cash Flow s",
+ * "S T A T E M E N T S"), which a word-based match would miss.
+ */
+
+export type FinancialStatement = "balance-sheet" | "income-statement" | "cash-flow-statement" | "equity-statement";
+
+/** The names of each statement, written as letters only ("statementsofcashflows"). */
+const STATEMENT_NAMES: ReadonlyArray<{ statement: FinancialStatement; pattern: RegExp }> = [
+  {
+    statement: "balance-sheet",
+    pattern: /balancesheets?|statements?of(?:consolidated)?(?:financialposition|financialcondition|condition)/,
+  },
+  {
+    // "Statements of comprehensive income" is a statement of its own and does not match here;
+    // "Statements of operations and comprehensive income" is the income statement and does.
+    statement: "income-statement",
+    pattern:
+      /incomestatements?|(?:profitandloss|profitorloss|p&l)(?:statements?|accounts?)?|statements?of(?:consolidated)?(?:income|operations|earnings)/,
+  },
+  {
+    statement: "cash-flow-statement",
+    pattern: /cashflows?statements?|statements?of(?:consolidated)?cashflows?/,
+  },
+  {
+    statement: "equity-statement",
+    pattern:
+      /statements?of(?:consolidated)?(?:changesin)?(?:(?:stockholders|shareholders|shareowners)(?:s)?equity|equity)/,
+  },
+];
+
+/** Letters and "&" only, lower-cased: "Statement of Cash Flow s" → "statementofcashflows". */
+function lettersOf(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}&]+/gu, "");
+}
+
+/** The statements a text names, in the order first named, each once. */
+export function statementsNamedIn(text: string): FinancialStatement[] {
+  const letters = lettersOf(text);
+  return STATEMENT_NAMES.map(({ statement, pattern }) => ({ statement, at: letters.search(pattern) }))
+    .filter(({ at }) => at >= 0)
+    .sort((left, right) => left.at - right.at)
+    .map(({ statement }) => statement);
+}
+
+/** A page number ending an index line ("… Balance Sheets 68", "… F-4"); "At December 31" is a date. */
+const INDEX_PAGE_NUMBER = /(?:^|\s)(?:[A-Z]-)?\d{1,3}$/;
+const DATE_AT_END =
+  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}$/i;
+
+/** Words that make a line one about a statement (a sentence, a note, an extract) rather than its title. */
+const ABOUT_A_STATEMENT =
+  /\b(?:see|refer|included|presented|accompanying|recognized|that|which|are|is|was|were|not|selected|supplemental|key|data|information|analysis|location|components|arrangements|amounts|items?|reconciliation)\b/i;
+
+/** Most words a statement's title line may have: a longer line is a sentence that mentions the statement. */
+const MAX_TITLE_WORDS = 14;
+
+/**
+ * The statement a line is the title of, or null: a short line naming exactly one statement, without
+ * sentence punctuation ("Consolidated Statements of Income   Corning Incorporated and Subsidiary
+ * Companies", "CONSOLIDATED BALANCE SHEETS"). Not titles: a sentence ("See the consolidated balance
+ * sheets."), an index line ending in its page number ("Consolidated Balance Sheets 68", "… F-3"), and a
+ * line about a statement rather than of it ("Selected income statement data", "Supplemental Balance Sheet
+ * Information", "Amounts not offset in the Consolidated Balance Sheet that are subject to …").
+ */
+export function statementTitledBy(line: string): FinancialStatement | null {
+  const text = line.replace(/\s+/g, " ").trim();
+  if (
+    text.length === 0 ||
+    /[.;:]$/.test(text) ||
+    (INDEX_PAGE_NUMBER.test(text) && !DATE_AT_END.test(text)) ||
+    ABOUT_A_STATEMENT.test(text)
+  )
+    return null;
+  // Letter-spaced titles count their letters, not their "words".
+  const words = text.split(" ").filter((word) => word.length > 1).length;
+  if (words > MAX_TITLE_WORDS) return null;
+  const named = statementsNamedIn(text);
+  return named.length === 1 ? (named[0] as FinancialStatement) : null;
+}

@@ -1,0 +1,56 @@
+/**
+ * Financial statements by name: the accounting synonyms of each statement, letter-spaced titles, and the
+ * lines that mention a statement without being its title.
+ */
+import { describe, expect, it } from "vitest";
+import { statementsNamedIn, statementTitledBy } from "../../src/domain/financial-statements.js";
+
+describe("financial statements by name", () => {
+  it("reads each statement's synonyms as that statement", () => {
+    expect(statementsNamedIn("what is the net PPNE (balance sheet)")).toEqual(["balance-sheet"]);
+    expect(statementsNamedIn("Consolidated Statements of Financial Position")).toEqual(["balance-sheet"]);
+    expect(statementsNamedIn("income statement")).toEqual(["income-statement"]);
+    expect(statementsNamedIn("CONSOLIDATED STATEMENTS OF OPERATIONS")).toEqual(["income-statement"]);
+    expect(statementsNamedIn("Consolidated Statements of Earnings")).toEqual(["income-statement"]);
+    expect(statementsNamedIn("the cash flow statement")).toEqual(["cash-flow-statement"]);
+    expect(statementsNamedIn("Statements of Cash Flows")).toEqual(["cash-flow-statement"]);
+    expect(statementsNamedIn("Consolidated Statements of Shareholders’ Equity")).toEqual(["equity-statement"]);
+  });
+
+  it("lists several statements in the order named, and none for other text", () => {
+    expect(statementsNamedIn("using the income statement and the statement of financial position")).toEqual([
+      "income-statement",
+      "balance-sheet",
+    ]);
+    expect(statementsNamedIn("Consolidated Statements of Comprehensive Income")).toEqual([]);
+    expect(statementsNamedIn("What drove operating margin change as of fiscal 2022?")).toEqual([]);
+  });
+
+  it("recognizes letter-spaced titles", () => {
+    expect(statementTitledBy("3M Company and Subsidiaries Consolidated Statement of Cash Flow s")).toBe(
+      "cash-flow-statement",
+    );
+    expect(statementTitledBy("Consolidated Balance Shee t At December 31")).toBe("balance-sheet");
+  });
+
+  it("takes a title line with the company's name or the period beside it", () => {
+    expect(statementTitledBy("Consolidated Statements of Income Corning Incorporated and Subsidiary Companies")).toBe(
+      "income-statement",
+    );
+    expect(statementTitledBy("MGM RESORTS INTERNATIONAL AND SUBSIDIARIES CONSOLIDATED BALANCE SHEETS")).toBe(
+      "balance-sheet",
+    );
+    expect(statementTitledBy("Consolidated statements of cash flows (unaudited)")).toBe("cash-flow-statement");
+  });
+
+  it("refuses sentences, index lines, extracts and lines naming two statements", () => {
+    expect(statementTitledBy("See the accompanying consolidated balance sheets.")).toBeNull();
+    expect(statementTitledBy("Consolidated Balance Sheets 68")).toBeNull();
+    expect(statementTitledBy("Consolidated Statements of Operations F-4")).toBeNull();
+    expect(statementTitledBy("Selected income statement data")).toBeNull();
+    expect(statementTitledBy("NOTE 7. Supplemental Balance Sheet Information")).toBeNull();
+    expect(statementTitledBy("Gross Amounts not Offset in the Consolidated Balance Sheet that are Subject")).toBeNull();
+    expect(statementTitledBy("CONSOLIDATED BALANCE SHEETS AND CASH FLOWS ANALYSIS")).toBeNull();
+    expect(statementTitledBy("Balance Sheet:")).toBeNull();
+  });
+});
