@@ -109,7 +109,12 @@ async function pickByMeaning(
   });
   const inRetrievalOrder = ranked.flatMap(({ source }) => bests.get(source.n) ?? []);
   const top = Math.max(...inRetrievalOrder.map((quote) => quote.score));
-  return withoutRepeats(inRetrievalOrder.filter((quote) => quote.score >= top - MAX_SIMILARITY_GAP))
+  // The best-ranked source is always quoted: a statement row ("Accounts payable; 2018: 303,…") sits
+  // further in cosine from a question than prose that merely mentions its words, and the retrieval
+  // ranking put that row's passage first for a reason.
+  return withoutRepeats(
+    inRetrievalOrder.filter((quote, index) => index === 0 || quote.score >= top - MAX_SIMILARITY_GAP),
+  )
     .slice(0, MAX_QUOTES)
     .sort((left, right) => right.score - left.score || left.n - right.n);
 }

@@ -37,13 +37,30 @@ export type RelevanceAssessment = { relevant: boolean; coverage: number };
 /** "fiscal 2018" (information-need.ts reads "FY2018" so): a page that gives the year covers it. */
 const FISCAL_YEAR = /\bfiscal\s+((?:19|20)\d{2})\b/gi;
 
+/**
+ * A sentence: up to a ".", "?" or "!" before a space or the end ("3.5 mg" goes on), with a parenthesis
+ * right after it ("…? (balance sheet)").
+ */
+const SENTENCES = /(?:[^.?!]|[.?!](?=\S))+(?:[.?!]+(?:\s*\([^()]*\))?|$)/g;
+
+/**
+ * What a passage must cover: the question's questions, when it asks any ("What is Acme's fiscal 2017
+ * DPO? DPO is defined as 365 * (average accounts payable …) / (COGS + …)."). A definition or a formula
+ * after the question names the inputs, which sit on several pages, never in one passage.
+ */
+export function askedText(query: string): string {
+  const sentences = query.match(SENTENCES) ?? [];
+  const questions = sentences.filter((sentence) => /\?\s*(?:\([^()]*\))?\s*$/.test(sentence));
+  return questions.length > 0 ? questions.map((sentence) => sentence.trim()).join(" ") : query;
+}
+
 export function assessRelevance(
   query: string,
   results: SearchResult[],
   threshold = DEFAULT_COVERAGE_THRESHOLD,
 ): RelevanceAssessment {
   // Question words ("how much", "did … have") say nothing about the subject: no passage need hold them.
-  const queryTerms = contentTerms(query.replace(FISCAL_YEAR, "$1"));
+  const queryTerms = contentTerms(askedText(query).replace(FISCAL_YEAR, "$1"));
   if (results.length === 0 || queryTerms.size === 0) return { relevant: false, coverage: 0 };
   let coverage = 0;
   for (const result of results.slice(0, 3)) {

@@ -208,6 +208,26 @@ describe("extractive generator with an embedder (sentences chosen by meaning)", 
     expect(text).toBe(`“${second}” [2]\n“${fourth}” [4]\n“${first}” [1]`);
   });
 
+  it("always quotes the best-ranked source, however far its best sentence is from the best in cosine", async () => {
+    const row = "Accounts payable; 2018: 303,154; 2017: 255,028";
+    const prose = "The company pays its accounts payable to vendors within thirty days in 2018.";
+    const far = "Accounts payable days rose in the prior year.";
+    const payablesQuestion = "What were accounts payable at the end of 2018?";
+    const { embedder } = fakeEmbedder([
+      { text: payablesQuestion, concept: 3 },
+      { text: row, concept: 3, weight: 0.5 },
+      { text: prose, concept: 3, weight: 0.9 },
+      { text: far, concept: 3, weight: 0.5 },
+    ]);
+    const text = await answer(
+      payablesQuestion,
+      [source(1, row, "doc-1"), source(2, prose, "doc-2"), source(3, far, "doc-3")],
+      embedder,
+    );
+    // The third source is as far from the best as the first, but only the first-ranked source is kept regardless.
+    expect(text).toBe(`“${prose}” [2]\n“${row}” [1]`);
+  });
+
   it("never quotes the same sentence twice when overlapping chunks both hold it", async () => {
     const shared = "Orthodontics requires prior approval from the plan.";
     const other = "Approval requests are answered within ten working days.";

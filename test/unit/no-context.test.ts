@@ -4,7 +4,7 @@
  * covered by that table.
  */
 import { describe, expect, it } from "vitest";
-import { assessRelevance } from "../../src/answer/no-context.js";
+import { askedText, assessRelevance } from "../../src/answer/no-context.js";
 import type { SearchResult } from "../../src/domain/types.js";
 
 const statementRows: SearchResult = {
@@ -51,5 +51,20 @@ describe("no-context coverage", () => {
       relevant: true,
       coverage: 0.75,
     });
+  });
+
+  it("asks a passage to cover the question's questions, not the definitions and formulas after them", () => {
+    expect(
+      askedText(
+        "What is Acme's fiscal 2017 days payable outstanding (DPO)? DPO is defined as: 365 * (average accounts payable) / (COGS + change in inventory). Round to 2.5 places.",
+      ),
+    ).toBe("What is Acme's fiscal 2017 days payable outstanding (DPO)?");
+    expect(
+      askedText(
+        "what is the fiscal 2016 working capital ratio? (balance sheet) Define it as current assets over current liabilities.",
+      ),
+    ).toBe("what is the fiscal 2016 working capital ratio? (balance sheet)");
+    expect(askedText("Is 3.5 mg a safe dose? Ask twice? Fine.")).toBe("Is 3.5 mg a safe dose? Ask twice?");
+    expect(askedText("Deductible for in-network care")).toBe("Deductible for in-network care");
   });
 });
