@@ -51,8 +51,15 @@ const SENTENCES = /(?:[^.?!]|[.?!](?=\S))+(?:[.?!]+(?:\s*\([^()]*\))?|$)/g;
 export function askedText(query: string): string {
   const sentences = query.match(SENTENCES) ?? [];
   const questions = sentences.filter((sentence) => /\?\s*(?:\([^()]*\))?\s*$/.test(sentence));
-  return questions.length > 0 ? questions.map((sentence) => sentence.trim()).join(" ") : query;
+  const asked = questions.length > 0 ? questions.map((sentence) => sentence.trim()).join(" ") : query;
+  // An aside in parentheses restates or qualifies ("Block (formerly known as Square)", "days payable
+  // outstanding (DPO)"); a parenthesis after the question is what information-need.ts keeps of its
+  // directions (the statement it names) and counts.
+  return asked.replace(ASIDE, "").replace(/\s+/g, " ").trim();
 }
+
+/** A parenthesis inside a sentence: followed by more of it, not ending the text. */
+const ASIDE = /\s*\([^()]*\)(?=\s*[^\s(])/g;
 
 export function assessRelevance(
   query: string,

@@ -43,7 +43,7 @@ export function preferNamedStatements(
 ): SearchResult[] {
   if (statements.length === 0) return results.slice(0, options.limit);
   const documentIds = options.documentIds ? new Set(options.documentIds) : null;
-  const preferred = results.filter((result) => {
+  const named = results.filter((result) => {
     const statement = statementOf(result);
     return (
       statement !== null &&
@@ -51,6 +51,13 @@ export function preferNamedStatements(
       (documentIds === null || documentIds.has(result.documentId))
     );
   });
+  // A statement is its table: the prose left on a page whose table was found ("See accompanying notes…",
+  // a page number, the next statement's title) is indexed under its title too, but holds none of its
+  // figures. A statement page whose table was not found is all prose, and that prose is preferred.
+  const tables = named.filter((result) => result.kind === "table");
+  const preferred = named.filter(
+    (result) => result.kind === "table" || !tables.some((table) => sharesPage(table, result)),
+  );
   if (preferred.length === 0) return results.slice(0, options.limit);
   return fuseReciprocalRanks(
     [
@@ -59,4 +66,10 @@ export function preferNamedStatements(
     ],
     { k: options.k, limit: options.limit },
   );
+}
+
+/** Whether two passages of one document share a page. */
+function sharesPage(left: SearchResult, right: SearchResult): boolean {
+  if (left.documentId !== right.documentId || left.pageStart === null || right.pageStart === null) return false;
+  return left.pageStart <= (right.pageEnd ?? right.pageStart) && right.pageStart <= (left.pageEnd ?? left.pageStart);
 }

@@ -6,7 +6,12 @@ import { describe, expect, it } from "vitest";
 import type { SearchResult } from "../../src/domain/types.js";
 import { preferNamedStatements, statementsAskedFor } from "../../src/retrieval/statement-targeting.js";
 
-function result(chunkId: string, documentId: string, heading: string | null): SearchResult {
+function result(
+  chunkId: string,
+  documentId: string,
+  heading: string | null,
+  kind: SearchResult["kind"] = "table",
+): SearchResult {
   return {
     chunkId,
     documentId,
@@ -19,7 +24,7 @@ function result(chunkId: string, documentId: string, heading: string | null): Se
     score: 0,
     text: "",
     provenance: { pageStart: 1, pageEnd: 1, ...(heading === null ? {} : { headingPath: [heading] }) },
-    kind: "table",
+    kind,
   };
 }
 
@@ -66,5 +71,28 @@ describe("statement targeting", () => {
   it("keeps the ranking when no statement is named or none is among the results", () => {
     expect(ids(preferNamedStatements(ranking, [], { k: 60, limit: 2 }))).toEqual(["prose-1", "prose-2"]);
     expect(ids(preferNamedStatements(ranking, ["balance-sheet"], { k: 60, limit: 2 }))).toEqual(["prose-1", "prose-2"]);
+  });
+
+  it("prefers a statement's table over the prose left on its page", () => {
+    const withProse = [
+      result("prose", "acme", "Liquidity"),
+      result("statement-page-prose", "acme", "Consolidated Statements of Operations", "text"),
+      result("statement-table", "acme", "Consolidated Statements of Operations"),
+    ];
+    expect(ids(preferNamedStatements(withProse, ["income-statement"], { k: 60, limit: 3 }))).toEqual([
+      "statement-table",
+      "prose",
+      "statement-page-prose",
+    ]);
+    // Where a statement page has no table passage (none was detected), its prose is preferred instead.
+    const otherPage = { ...result("other-page-prose", "acme", "Consolidated Statements of Operations", "text") };
+    otherPage.pageStart = 2;
+    otherPage.pageEnd = 2;
+    expect(ids(preferNamedStatements([...withProse, otherPage], ["income-statement"], { k: 60, limit: 4 }))).toEqual([
+      "statement-table",
+      "other-page-prose",
+      "prose",
+      "statement-page-prose",
+    ]);
   });
 });
