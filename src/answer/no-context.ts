@@ -26,6 +26,7 @@
  * lexical rule cannot separate these sets much further; dense retrieval or the LLM's own "not in the
  * sources" answer is the next step.
  */
+import { type FinancialStatement, statementMentions, statementOfPassage } from "../domain/financial-statements.js";
 import type { SearchResult } from "../domain/types.js";
 import { indexTextOf } from "../ingest/index-text.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
@@ -53,9 +54,12 @@ export function askedText(query: string): string {
   const questions = sentences.filter((sentence) => /\?\s*(?:\([^()]*\))?\s*$/.test(sentence));
   const asked = questions.length > 0 ? questions.map((sentence) => sentence.trim()).join(" ") : query;
   // An aside in parentheses restates or qualifies ("Block (formerly known as Square)", "days payable
-  // outstanding (DPO)"); a parenthesis after the question is what information-need.ts keeps of its
-  // directions (the statement it names) and counts.
-  return asked.replace(ASIDE, "").replace(/\s+/g, " ").trim();
+  // outstanding (DPO)"). One naming a statement counts, as does a parenthesis after the question: that
+  // is what information-need.ts keeps of its directions (the statement it names).
+  return asked
+    .replace(ASIDE, (aside) => (statementMentions(aside).length > 0 ? aside : ""))
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** A parenthesis inside a sentence: followed by more of it, not ending the text. */
@@ -66,9 +70,11 @@ export function assessRelevance(
   results: SearchResult[],
   threshold = DEFAULT_COVERAGE_THRESHOLD,
 ): RelevanceAssessment {
+  const { rest, statements } = withoutStatementNames(askedText(query).replace(FISCAL_YEAR, "$1"));
   // Question words ("how much", "did … have") say nothing about the subject: no passage need hold them.
-  const queryTerms = contentTerms(askedText(query).replace(FISCAL_YEAR, "$1"));
-  if (results.length === 0 || queryTerms.size === 0) return { relevant: false, coverage: 0 };
+  const queryTerms = rest.trim().length > 0 ? contentTerms(rest) : new Set<string>();
+  const asked = queryTerms.size + statements.length;
+  if (results.length === 0 || asked === 0) return { relevant: false, coverage: 0 };
   let coverage = 0;
   for (const result of results.slice(0, 3)) {
     // The title, file name and section headings are indexed with every passage (index-text.ts): a
@@ -76,7 +82,24 @@ export function assessRelevance(
     const chunkTerms = uniqueTerms(indexTextOf({ title: result.title, fileName: result.file }, result));
     let matched = 0;
     for (const term of queryTerms) if (chunkTerms.has(term)) matched += 1;
-    coverage = Math.max(coverage, matched / queryTerms.size);
+    // A statement the question names counts as one term, covered by the passages of that statement
+    // under whichever of its names the report uses ("income statement": "Statements of Operations").
+    const statement = statementOfPassage(result.provenance);
+    if (statement !== null && statements.includes(statement)) matched += 1;
+    coverage = Math.max(coverage, matched / asked);
   }
   return { relevant: coverage >= threshold, coverage };
+}
+
+/** The text without the names of the financial statements it names, and those statements. */
+function withoutStatementNames(text: string): { rest: string; statements: FinancialStatement[] } {
+  const mentions = statementMentions(text);
+  let rest = "";
+  let from = 0;
+  for (const mention of mentions) {
+    rest += `${text.slice(from, Math.max(from, mention.start))} `;
+    from = Math.max(from, mention.end);
+  }
+  rest += text.slice(from);
+  return { rest, statements: [...new Set(mentions.map((mention) => mention.statement))] };
 }

@@ -36,18 +36,40 @@ const STATEMENT_NAMES: ReadonlyArray<{ statement: FinancialStatement; pattern: R
   },
 ];
 
-/** Letters and "&" only, lower-cased: "Statement of Cash Flow s" → "statementofcashflows". */
-function lettersOf(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}&]+/gu, "");
+/**
+ * The text's letters (and "&") lower-cased, with where each sits in the text:
+ * "Statement of Cash Flow s" → "statementofcashflows".
+ */
+function lettersOf(text: string): { letters: string; positions: number[] } {
+  let letters = "";
+  const positions: number[] = [];
+  for (const match of text.matchAll(/[\p{L}&]/gu)) {
+    const lower = match[0].toLowerCase();
+    letters += lower;
+    for (let index = 0; index < lower.length; index += 1) positions.push(match.index);
+  }
+  return { letters, positions };
+}
+
+/** A statement named in a text: which, and where its name starts and ends (exclusive) in the text. */
+export type StatementMention = { statement: FinancialStatement; start: number; end: number };
+
+/** Every naming of a statement in a text, in text order. */
+export function statementMentions(text: string): StatementMention[] {
+  const { letters, positions } = lettersOf(text);
+  const mentions: StatementMention[] = [];
+  for (const { statement, pattern } of STATEMENT_NAMES) {
+    for (const match of letters.matchAll(new RegExp(pattern.source, "g"))) {
+      const last = positions[match.index + match[0].length - 1] ?? 0;
+      mentions.push({ statement, start: positions[match.index] ?? 0, end: last + 1 });
+    }
+  }
+  return mentions.sort((left, right) => left.start - right.start);
 }
 
 /** The statements a text names, in the order first named, each once. */
 export function statementsNamedIn(text: string): FinancialStatement[] {
-  const letters = lettersOf(text);
-  return STATEMENT_NAMES.map(({ statement, pattern }) => ({ statement, at: letters.search(pattern) }))
-    .filter(({ at }) => at >= 0)
-    .sort((left, right) => left.at - right.at)
-    .map(({ statement }) => statement);
+  return [...new Set(statementMentions(text).map((mention) => mention.statement))];
 }
 
 /** A page number ending an index line ("… Balance Sheets 68", "… F-4"); "At December 31" is a date. */
@@ -84,4 +106,13 @@ export function statementTitledBy(line: string): FinancialStatement | null {
   if (words > MAX_TITLE_WORDS) return null;
   const named = statementsNamedIn(text);
   return named.length === 1 ? (named[0] as FinancialStatement) : null;
+}
+
+/** The statement whose title a passage is indexed under (at any level of its heading path), or null. */
+export function statementOfPassage(provenance: { headingPath?: readonly string[] }): FinancialStatement | null {
+  for (const heading of provenance.headingPath ?? []) {
+    const statement = statementTitledBy(heading);
+    if (statement !== null) return statement;
+  }
+  return null;
 }

@@ -10,7 +10,7 @@
  * Statement names are matched by their accounting synonyms (financial-statements.ts): "income
  * statement" finds "Consolidated Statements of Operations". Nothing here knows a company or a report.
  */
-import { type FinancialStatement, statementsNamedIn, statementTitledBy } from "../domain/financial-statements.js";
+import { type FinancialStatement, statementOfPassage, statementsNamedIn } from "../domain/financial-statements.js";
 import type { SearchResult } from "../domain/types.js";
 import { fuseReciprocalRanks } from "./reciprocal-rank-fusion.js";
 
@@ -20,15 +20,6 @@ export const STATEMENT_CANDIDATES = 50;
 /** The statements the question's information need names; [] for most questions. */
 export function statementsAskedFor(need: string): FinancialStatement[] {
   return statementsNamedIn(need);
-}
-
-/** The statement whose title a passage is indexed under (at any level of its heading path), or null. */
-export function statementOf(result: Pick<SearchResult, "provenance">): FinancialStatement | null {
-  for (const heading of result.provenance.headingPath ?? []) {
-    const statement = statementTitledBy(heading);
-    if (statement !== null) return statement;
-  }
-  return null;
 }
 
 /**
@@ -44,7 +35,7 @@ export function preferNamedStatements(
   if (statements.length === 0) return results.slice(0, options.limit);
   const documentIds = options.documentIds ? new Set(options.documentIds) : null;
   const named = results.filter((result) => {
-    const statement = statementOf(result);
+    const statement = statementOfPassage(result.provenance);
     return (
       statement !== null &&
       statements.includes(statement) &&

@@ -23,17 +23,35 @@ const statementRows: SearchResult = {
 };
 
 describe("no-context coverage", () => {
-  const question = "Which purchases does Acme's cash flow statement show for 2018?";
+  const question = "How much capital spending by segment did Acme disclose for 2018?";
+  const bySegment: SearchResult = {
+    ...statementRows,
+    provenance: { pageStart: 61, pageEnd: 61, headingPath: ["Capital Spending by Segment"] },
+  };
 
   it("counts the words of the passage's section heading", () => {
-    expect(assessRelevance(question, [statementRows])).toMatchObject({ relevant: true });
+    // capital, spending, segment, acme, 2018 of capital, spending, segment, acme, disclose, 2018.
+    expect(assessRelevance(question, [bySegment])).toEqual({ relevant: true, coverage: 5 / 6 });
   });
 
   it("finds the same passage without its heading too little of the question", () => {
-    const withoutHeading = { ...statementRows, provenance: { pageStart: 60, pageEnd: 60 } };
-    const assessment = assessRelevance(question, [withoutHeading]);
-    expect(assessment.relevant).toBe(false);
-    expect(assessment.coverage).toBeLessThan(assessRelevance(question, [statementRows]).coverage);
+    const withoutHeading = { ...bySegment, provenance: { pageStart: 61, pageEnd: 61 } };
+    expect(assessRelevance(question, [withoutHeading])).toEqual({ relevant: false, coverage: 2 / 6 });
+  });
+
+  it("counts a statement the question names as covered by that statement's passages, by any of its names", () => {
+    // Terms: purchases, acme, 2018 and the cash flow statement, named "Statement of Cash Flows" on the page
+    // ("which", "does" and "show" are question or stop words).
+    const asked = "Which purchases does Acme's cash flow statement show for 2018?";
+    expect(assessRelevance(asked, [statementRows])).toEqual({ relevant: true, coverage: 1 });
+    const operations = {
+      ...statementRows,
+      provenance: { ...statementRows.provenance, headingPath: ["Consolidated Statements of Operations"] },
+    };
+    expect(assessRelevance(asked, [operations])).toEqual({ relevant: true, coverage: 0.75 });
+    const income = "What was Acme's revenue in 2018 (income statement)?";
+    expect(assessRelevance(income, [operations])).toEqual({ relevant: true, coverage: 0.75 });
+    expect(assessRelevance(income, [statementRows])).toEqual({ relevant: false, coverage: 0.5 });
   });
 
   it("does not ask a passage for the question's question words or for the word 'fiscal' beside a year", () => {
