@@ -26,7 +26,7 @@
  * lexical rule cannot separate these sets much further; dense retrieval or the LLM's own "not in the
  * sources" answer is the next step.
  */
-import { type FinancialStatement, statementMentions, statementOfPassage } from "../domain/financial-statements.js";
+import { statementMentions, statementOfPassage } from "../domain/financial-statements.js";
 import type { SearchResult } from "../domain/types.js";
 import { indexTextOf } from "../ingest/index-text.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
@@ -34,6 +34,11 @@ import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 export const DEFAULT_COVERAGE_THRESHOLD = 0.55;
 
 export type RelevanceAssessment = { relevant: boolean; coverage: number };
+
+/** Names of operations that derive a figure from printed ones. */
+const ARITHMETIC_TERMS = uniqueTerms(
+  "average averages mean median ratio ratios percent percentage percentages proportion",
+);
 
 /** "fiscal 2018" (information-need.ts reads "FY2018" so): a page that gives the year covers it. */
 const FISCAL_YEAR = /\bfiscal\s+((?:19|20)\d{2})\b/gi;
@@ -70,36 +75,29 @@ export function assessRelevance(
   results: SearchResult[],
   threshold = DEFAULT_COVERAGE_THRESHOLD,
 ): RelevanceAssessment {
-  const { rest, statements } = withoutStatementNames(askedText(query).replace(FISCAL_YEAR, "$1"));
-  // Question words ("how much", "did … have") say nothing about the subject: no passage need hold them.
-  const queryTerms = rest.trim().length > 0 ? contentTerms(rest) : new Set<string>();
-  const asked = queryTerms.size + statements.length;
-  if (results.length === 0 || asked === 0) return { relevant: false, coverage: 0 };
+  const asked = askedText(query).replace(FISCAL_YEAR, "$1");
+  // Question words ("how much", "did … have") say nothing about the subject, and a figure to work out
+  // ("the three year average of …", "… as a percentage of revenue") is worked out from inputs that the
+  // page prints without the operation's name: no passage need hold those words.
+  const queryTerms = new Set([...contentTerms(asked)].filter((term) => !ARITHMETIC_TERMS.has(term)));
+  if (results.length === 0 || queryTerms.size === 0) return { relevant: false, coverage: 0 };
+  const namedStatements = statementMentions(asked).map((mention) => ({
+    statement: mention.statement,
+    terms: uniqueTerms(asked.slice(mention.start, mention.end)),
+  }));
   let coverage = 0;
   for (const result of results.slice(0, 3)) {
     // The title, file name and section headings are indexed with every passage (index-text.ts): a
     // question naming them is covered.
     const chunkTerms = uniqueTerms(indexTextOf({ title: result.title, fileName: result.file }, result));
+    // A statement the question names is covered by that statement's passages under whichever of its
+    // names the report uses ("income statement": "Consolidated Statements of Operations").
+    const statement = statementOfPassage(result.provenance);
+    for (const named of namedStatements)
+      if (named.statement === statement) for (const term of named.terms) chunkTerms.add(term);
     let matched = 0;
     for (const term of queryTerms) if (chunkTerms.has(term)) matched += 1;
-    // A statement the question names counts as one term, covered by the passages of that statement
-    // under whichever of its names the report uses ("income statement": "Statements of Operations").
-    const statement = statementOfPassage(result.provenance);
-    if (statement !== null && statements.includes(statement)) matched += 1;
-    coverage = Math.max(coverage, matched / asked);
+    coverage = Math.max(coverage, matched / queryTerms.size);
   }
   return { relevant: coverage >= threshold, coverage };
-}
-
-/** The text without the names of the financial statements it names, and those statements. */
-function withoutStatementNames(text: string): { rest: string; statements: FinancialStatement[] } {
-  const mentions = statementMentions(text);
-  let rest = "";
-  let from = 0;
-  for (const mention of mentions) {
-    rest += `${text.slice(from, Math.max(from, mention.start))} `;
-    from = Math.max(from, mention.end);
-  }
-  rest += text.slice(from);
-  return { rest, statements: [...new Set(mentions.map((mention) => mention.statement))] };
 }

@@ -40,18 +40,18 @@ describe("no-context coverage", () => {
   });
 
   it("counts a statement the question names as covered by that statement's passages, by any of its names", () => {
-    // Terms: purchases, acme, 2018 and the cash flow statement, named "Statement of Cash Flows" on the page
-    // ("which", "does" and "show" are question or stop words).
-    const asked = "Which purchases does Acme's cash flow statement show for 2018?";
-    expect(assessRelevance(asked, [statementRows])).toEqual({ relevant: true, coverage: 1 });
+    // Terms: acme, revenue, 2018, income, statement.
+    const income = "What was Acme's revenue in 2018 (income statement)?";
     const operations = {
       ...statementRows,
       provenance: { ...statementRows.provenance, headingPath: ["Consolidated Statements of Operations"] },
     };
-    expect(assessRelevance(asked, [operations])).toEqual({ relevant: true, coverage: 0.75 });
-    const income = "What was Acme's revenue in 2018 (income statement)?";
-    expect(assessRelevance(income, [operations])).toEqual({ relevant: true, coverage: 0.75 });
-    expect(assessRelevance(income, [statementRows])).toEqual({ relevant: false, coverage: 0.5 });
+    // acme, 2018, and "income statement" as the page's "Statements of Operations".
+    expect(assessRelevance(income, [operations])).toEqual({ relevant: true, coverage: 0.8 });
+    // acme, 2018, and the word "statement" of "Statement of Cash Flows" alone.
+    expect(assessRelevance(income, [statementRows])).toEqual({ relevant: true, coverage: 0.6 });
+    const withoutHeading = { ...operations, provenance: { pageStart: 60, pageEnd: 60 } };
+    expect(assessRelevance(income, [withoutHeading])).toEqual({ relevant: false, coverage: 0.4 });
   });
 
   it("does not ask a passage for the question's question words or for the word 'fiscal' beside a year", () => {
@@ -87,5 +87,17 @@ describe("no-context coverage", () => {
     expect(askedText("What did Block (formerly known as Square) earn? (income statement)")).toBe(
       "What did Block earn? (income statement)",
     );
+  });
+
+  it("does not ask a passage for the name of the arithmetic that derives the asked figure", () => {
+    const income = {
+      ...statementRows,
+      text: "(Millions) | 2018 | 2017 | 2016\nRevenues | 36,397 | 34,350 | 32,376\nCost of sales | 20,441 | 19,038 | 17,405",
+      provenance: { pageStart: 46, pageEnd: 46, headingPath: ["Consolidated Statements of Income"] },
+    };
+    // Terms: acme, cost, sales, revenue, 2016, 2018 — "average" and "percentage" are how the figure is worked out.
+    expect(
+      assessRelevance("What is Acme's average cost of sales as a percentage of revenue from 2016 to 2018?", [income]),
+    ).toEqual({ relevant: true, coverage: 1 });
   });
 });
