@@ -95,9 +95,10 @@ describe("no-context coverage", () => {
       text: "(Millions) | 2018 | 2017 | 2016\nRevenues | 36,397 | 34,350 | 32,376\nCost of sales | 20,441 | 19,038 | 17,405",
       provenance: { pageStart: 46, pageEnd: 46, headingPath: ["Consolidated Statements of Income"] },
     };
-    // Terms: acme, cost, sales, revenue, 2016, 2018 — "average" and "percentage" are how the figure is worked out.
+    // Terms: acme, cost, sales, revenue, from, 2016, 2018 (all but "from" on the page); "average" and
+    // "percentage" say how the figure is worked out. Asked for them, the passage would cover 6 of 9.
     expect(
       assessRelevance("What is Acme's average cost of sales as a percentage of revenue from 2016 to 2018?", [income]),
-    ).toEqual({ relevant: true, coverage: 1 });
+    ).toEqual({ relevant: true, coverage: 6 / 7 });
   });
 });
