@@ -87,6 +87,7 @@ describe("no-context coverage", () => {
     expect(askedText("What did Block (formerly known as Square) earn? (income statement)")).toBe(
       "What did Block earn? (income statement)",
     );
+    expect(askedText("What is the 401(k) employer match?")).toBe("What is the 401(k) employer match?");
   });
 
   it("does not ask a passage for the name of the arithmetic that derives the asked figure", () => {
