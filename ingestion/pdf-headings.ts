@@ -7,16 +7,16 @@
  *
  * A financial statement's title ("Consolidated Statements of Income", "CONSOLIDATED BALANCE SHEETS") is
  * a heading wherever it heads a page, even set like the body: many reports set it so, and a statement's
- * rows never say which statement they belong to. The captions inside a statement ("ASSETS", "Current
- * assets", "Other assets") are headings too; on a statement page they are indexed under the title,
- * which stays the upper level of the path to the end of the page.
+ * rows never say which statement they belong to. Captions inside a statement that stand out as headings
+ * ("ASSETS", "Current assets", "Other assets") are indexed under the title, which stays the upper level
+ * of the path to the end of the page.
  */
 import { type FinancialStatement, statementTitledBy } from "../src/domain/financial-statements.js";
 import type { PageLayout, PdfLine } from "./pdf-lines.js";
 
 /**
  * A heading found on a page: where its first line starts in the page text, and its words. `statement`
- * is set when the heading is a financial statement's title (see statementTitle below).
+ * is set when the heading is a financial statement's title (see findPageHeadings).
  */
 export type PageHeading = { start: number; text: string; statement?: FinancialStatement };
 
