@@ -26,6 +26,29 @@ const PARKING = "Visitors park in the north garage; the barrier opens with the c
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
+/** A real embedded Folio in a fresh temporary directory, with `files` ingested into `spaceId`. */
+async function openFolioWith(
+  spaceId: string,
+  files: Array<[fileName: string, text: string]>,
+  environment: Record<string, string> = {},
+): Promise<{ folio: Folio; directory: string }> {
+  const directory = await mkdtemp(path.join(os.tmpdir(), "folio-retrieval-"));
+  const folio = await createFolio(
+    loadConfig({
+      FOLIO_DATA_DIR: path.join(directory, "data"),
+      FOLIO_MODELS_DIR: sharedModelsDir,
+      FOLIO_LOG_LEVEL: "silent",
+      ...environment,
+    }),
+    silentLogger,
+  );
+  for (const [fileName, text] of files) {
+    const result = await folio.ingestion.ingestFile({ bytes: encode(text), fileName, spaceId, uploader: null });
+    expect(result.status).toBe("ingested");
+  }
+  return { folio, directory };
+}
+
 describe.skipIf(!hasModels)("hybrid retrieval through a real embedded Folio", () => {
   let directory: string;
   let modelsDir: string;
@@ -150,25 +173,11 @@ describe.skipIf(!hasModels)("document targeting through a real embedded Folio", 
   ];
 
   beforeAll(async () => {
-    directory = await mkdtemp(path.join(os.tmpdir(), "folio-targeting-"));
-    folio = await createFolio(
-      loadConfig({
-        FOLIO_DATA_DIR: path.join(directory, "data"),
-        FOLIO_MODELS_DIR: sharedModelsDir,
-        FOLIO_LOG_LEVEL: "silent",
-        ...(process.env.FOLIO_TEST_TARGETING_OFF ? { FOLIO_DOCUMENT_TARGETING: "0" } : {}),
-      }),
-      silentLogger,
-    );
-    for (const [fileName, text] of reports) {
-      const result = await folio.ingestion.ingestFile({
-        bytes: encode(text),
-        fileName,
-        spaceId: "console:reports",
-        uploader: null,
-      });
-      expect(result.status).toBe("ingested");
-    }
+    ({ folio, directory } = await openFolioWith(
+      "console:reports",
+      reports,
+      process.env.FOLIO_TEST_TARGETING_OFF ? { FOLIO_DOCUMENT_TARGETING: "0" } : {},
+    ));
   }, 120_000);
 
   afterAll(async () => {
@@ -227,24 +236,10 @@ describe.skipIf(!hasModels)("statement targeting through a real embedded Folio",
   ].join("\n\n");
 
   beforeAll(async () => {
-    directory = await mkdtemp(path.join(os.tmpdir(), "folio-statements-"));
-    folio = await createFolio(
-      loadConfig({
-        FOLIO_DATA_DIR: path.join(directory, "data"),
-        FOLIO_MODELS_DIR: sharedModelsDir,
-        FOLIO_LOG_LEVEL: "silent",
-        FOLIO_CHUNK_TOKENS: "96",
-        ...(process.env.FOLIO_TEST_STATEMENT_TARGETING_OFF ? { FOLIO_STATEMENT_TARGETING: "0" } : {}),
-      }),
-      silentLogger,
-    );
-    const result = await folio.ingestion.ingestFile({
-      bytes: new TextEncoder().encode(report),
-      fileName: "acme-2019-annual-report.md",
-      spaceId: "console:statements",
-      uploader: null,
-    });
-    expect(result.status).toBe("ingested");
+    ({ folio, directory } = await openFolioWith("console:statements", [["acme-2019-annual-report.md", report]], {
+      FOLIO_CHUNK_TOKENS: "96",
+      ...(process.env.FOLIO_TEST_STATEMENT_TARGETING_OFF ? { FOLIO_STATEMENT_TARGETING: "0" } : {}),
+    }));
   }, 120_000);
 
   afterAll(async () => {
