@@ -12,6 +12,12 @@ import { parseDocument } from "./parse-document.js";
 import type { ParseJob, ParseReply } from "./parse-protocol.js";
 import { loadTokenCounter } from "./token-counter.js";
 
+// pdf.js inflates streams with the web DecompressionStream when there is one, which runs on Node's native
+// zlib; a worker terminated while such a stream is being set up (a parse over its time limit) aborts the
+// whole process in Node 20 ("CompressionStream::Close … close before init"), taking the bot down with the
+// file. Without it pdf.js inflates in JavaScript: same text, no slower on the SEC filings measured.
+delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
+
 const spreadsheetMediaTypes = new Set<string>([xlsxMediaType, xlsMediaType, "text/csv", "text/tab-separated-values"]);
 
 /** A file that parsed but holds nothing to search is refused here, before it reaches the catalog. */
