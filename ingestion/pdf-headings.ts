@@ -137,13 +137,16 @@ export function findPageHeadings(
   };
   lines.forEach((line, index) => {
     const text = line.text.replace(/\s+/g, " ").trim();
-    const candidate =
-      text.length > 0 && line.rotated !== true && !tableLines.has(index) && layout.lineSpans[index] != null;
+    const placed = text.length > 0 && line.rotated !== true && layout.lineSpans[index] != null;
     if (text.length > 0) bodyLinesSeen += 1;
-    const statement = candidate ? statementTitledBy(text) : null;
+    // A statement's title may sit in its table's first row ("Consolidated Balance Sheets | Acme Inc."),
+    // so a table line can be one; no other heading is a table line.
+    const statement = placed ? statementTitledBy(text) : null;
     if (statement !== null && (bodyLinesSeen <= statementTitleLines || standsOut(line, body)))
       statementTitles.set(index, statement);
-    const isHeading = candidate && (statementTitles.has(index) || (readsAsHeading(text) && standsOut(line, body)));
+    const isHeading =
+      placed &&
+      (statementTitles.has(index) || (!tableLines.has(index) && readsAsHeading(text) && standsOut(line, body)));
     if (!isHeading) {
       // A blank line ends a heading too, but a run of bold lines broken by blanks stays separate headings.
       finishRun();

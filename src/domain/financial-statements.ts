@@ -16,7 +16,8 @@ export type FinancialStatement = "balance-sheet" | "income-statement" | "cash-fl
 const STATEMENT_NAMES: ReadonlyArray<{ statement: FinancialStatement; pattern: RegExp }> = [
   {
     statement: "balance-sheet",
-    pattern: /balancesheets?|statements?of(?:consolidated)?(?:financialposition|financialcondition|condition)/,
+    // "Off-balance sheet arrangements" are no balance sheet.
+    pattern: /(?<!off)balancesheets?|statements?of(?:consolidated)?(?:financialposition|financialcondition|condition)/,
   },
   {
     // "Statements of comprehensive income" is a statement of its own and does not match here;
@@ -98,14 +99,47 @@ export function statementTitledBy(line: string): FinancialStatement | null {
     text.length === 0 ||
     /[.;:]$/.test(text) ||
     (INDEX_PAGE_NUMBER.test(text) && !DATE_AT_END.test(text)) ||
-    ABOUT_A_STATEMENT.test(text)
+    ABOUT_A_STATEMENT.test(text.replace(/\([^()]*\)/g, " "))
   )
     return null;
   // Letter-spaced titles count their letters, not their "words".
   const words = text.split(" ").filter((word) => word.length > 1).length;
   if (words > MAX_TITLE_WORDS) return null;
-  const named = statementsNamedIn(text);
-  return named.length === 1 ? (named[0] as FinancialStatement) : null;
+  const mentions = statementMentions(text);
+  const [mention] = mentions;
+  if (mention === undefined || mentions.some((other) => other.statement !== mention.statement)) return null;
+  // Around a title stand names and periods ("NIKE, Inc. …", "… Years ended December 31"); a line of
+  // prose that runs through a statement's name ("… partially offset by balance sheet growth", "Impact
+  // of derivatives on the consolidated balance sheets") has lower-case words of its own around it.
+  const before = text.slice(0, mention.start);
+  const after = text.slice((mentions.at(-1) as StatementMention).end).replace(/\([^()]*\)?/g, " ");
+  return wordsFit(before, TITLE_WORDS_BEFORE) && wordsFit(after, TITLE_WORDS_AFTER) ? mention.statement : null;
+}
+
+/** Lower-case words that may stand before a statement's name in its title, and after it. */
+const TITLE_WORDS_BEFORE = new Set(["and", "of", "&"]);
+const TITLE_WORDS_AFTER = new Set([
+  "and",
+  "of",
+  "ended",
+  "ending",
+  "at",
+  "as",
+  "for",
+  "the",
+  "year",
+  "years",
+  "months",
+  "weeks",
+  "to",
+]);
+
+/** Whether every word of a title's surroundings is capitalized, a number, a sign, or one of `allowed`. */
+function wordsFit(text: string, allowed: ReadonlySet<string>): boolean {
+  return text
+    .split(/[\s,–—-]+/)
+    .filter((word) => /\p{L}/u.test(word))
+    .every((word) => !/^\p{Ll}/u.test(word) || allowed.has(word));
 }
 
 /** The statement whose title a passage is indexed under (at any level of its heading path), or null. */

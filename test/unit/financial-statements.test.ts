@@ -53,4 +53,15 @@ describe("financial statements by name", () => {
     expect(statementTitledBy("CONSOLIDATED BALANCE SHEETS AND CASH FLOWS ANALYSIS")).toBeNull();
     expect(statementTitledBy("Balance Sheet:")).toBeNull();
   });
+
+  it("refuses prose lines that run through a statement's name, and off-balance sheet items", () => {
+    expect(statementTitledBy("impact of lower rates, partially offset by balance sheet")).toBeNull();
+    expect(statementTitledBy("The Firm funds its global balance sheet through diverse")).toBeNull();
+    expect(statementTitledBy("Impact of derivatives on the Consolidated balance sheets")).toBeNull();
+    expect(statementTitledBy("Consolidated balance sheets changes")).toBeNull();
+    expect(statementTitledBy("Off-Balance Sheet Arrangements")).toBeNull();
+    expect(statementsNamedIn("off-balance sheet lending-related commitments")).toEqual([]);
+    expect(statementTitledBy("CONSOLIDATED BALANCE SHEETS (In thousands, except share data)")).toBe("balance-sheet");
+    expect(statementTitledBy("Consolidated Statement of Income Years ended December 31")).toBe("income-statement");
+  });
 });

@@ -147,6 +147,17 @@ describe("PDF section headings", () => {
     expect(headings[0]?.startsAt.startsWith("Consolidated Statements of Income")).toBe(true);
   });
 
+  it("takes a statement's title that sits in its table's first row, and no other table line", () => {
+    const lines = pageLines([
+      body("Consolidated Balance Sheets   Acme Incorporated and Subsidiary Companies"),
+      { text: "Total Assets   $ 29,499   $ 30,154", font: bold },
+      body("Body text carries most of the characters on this page so that its font is the body font."),
+    ]);
+    expect(headingsOf(lines, new Set([0, 1])).map(({ text, statement }) => ({ text, statement }))).toEqual([
+      { text: "Consolidated Balance Sheets Acme Incorporated and Subsidiary Companies", statement: "balance-sheet" },
+    ]);
+  });
+
   it("keeps a statement's title above the captions that follow it on its page, not past the page", () => {
     const paths = headingPaths([
       [
