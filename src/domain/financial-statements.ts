@@ -24,7 +24,7 @@ const STATEMENT_NAMES: ReadonlyArray<{ statement: FinancialStatement; pattern: R
     // "Statements of operations and comprehensive income" is the income statement and does.
     statement: "income-statement",
     pattern:
-      /incomestatements?|(?:profitandloss|profitorloss|p&l)(?:statements?|accounts?)?|statements?of(?:consolidated)?(?:income|operations|earnings)/,
+      /incomestatements?|(?:profit(?:and|or|&)loss|p&l)(?:statements?|accounts?)?|statements?of(?:consolidated)?(?:income|operations|earnings)/,
   },
   {
     statement: "cash-flow-statement",
@@ -73,6 +73,9 @@ export function statementsNamedIn(text: string): FinancialStatement[] {
   return [...new Set(statementMentions(text).map((mention) => mention.statement))];
 }
 
+/** A line ending on a linking word is a sentence wrapped onto the next line ("… consolidated balance sheets, and"). */
+const WRAPPED_SENTENCE = /[\s,](?:a|an|and|are|as|at|be|by|for|from|in|is|of|on|or|that|the|to|with)$/i;
+
 /** A page number ending an index line ("… Balance Sheets 68", "… F-4"); "At December 31" is a date. */
 const INDEX_PAGE_NUMBER = /(?:^|\s)(?:[A-Z]-)?\d{1,3}$/;
 const DATE_AT_END =
@@ -98,6 +101,7 @@ export function statementTitledBy(line: string): FinancialStatement | null {
   if (
     text.length === 0 ||
     /[.;:]$/.test(text) ||
+    WRAPPED_SENTENCE.test(text) ||
     (INDEX_PAGE_NUMBER.test(text) && !DATE_AT_END.test(text)) ||
     ABOUT_A_STATEMENT.test(text.replace(/\([^()]*\)/g, " "))
   )
@@ -112,12 +116,13 @@ export function statementTitledBy(line: string): FinancialStatement | null {
   // prose that runs through a statement's name ("… partially offset by balance sheet growth", "Impact
   // of derivatives on the consolidated balance sheets") has lower-case words of its own around it.
   const before = text.slice(0, mention.start);
+  // Parentheses ("(In thousands, except share data)", "(unaudited)", one cut off at the line's end) are no prose.
   const after = text.slice((mentions.at(-1) as StatementMention).end).replace(/\([^()]*\)?/g, " ");
   return wordsFit(before, TITLE_WORDS_BEFORE) && wordsFit(after, TITLE_WORDS_AFTER) ? mention.statement : null;
 }
 
 /** Lower-case words that may stand before a statement's name in its title, and after it. */
-const TITLE_WORDS_BEFORE = new Set(["and", "of", "&"]);
+const TITLE_WORDS_BEFORE = new Set(["and", "of", "&", "consolidated", "condensed", "combined", "interim", "unaudited"]);
 const TITLE_WORDS_AFTER = new Set([
   "and",
   "of",

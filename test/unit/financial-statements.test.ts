@@ -41,6 +41,10 @@ describe("financial statements by name", () => {
       "balance-sheet",
     );
     expect(statementTitledBy("Consolidated statements of cash flows (unaudited)")).toBe("cash-flow-statement");
+    expect(statementTitledBy("Condensed consolidated statements of operations (in millions, except")).toBe(
+      "income-statement",
+    );
+    expect(statementTitledBy("Consolidated Statement of Profit & Loss")).toBe("income-statement");
   });
 
   it("refuses sentences, index lines, extracts and lines naming two statements", () => {
@@ -59,6 +63,7 @@ describe("financial statements by name", () => {
     expect(statementTitledBy("The Firm funds its global balance sheet through diverse")).toBeNull();
     expect(statementTitledBy("Impact of derivatives on the Consolidated balance sheets")).toBeNull();
     expect(statementTitledBy("Consolidated balance sheets changes")).toBeNull();
+    expect(statementTitledBy("Consolidated balance sheets, and")).toBeNull();
     expect(statementTitledBy("Off-Balance Sheet Arrangements")).toBeNull();
     expect(statementsNamedIn("off-balance sheet lending-related commitments")).toEqual([]);
     expect(statementTitledBy("CONSOLIDATED BALANCE SHEETS (In thousands, except share data)")).toBe("balance-sheet");
