@@ -84,7 +84,10 @@ export function assessRelevance(
   // Question words ("how much", "did … have") say nothing about the subject, and a figure to work out
   // ("the three year average of …", "… as a percentage of revenue") is worked out from inputs that the
   // page prints without the operation's name: no passage need hold those words.
-  const queryTerms = new Set([...contentTerms(asked)].filter((term) => !ARITHMETIC_TERMS.has(term)));
+  const content = contentTerms(asked);
+  const subject = new Set([...content].filter((term) => !ARITHMETIC_TERMS.has(term)));
+  // "What is the average?" asks for nothing else: it keeps its word.
+  const queryTerms = subject.size > 0 ? subject : content;
   if (results.length === 0 || queryTerms.size === 0) return { relevant: false, coverage: 0 };
   const namedStatements = statementMentions(asked).map((mention) => ({
     statement: mention.statement,

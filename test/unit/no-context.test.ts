@@ -101,5 +101,7 @@ describe("no-context coverage", () => {
     expect(
       assessRelevance("What is Acme's average cost of sales as a percentage of revenue from 2016 to 2018?", [income]),
     ).toEqual({ relevant: true, coverage: 6 / 7 });
+    const averages = { ...income, text: "Average selling price | 87 | 85" };
+    expect(assessRelevance("What is the average?", [averages])).toEqual({ relevant: true, coverage: 1 });
   });
 });
