@@ -2,6 +2,8 @@
  * Diagnostics for `folio eval answers` sets: ingests the documents once into a kept space of FOLIO_DATA_DIR
  * ("diagnose:<dataset>"), then for every question prints where the gold pages rank among the first 20
  * results, the top five (file, pages, kind, heading), the no-context coverage and the answer's cited pages.
+ * The documents stay, so a run after a change to retrieval or answering takes minutes; after a change to
+ * ingestion (parsing, chunking, headings) pass --reingest.
  * Usage: tsx bench/diagnose-answers.ts <qa.jsonl> <docs dir> [--reingest]
  */
 import { randomUUID } from "node:crypto";
