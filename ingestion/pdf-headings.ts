@@ -12,6 +12,7 @@
  * of the path to the end of the page.
  */
 import { type FinancialStatement, statementTitledBy } from "../src/domain/financial-statements.js";
+import { endsOnLinkingWord } from "../src/domain/wrapped-line.js";
 import type { PageLayout, PdfLine } from "./pdf-lines.js";
 
 /**
@@ -81,11 +82,8 @@ function readsAsHeading(text: string): boolean {
   if (letters < 2 || letters / visible.length < 0.6) return false;
   // A heading starts with a capital or a number ("2. Coverage"); it does not end mid-sentence.
   if (!/^[\p{Lu}\p{N}]/u.test(text)) return false;
-  return !/[,;.]$/.test(text) && !endsOnLinkWord.test(text);
+  return !/[,;.]$/.test(text) && !endsOnLinkingWord(text);
 }
-
-/** A line ending on one of these words is a sentence wrapped onto the next line, not a heading. */
-const endsOnLinkWord = /\s(?:a|an|and|are|as|at|be|by|for|from|in|is|of|on|or|that|the|to|with)$/i;
 
 /** A statement's title counts as a heading among this many first body lines of a page, however it is set. */
 const statementTitleLines = 6;

@@ -10,6 +10,8 @@
  * "S T A T E M E N T S"), which a word-based match would miss.
  */
 
+import { endsOnLinkingWord } from "./wrapped-line.js";
+
 export type FinancialStatement = "balance-sheet" | "income-statement" | "cash-flow-statement" | "equity-statement";
 
 /** The names of each statement, written as letters only ("statementsofcashflows"). */
@@ -73,9 +75,6 @@ export function statementsNamedIn(text: string): FinancialStatement[] {
   return [...new Set(statementMentions(text).map((mention) => mention.statement))];
 }
 
-/** A line ending on a linking word is a sentence wrapped onto the next line ("… consolidated balance sheets, and"). */
-const WRAPPED_SENTENCE = /[\s,](?:a|an|and|are|as|at|be|by|for|from|in|is|of|on|or|that|the|to|with)$/i;
-
 /** A page number ending an index line ("… Balance Sheets 68", "… F-4"); "At December 31" is a date. */
 const INDEX_PAGE_NUMBER = /(?:^|\s)(?:[A-Z]-)?\d{1,3}$/;
 const DATE_AT_END =
@@ -101,7 +100,7 @@ export function statementTitledBy(line: string): FinancialStatement | null {
   if (
     text.length === 0 ||
     /[.;:]$/.test(text) ||
-    WRAPPED_SENTENCE.test(text) ||
+    endsOnLinkingWord(text) ||
     (INDEX_PAGE_NUMBER.test(text) && !DATE_AT_END.test(text)) ||
     ABOUT_A_STATEMENT.test(text.replace(/\([^()]*\)/g, " "))
   )

@@ -4,6 +4,7 @@
  * `hybrid+rerank` (the fused top N rescored by a cross-encoder). The asker's spaces filter every list
  * inside the index query, so a chunk of another space is never a candidate.
  */
+import { statementsNamedIn } from "../domain/financial-statements.js";
 import type { DocumentRecord, SearchResult, SpaceId } from "../domain/types.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { FolioError } from "../errors.js";
@@ -22,7 +23,7 @@ import { fuseReciprocalRanks } from "./reciprocal-rank-fusion.js";
 import { type RetrievalMode, type Retriever, type SearchRequest, timeSearchStage } from "./retriever.js";
 import { joinSearchResults, sparseQueryVector } from "./sparse-retriever.js";
 import type { SpellingDictionary } from "./spelling-dictionary.js";
-import { preferNamedStatements, STATEMENT_CANDIDATES, statementsAskedFor } from "./statement-targeting.js";
+import { preferNamedStatements, STATEMENT_CANDIDATES } from "./statement-targeting.js";
 import { termId } from "./text-analyzer.js";
 
 export type RetrievalSettings = {
@@ -233,7 +234,7 @@ export function createHybridRetriever(options: {
     const mode = request.mode ?? settings.defaultMode;
     const limit = mode === "hybrid+rerank" ? Math.max(request.limit, settings.rerankCandidates) : request.limit;
     // A question naming a financial statement looks further down the ranking for that statement's passages.
-    const statements = settings.statementTargeting ? statementsAskedFor(request.query) : [];
+    const statements = settings.statementTargeting ? statementsNamedIn(request.query) : [];
     const pool = statements.length > 0 ? Math.max(limit, STATEMENT_CANDIDATES) : limit;
     const { ranked, named } = await hits(request, mode, pool);
     const joined = await timeSearchStage(request, "join", () => joinSearchResults(catalog, ranked));

@@ -10,17 +10,12 @@
  * Statement names are matched by their accounting synonyms (financial-statements.ts): "income
  * statement" finds "Consolidated Statements of Operations". Nothing here knows a company or a report.
  */
-import { type FinancialStatement, statementOfPassage, statementsNamedIn } from "../domain/financial-statements.js";
+import { type FinancialStatement, statementOfPassage } from "../domain/financial-statements.js";
 import type { SearchResult } from "../domain/types.js";
 import { fuseReciprocalRanks } from "./reciprocal-rank-fusion.js";
 
 /** Candidates looked through for the named statements' passages when a question names one. */
 export const STATEMENT_CANDIDATES = 50;
-
-/** The statements the question's information need names; [] for most questions. */
-export function statementsAskedFor(need: string): FinancialStatement[] {
-  return statementsNamedIn(need);
-}
 
 /**
  * The ranking with the passages of the named statements preferred (see the module comment). When the

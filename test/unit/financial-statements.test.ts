@@ -24,6 +24,11 @@ describe("financial statements by name", () => {
     ]);
     expect(statementsNamedIn("Consolidated Statements of Comprehensive Income")).toEqual([]);
     expect(statementsNamedIn("What drove operating margin change as of fiscal 2022?")).toEqual([]);
+    // A question's information need keeps the statement its directions named, in parentheses.
+    expect(statementsNamedIn("What is the fiscal 2018 capital expenditure for Acme? (cash flow statement)")).toEqual([
+      "cash-flow-statement",
+    ]);
+    expect(statementsNamedIn("What drove the increase in inventories?")).toEqual([]);
   });
 
   it("recognizes letter-spaced titles", () => {

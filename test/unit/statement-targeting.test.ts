@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { SearchResult } from "../../src/domain/types.js";
-import { preferNamedStatements, statementsAskedFor } from "../../src/retrieval/statement-targeting.js";
+import { preferNamedStatements } from "../../src/retrieval/statement-targeting.js";
 
 function result(
   chunkId: string,
@@ -39,13 +39,6 @@ const ranking = [
 const ids = (results: SearchResult[]) => results.map((entry) => entry.chunkId);
 
 describe("statement targeting", () => {
-  it("reads the statements a question names", () => {
-    expect(statementsAskedFor("What is the fiscal 2018 capital expenditure for Acme? (cash flow statement)")).toEqual([
-      "cash-flow-statement",
-    ]);
-    expect(statementsAskedFor("What drove the increase in inventories?")).toEqual([]);
-  });
-
   it("fuses the named statement's passages ahead of prose that shares more words", () => {
     const preferred = preferNamedStatements(ranking, ["cash-flow-statement"], { k: 60, limit: 6 });
     // Preferred passages count twice: 1/61 + 1/63 for the first of them beats 1/61 alone.
