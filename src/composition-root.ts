@@ -289,6 +289,7 @@ async function assembleFolio(
     }),
     linkForCitation: ({ documentId, page }) => linkSigner.signDocumentUrl({ documentId, page }),
     pageTexts: (documentId) => catalog.getPages(documentId),
+    documentPassages: (documentId) => catalog.listChunks(documentId),
     logger,
   });
 

@@ -7,19 +7,31 @@
  * `error` event with a safe message and the request id (details go to the log), and a fired abort
  * signal ends the stream with one `aborted` error event instead of a `done`.
  */
-import type { PageText } from "../domain/types.js";
+import type { PageText, SearchResult } from "../domain/types.js";
 import { toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { informationNeed } from "../retrieval/information-need.js";
 import type { SpellingCorrection } from "../retrieval/query-spelling.js";
 import type { Retriever } from "../retrieval/retriever.js";
 import type { Answer, AnswerContext, AnswerEvent, AnswerVerificationSummary, Citation } from "./answer-events.js";
-import { buildCitation, buildCitations, type LinkForCitation, numberCitations, uniqueCitations } from "./citations.js";
+import {
+  buildCitation,
+  buildCitations,
+  type LinkForCitation,
+  numberCitations,
+  type QuotedPassage,
+  uniqueCitations,
+} from "./citations.js";
+import { coverNames, coverPeriods, createDocumentFactsIndex, describeYears } from "./evidence-coverage.js";
+import { figureQuote, figureSentence } from "./figure-sentence.js";
+import { findFigure } from "./find-figure.js";
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { guardSources } from "./instruction-guard.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
+import { analyzeQuestion } from "./question-analysis.js";
 import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./rewrite-question.js";
-import { type LlmAnswering, type WrittenAnswer, writeVerifiedAnswer } from "./write-verified-answer.js";
+import { isSameSentence } from "./same-sentence.js";
+import { type LlmAnswering, writeVerifiedAnswer } from "./write-verified-answer.js";
 
 export type AnswerServiceOptions = {
   /** Sources given to the generator. */
@@ -73,14 +85,17 @@ export function createAnswerService(dependencies: {
   followUpRewriter?: FollowUpRewriter | null;
   linkForCitation: LinkForCitation;
   pageTexts: (documentId: string) => Promise<PageText[]>;
+  /** A document's passages, to tell whether it names what a question names and which years it reports; none when absent. */
+  documentPassages?: (documentId: string) => Promise<Array<Pick<SearchResult, "text" | "kind" | "provenance">>>;
   logger: Logger;
   options?: AnswerServiceOptions;
 }): AnswerService {
   const topK = dependencies.options?.topK ?? 5;
   const candidates = dependencies.options?.candidates ?? 20;
   const threshold = dependencies.options?.noContextThreshold ?? DEFAULT_COVERAGE_THRESHOLD;
+  const documentFacts = createDocumentFactsIndex(dependencies.documentPassages ?? (async () => []));
 
-  async function* answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
+  async function* answerQuestion(asAsked: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
     const logger = dependencies.logger.child({ requestId: context.requestId });
     const { signal } = context;
     const startedAt = performance.now();
@@ -110,6 +125,7 @@ export function createAnswerService(dependencies: {
           ),
         ).citations,
       ).citations;
+    let question = asAsked;
     try {
       throwIfAborted(signal);
       let query = question;
@@ -117,7 +133,10 @@ export function createAnswerService(dependencies: {
         yield { type: "status", status: "rewriting", message: "Reading the thread…" };
         const rewriteStart = performance.now();
         const followUpRewriter = dependencies.followUpRewriter ?? ruleBasedFollowUpRewriter;
-        ({ query } = await followUpRewriter.rewrite({ question, history: context.history, signal, logger }));
+        const rewrite = await followUpRewriter.rewrite({ question, history: context.history, signal, logger });
+        query = rewrite.query;
+        // "And the year before?" rewritten to "What was Nike's net income in 2017?" is what is answered.
+        if (rewrite.standalone) question = rewrite.query;
         lap("rewrite", rewriteStart);
       }
       yield { type: "status", status: "searching", message: "Searching your documents…" };
@@ -145,23 +164,57 @@ export function createAnswerService(dependencies: {
       const sources: NumberedSource[] = guardSources(
         results.slice(0, topK).map((result, index) => ({ n: index + 1, result })),
       );
+      const composeStart = performance.now();
+      const need = informationNeed(query);
+      const analysis = analyzeQuestion(need);
+      // A name the question gives that no found document names, or a year the found tables and
+      // sentences do not report, is a question these documents cannot answer: say so, never quote
+      // another company's or another year's figures.
+      const names = await coverNames(analysis.entities, results, documentFacts);
+      const aboutAsked = results.filter((result) => names.aboutAsked.get(result.documentId) !== false);
+      const periods =
+        names.missing.length === 0 && (analysis.kind === "figure" || analysis.kind === "comparison")
+          ? await coverPeriods(analysis, aboutAsked, documentFacts)
+          : { missing: [], coveredYears: [] };
+      const figure =
+        names.missing.length === 0 && periods.missing.length === 0 && analysis.kind === "figure"
+          ? findFigure(
+              analysis,
+              results.map((result, index) => ({ n: index + 1, result })),
+              (source) => names.aboutAsked.get(source.result.documentId) !== false,
+            )
+          : null;
+      // The figure's passage is a source even when it ranked below the ones given to the generator.
+      if (figure !== null && !sources.some((source) => source.result.chunkId === figure.source.result.chunkId))
+        sources.push(...guardSources([{ n: sources.length + 1, result: figure.source.result }]));
+      const figureSource = figure && sources.find((source) => source.result.chunkId === figure.source.result.chunkId);
+      const directAnswer =
+        figure && figureSource
+          ? {
+              sentence: figureSentence({ ...figure, source: figureSource }, analysis.entities[0] ?? null),
+              quote: figureQuote({ ...figure, source: figureSource }),
+              n: figureSource.n,
+            }
+          : null;
+      const uncovered = uncoveredMessage(names.missing, periods, analysis.entities[0] ?? null);
       // Instructions around the question ("Answer in USD millions.") are in no source: they must not count against it.
       const relevance = assessRelevance(
-        informationNeed(query),
+        need,
         sources.map((source) => source.result),
         threshold,
       );
+      lap("compose", composeStart);
       logger.info(
-        { results: results.length, coverage: relevance.coverage, spaces: context.spaceIds.length },
+        { results: results.length, coverage: relevance.coverage, spaces: context.spaceIds.length, kind: analysis.kind },
         "retrieval done",
       );
 
       let answerText: string;
       let citations: Citation[];
-      let noContext = !relevance.relevant;
+      let noContext = uncovered !== null || (!relevance.relevant && directAnswer === null);
       let verification: AnswerVerificationSummary | undefined;
       if (noContext) {
-        answerText = sources.length === 0 ? NO_SOURCES_ANSWER : NO_CONTEXT_ANSWER;
+        answerText = sources.length === 0 ? NO_SOURCES_ANSWER : (uncovered ?? NO_CONTEXT_ANSWER);
         yield { type: "delta", text: answerText };
         citations = await closestSources(sources, query);
       } else {
@@ -172,7 +225,7 @@ export function createAnswerService(dependencies: {
         };
         const generationStart = performance.now();
         let generated = "";
-        let supportingQuotes: WrittenAnswer["quotes"] | undefined;
+        let supportingQuotes: ReadonlyMap<number, QuotedPassage> | undefined;
         let refusal = false;
         yield { type: "status", status: "writing", message: "Writing the answer…" };
         if (dependencies.llm) {
@@ -186,11 +239,21 @@ export function createAnswerService(dependencies: {
           });
           ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
         } else {
+          if (directAnswer !== null) {
+            generated = directAnswer.sentence;
+            yield { type: "delta", text: generated };
+          }
           for await (const text of dependencies.generator.generate(asked, sources, signal)) {
             throwIfAborted(signal);
-            generated += text;
-            yield { type: "delta", text };
+            // The figure's row is quoted under its citation: a quote of the same row would say it twice.
+            if (directAnswer !== null && repeatsFigureRow(text, directAnswer)) continue;
+            const line =
+              directAnswer !== null && generated === directAnswer.sentence ? `\n${text.replace(/^\n/, "")}` : text;
+            generated += line;
+            yield { type: "delta", text: line };
           }
+          if (directAnswer !== null)
+            supportingQuotes = new Map([...(supportingQuotes ?? []), [directAnswer.n, directAnswer.quote]]);
         }
         throwIfAborted(signal);
         lap("generation", generationStart);
@@ -239,6 +302,33 @@ export function createAnswerService(dependencies: {
   }
 
   return { answerQuestion };
+}
+
+/** Whether a quote line of the extractive generator quotes the row the direct answer already cites. */
+function repeatsFigureRow(line: string, direct: { n: number; quote: { text: string } }): boolean {
+  if (!line.includes(`[${direct.n}]`)) return false;
+  const quoted = line.replace(/\s?\[\d{1,3}\]/g, "").replace(/[“”]/g, "");
+  const label = direct.quote.text.split(" — ")[0] ?? "";
+  return (
+    isSameSentence(quoted, direct.quote.text) || quoted.trim().toLowerCase().startsWith(label.trim().toLowerCase())
+  );
+}
+
+/** What the answer says when the documents do not cover a name or a year the question asks about; null when they do. */
+function uncoveredMessage(
+  missingNames: string[],
+  periods: { missing: { year: number; quarter?: number }[]; coveredYears: number[] },
+  entity: string | null,
+): string | null {
+  if (missingNames.length > 0) {
+    const names =
+      missingNames.length === 1 ? missingNames[0] : `${missingNames.slice(0, -1).join(", ")} or ${missingNames.at(-1)}`;
+    return `The documents available here don't mention ${names}, so I can't answer this from them. The closest sources are below.`;
+  }
+  if (periods.missing.length === 0) return null;
+  const asked = describeYears(periods.missing.map((period) => period.year));
+  const whose = entity === null ? "" : `${entity}'s `;
+  return `The documents available here have ${whose}figures for ${describeYears(periods.coveredYears)}, not ${asked}. The closest sources are below.`;
 }
 
 /** The asker's own words with the retriever's spelling repairs (a follow-up's query was rewritten). */

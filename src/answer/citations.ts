@@ -211,3 +211,13 @@ export async function buildCitations(
   const unique = uniqueCitations(citations);
   return numberCitations(renumberAnswer(resolved.answer, unique.merged), unique.citations);
 }
+
+/**
+ * Whether the answer already shows a citation's quote (an extractive answer quotes its sources):
+ * renderers then list the source without printing the same words a second time.
+ */
+export function isQuotedInAnswer(answer: string, citation: Pick<Citation, "n" | "quote">): boolean {
+  return answer
+    .split("\n")
+    .some((line) => line.includes(`[${citation.n}]`) && isSameSentence(line.replace(MARKER, ""), citation.quote));
+}

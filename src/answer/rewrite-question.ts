@@ -9,6 +9,7 @@
 import type { Logger } from "../logger.js";
 import { analyzeText } from "../retrieval/text-analyzer.js";
 import type { ConversationTurn } from "./answer-events.js";
+import { analyzeQuestion, type Period } from "./question-analysis.js";
 
 /**
  * Words that point back at an earlier turn. "that", "one", "more" and "there" are left out: they are far
@@ -19,12 +20,72 @@ const REFERRING_WORDS = /\b(it|its|they|them|their|this|these|those|he|she|his|h
 const MIN_STANDALONE_TERMS = 4;
 
 export function rewriteQuestion(question: string, history: ConversationTurn[]): string {
-  const previousQuestion = [...history]
-    .reverse()
-    .find((turn) => turn.role === "user" && turn.text.trim() !== question.trim());
-  if (!previousQuestion) return question;
+  const previous = resolvedPreviousQuestion(history);
+  if (previous === null || previous.trim() === question.trim()) return question;
+  const standalone = standaloneFollowUp(question, previous);
+  if (standalone !== null) return standalone;
   const leansOnContext = REFERRING_WORDS.test(question) || analyzeText(question).length < MIN_STANDALONE_TERMS;
-  return leansOnContext ? `${question} ${previousQuestion.text}` : question;
+  return leansOnContext ? `${question} ${previous}` : question;
+}
+
+/**
+ * The thread's last earlier question, itself made standalone: a follow-up to a follow-up ("And the
+ * year before?" twice) builds on the one before it. Adapters leave the question being asked out of the history.
+ */
+function resolvedPreviousQuestion(history: ConversationTurn[]): string | null {
+  const userTurns = history.filter((turn) => turn.role === "user").map((turn) => turn.text);
+  let resolved: string | null = null;
+  for (const text of userTurns) resolved = resolved === null ? text : (standaloneFollowUp(text, resolved) ?? text);
+  return resolved;
+}
+
+/** A follow-up that leans on the turn before by its form: "And the year before?", "What about 2016?", "How about Corning?". */
+const ELLIPTICAL = /^\s*(?:and|what about|how about|same for|and for|and in|in|for|what of|now)\b/i;
+
+function shiftedPeriod(period: Period, years: number): Period {
+  return { ...period, year: period.year + years };
+}
+
+function periodText(period: Period): string {
+  return period.quarter === undefined ? String(period.year) : `Q${period.quarter} ${period.year}`;
+}
+
+/**
+ * The follow-up as a question of its own, when it only changes the period, the name or the measure of
+ * a previous question that named a period or a name: "And the year before?" after "What was Nike's
+ * net income in 2018?" asks "What was Nike's net income in 2017?". Null when the rules do not apply.
+ */
+export function standaloneFollowUp(question: string, previous: string): string | null {
+  const asked = analyzeQuestion(question);
+  const before = analyzeQuestion(previous);
+  if (before.periods.length === 0 && before.entities.length === 0) return null;
+  const elliptical = ELLIPTICAL.test(question) || asked.relativeYears !== null;
+  if (!elliptical) return null;
+  const periods =
+    asked.periods.length > 0
+      ? asked.periods
+      : asked.relativeYears !== null
+        ? before.periods.map((period) => shiftedPeriod(period, asked.relativeYears ?? 0))
+        : before.periods;
+  const entities = asked.entities.length > 0 ? asked.entities : before.entities;
+  const newMeasure = [...asked.measureTerms].some((term) => !before.measureTerms.has(term));
+  if (newMeasure) {
+    const measure = asked.measure.replace(/^(?:about|its|their|the|same|for|of)\s+/gi, "").trim();
+    const owner = entities.length > 0 ? `${entities.join(" and ")}'s ` : "";
+    const when = periods.length > 0 ? ` in ${periods.map(periodText).join(" and ")}` : "";
+    return `What was ${owner}${measure}${when}?`;
+  }
+  let standalone = previous;
+  before.periods.forEach((period, index) => {
+    const replacement = periods[index];
+    if (replacement !== undefined && replacement.year !== period.year)
+      standalone = standalone.replace(new RegExp(`\\b${period.year}\\b`, "g"), String(replacement.year));
+  });
+  before.entities.forEach((entity, index) => {
+    const replacement = entities[index];
+    if (replacement !== undefined && replacement !== entity) standalone = standalone.split(entity).join(replacement);
+  });
+  return standalone;
 }
 
 export type FollowUpRewriteRequest = {
@@ -42,6 +103,8 @@ export type FollowUpRewrite = {
   query: string;
   /** "llm": the model's validated rewrite; "rules": rewriteQuestion above. */
   method: "llm" | "rules";
+  /** The query is the follow-up rewritten as a question of its own, so the answer is written for it too. */
+  standalone?: boolean;
   /** Why the model's rewrite was not used (snake_case), when a model was asked and method is "rules". */
   fallbackReason?: string;
 };
@@ -52,5 +115,8 @@ export type FollowUpRewriter = {
 
 /** The rewriter without a language model. */
 export const ruleBasedFollowUpRewriter: FollowUpRewriter = {
-  rewrite: async ({ question, history }) => ({ query: rewriteQuestion(question, history), method: "rules" }),
+  rewrite: async ({ question, history }) => {
+    const query = rewriteQuestion(question, history);
+    return { query, method: "rules", standalone: query !== question && !query.includes(question) };
+  },
 };

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/answer-events.js";
+import { isQuotedInAnswer } from "../../answer/citations.js";
 import { FolioError } from "../../errors.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CommandBackend } from "../command-backend.js";
@@ -14,10 +15,10 @@ export async function runAskCommand(backend: CommandBackend, words: string[], op
   if (!question) throw new UsageError('ask needs a question: folio ask "how many vacation days do I get?"');
   const context = { spaceIds: [options.space], requestId: randomUUID() };
   let answer: Answer | null = null;
-  let streamed = "";
+  // The final answer is printed, not the stream: its markers are renumbered to match the sources listed
+  // below it, and a language model's draft is replaced by what verification kept.
   for await (const event of backend.answerQuestion(question, context)) {
-    if (event.type === "delta" && !options.json) process.stdout.write(event.text);
-    if (event.type === "delta") streamed += event.text;
+    if (event.type === "status" && !options.json && process.stderr.isTTY) process.stderr.write(`${event.message}\r`);
     if (event.type === "done") answer = event.answer;
     if (event.type === "error") throw new FolioError(event.code, `${event.message} (reference ${event.requestId})`);
   }
@@ -26,20 +27,16 @@ export async function runAskCommand(backend: CommandBackend, words: string[], op
     process.stdout.write(`${JSON.stringify(answer)}\n`);
     return EXIT_CODES.ok;
   }
-  // A language model's draft that verification changed is followed by the answer that stands.
-  if (answer.verification && withoutMarkers(streamed) !== withoutMarkers(answer.answer))
-    process.stdout.write(`\n\nChecked against the sources:\n${answer.answer}`);
+  if (process.stderr.isTTY) process.stderr.write("\x1b[2K");
+  process.stdout.write(answer.answer);
   process.stdout.write(`\n\n${answer.noContext ? "Closest sources" : "Sources"}:\n`);
   for (const citation of answer.citations) {
     const pages =
       citation.pageStart === null
         ? ""
         : ` — p. ${citation.pageStart}${citation.pageEnd !== null && citation.pageEnd !== citation.pageStart ? `–${citation.pageEnd}` : ""}`;
-    process.stdout.write(`[${citation.n}] ${citation.title}${pages}\n    "${citation.quote}"\n    ${citation.url}\n`);
+    const quote = isQuotedInAnswer(answer.answer, citation) ? "" : `    "${citation.quote}"\n`;
+    process.stdout.write(`[${citation.n}] ${citation.title}${pages}\n${quote}    ${citation.url}\n`);
   }
   return EXIT_CODES.ok;
-}
-
-function withoutMarkers(text: string): string {
-  return text.replace(/\s?\[\d{1,3}\]/g, "").trim();
 }

@@ -1,0 +1,156 @@
+/**
+ * Whether the evidence covers what a question names: each company, product or plan it names must be
+ * named in a document the search found (its text, title or file name), and a figure asked for a year
+ * must come from a table column or a sentence of that year. When it is not, the answer says what is
+ * missing and what the documents do cover ("The documents have figures for 2016–2018, not 2020.")
+ * instead of quoting another company's or another year's numbers.
+ */
+
+import { splitSentences } from "../../ingestion/split-sentences.js";
+import type { SearchResult } from "../domain/types.js";
+import type { Period, QuestionAnalysis } from "./question-analysis.js";
+import { uniqueTerms } from "./sentence-scoring.js";
+import { tableCells } from "./table-cells.js";
+
+/** Lower-case words joined by single spaces: "NIKE, Inc." → "nike inc". Names are compared in this form. */
+export function normalizeForNames(text: string): string {
+  return ` ${text
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/['’]s\b/g, "")
+    .replace(/[^\p{L}\p{N}&]+/gu, " ")
+    .trim()} `;
+}
+
+/** What a document's passages show about it: its text (normalized for names) and the years its tables report. */
+type DocumentFacts = { text: string; reportedYears: Set<number> };
+
+/** Reads a document's passages once and answers what it names and which years its tables report; a bounded cache. */
+export type DocumentFactsIndex = {
+  mentions(document: { documentId: string; title: string; file: string }, name: string): Promise<boolean>;
+  reportedYears(documentId: string): Promise<Set<number>>;
+};
+
+export function createDocumentFactsIndex(
+  loadPassages: (documentId: string) => Promise<Array<Pick<SearchResult, "text" | "kind" | "provenance">>>,
+  capacity = 32,
+): DocumentFactsIndex {
+  const facts = new Map<string, Promise<DocumentFacts>>();
+  const factsOf = (documentId: string): Promise<DocumentFacts> => {
+    const cached = facts.get(documentId);
+    if (cached !== undefined) {
+      // Most recently used last, so the oldest entry is the first the map iterates.
+      facts.delete(documentId);
+      facts.set(documentId, cached);
+      return cached;
+    }
+    const loading = loadPassages(documentId).then((passages) => ({
+      text: normalizeForNames(passages.map((passage) => passage.text).join("\n")),
+      reportedYears: new Set(yearsInColumns(passages)),
+    }));
+    loading.catch(() => facts.delete(documentId));
+    facts.set(documentId, loading);
+    while (facts.size > capacity) facts.delete(facts.keys().next().value as string);
+    return loading;
+  };
+  return {
+    async mentions(document, name) {
+      const wanted = normalizeForNames(name);
+      if (wanted.trim() === "") return true;
+      if (normalizeForNames(`${document.title} ${document.file.replace(/[_-]+/g, " ")}`).includes(wanted)) return true;
+      return (await factsOf(document.documentId)).text.includes(wanted);
+    },
+    async reportedYears(documentId) {
+      return (await factsOf(documentId)).reportedYears;
+    },
+  };
+}
+
+export type NameCoverage = {
+  /** Names the question gives that no found document names. */
+  missing: string[];
+  /** Per document id: whether it names every name the question gives. */
+  aboutAsked: Map<string, boolean>;
+};
+
+/** Which of the question's names the found documents name, and which documents name them all. */
+export async function coverNames(
+  entities: string[],
+  results: SearchResult[],
+  index: DocumentFactsIndex,
+): Promise<NameCoverage> {
+  const documents = new Map<string, SearchResult>();
+  for (const result of results) if (!documents.has(result.documentId)) documents.set(result.documentId, result);
+  const missing: string[] = [];
+  const aboutAsked = new Map<string, boolean>([...documents.keys()].map((id) => [id, true]));
+  const passages = results.map((result) => ({ documentId: result.documentId, text: normalizeForNames(result.text) }));
+  for (const entity of entities) {
+    const wanted = normalizeForNames(entity);
+    let named = false;
+    for (const [documentId, result] of documents) {
+      const mentions =
+        passages.some((passage) => passage.documentId === documentId && passage.text.includes(wanted)) ||
+        (await index.mentions({ documentId, title: result.title, file: result.file }, entity));
+      if (mentions) named = true;
+      else aboutAsked.set(documentId, false);
+    }
+    if (!named) missing.push(entity);
+  }
+  return { missing, aboutAsked };
+}
+
+export type PeriodCoverage = { missing: Period[]; coveredYears: number[] };
+
+/**
+ * The asked years that the documents do not report: in no period column of their tables and in no
+ * found sentence that also holds a word of the measure. Years are only judged missing when the
+ * documents' tables report some years (a document without dated tables is never refused on a year).
+ */
+export async function coverPeriods(
+  analysis: Pick<QuestionAnalysis, "periods" | "measureTerms">,
+  results: SearchResult[],
+  index: DocumentFactsIndex,
+): Promise<PeriodCoverage> {
+  if (analysis.periods.length === 0) return { missing: [], coveredYears: [] };
+  const years = new Set<number>();
+  for (const documentId of new Set(results.map((result) => result.documentId)))
+    for (const year of await index.reportedYears(documentId)) years.add(year);
+  const coveredYears = [...years].sort((left, right) => left - right);
+  if (coveredYears.length === 0) return { missing: [], coveredYears };
+  const missing = analysis.periods.filter(
+    (period) =>
+      !years.has(period.year) &&
+      !results.some((result) => sentenceReports(result.text, period.year, analysis.measureTerms)),
+  );
+  return { missing, coveredYears };
+}
+
+/** The years that found tables report in their columns, ascending. */
+function yearsInColumns(results: Array<Pick<SearchResult, "text" | "kind" | "provenance">>): number[] {
+  const years = new Set<number>();
+  for (const result of results)
+    for (const cell of tableCells(result)) if (cell.period !== null) years.add(cell.period.year);
+  return [...years].sort((left, right) => left - right);
+}
+
+/** Whether a sentence of `text` gives a figure for `year`: it names the year, a word of the measure, and another number. */
+function sentenceReports(text: string, year: number, measureTerms: Set<string>): boolean {
+  return splitSentences(text).some(({ start, end }) => {
+    const sentence = text.slice(start, end);
+    if (!new RegExp(`\\b${year}\\b`).test(sentence)) return false;
+    const terms = uniqueTerms(sentence);
+    if (![...measureTerms].some((term) => terms.has(term))) return false;
+    return /\d/.test(sentence.replace(new RegExp(`\\b${year}\\b`, "g"), ""));
+  });
+}
+
+/** "2016–2018", "2016, 2018 and 2020": the years as a reader scans them. */
+export function describeYears(years: number[]): string {
+  const sorted = [...new Set(years)].sort((left, right) => left - right);
+  if (sorted.length === 0) return "";
+  const first = sorted[0] as number;
+  const last = sorted.at(-1) as number;
+  if (sorted.length === last - first + 1) return first === last ? String(first) : `${first}–${last}`;
+  return sorted.length === 2 ? `${first} and ${last}` : `${sorted.slice(0, -1).join(", ")} and ${last}`;
+}

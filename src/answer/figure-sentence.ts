@@ -1,0 +1,77 @@
+/**
+ * Writes a found table cell as the answer's first sentence and as its citation's quote: what the
+ * number is (the row's label), for when (the column), and in what unit — "Net income for 2018 was
+ * $1,933 million [1]." Every number written is the cell's own, scaled by the unit its table states; a
+ * thousands figure also gets its value in millions, rounded and marked "about".
+ */
+import type { QuotedPassage } from "./citations.js";
+import type { FoundFigure } from "./find-figure.js";
+import { type TableCell, tableCells, type UnitScale } from "./table-cells.js";
+
+const SCALE_FACTORS: Record<UnitScale, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
+
+/** "NET INCOME" reads as "Net income"; "Net income" stays. */
+function asPrinted(label: string): string {
+  const letters = label.replace(/[^\p{L}]/gu, "");
+  const shouted = letters.length > 3 && letters === letters.toUpperCase();
+  const text = shouted ? label.charAt(0) + label.slice(1).toLowerCase() : label;
+  return text.replace(/\s*[:]\s*$/, "").trim();
+}
+
+/** The digits as printed, without spaces or brackets: "$ 1,933" → "1,933". */
+function printedDigits(value: string): string {
+  return (/[\d,]*\.?\d+/.exec(value)?.[0] ?? value).replace(/^,|,$/g, "");
+}
+
+function roundedIn(number: number, factor: number, unit: string): string {
+  const value = number / factor;
+  const digits = Math.abs(value) >= 100 ? 0 : 1;
+  return `${value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })} ${unit}`;
+}
+
+/** The cell's value for a sentence: "$1,933 million", "$558,929 thousand (about $558.9 million)", "12.4%", "-$6 million". */
+export function formatCellValue(cell: TableCell): string {
+  const sign = (cell.number ?? 0) < 0 ? "-" : "";
+  const currency = cell.currency ?? "";
+  const printed = `${sign}${currency}${printedDigits(cell.value)}`;
+  if (cell.percent) return `${printed}%`;
+  if (cell.scale === null || cell.number === null) return printed;
+  const base = cell.number * SCALE_FACTORS[cell.scale];
+  const written = `${printed} ${cell.scale}`;
+  if (cell.scale === "thousand" && Math.abs(base) >= 1e6)
+    return `${written} (about ${sign}${currency}${roundedIn(Math.abs(base), 1e6, "million")})`;
+  if (cell.scale === "million" && Math.abs(base) >= 1e9)
+    return `${written} (about ${sign}${currency}${roundedIn(Math.abs(base), 1e9, "billion")})`;
+  return written;
+}
+
+/** "2018" stays; "Three Months Ended June 30, 2023" reads "the three months ended June 30, 2023". */
+function periodPhrase(column: string): string {
+  if (/^(?:fiscal\s+|fy\s?)?\d{4}$/i.test(column.trim())) return column.trim();
+  const lowered = column
+    .trim()
+    .replace(/^(\p{Lu})(\p{Ll})/u, (_, first: string, second: string) => `${first.toLowerCase()}${second}`);
+  return /^(?:three|six|nine|twelve|year|years|quarter|fiscal|month)/i.test(lowered)
+    ? `the ${lowered.replace(/\b(Months|Ended|Year|Quarter)\b/g, (word) => word.toLowerCase())}`
+    : lowered;
+}
+
+/** The answer's first sentence for a found figure, citing its source. */
+export function figureSentence(figure: FoundFigure, entity: string | null): string {
+  const { cell } = figure;
+  const label = asPrinted(cell.label);
+  const subject = entity === null ? label : `${entity}'s ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+  const when = cell.column === "" ? "" : ` for ${periodPhrase(cell.column)}`;
+  return `${subject}${when} was ${formatCellValue(cell)} [${figure.source.n}].`;
+}
+
+/** The whole row the cell is in, its cells named by their columns, with the table's unit: the citation's quote. */
+export function figureQuote(figure: FoundFigure): QuotedPassage {
+  const { cell } = figure;
+  const row = tableCells(figure.source.result).filter((other) => other.rowStart === cell.rowStart);
+  const cells = row.map((other) => (other.column === "" ? other.value : `${other.column}: ${other.value}`));
+  const parents = cell.parents.length > 0 ? `${cell.parents.join(" › ")} › ` : "";
+  const unit = cell.unitNote ?? (cell.scale === null ? "" : `(in ${cell.scale}s)`);
+  const text = `${parents}${asPrinted(cell.label)} — ${cells.join("; ")}${unit === "" ? "" : ` ${unit}`}`;
+  return { text, start: cell.rowStart, end: cell.rowEnd };
+}

@@ -1,0 +1,75 @@
+/**
+ * Finds the table cell that answers a figure question: the row whose label (with its section row)
+ * holds the measure's words, in the column of the period asked (the table's first period column when
+ * none is asked), in a document that names the entity asked about. A cell only counts when its row
+ * names the whole measure; a near miss is no answer, and the caller falls back to quoting sentences.
+ */
+import type { NumberedSource } from "./generator.js";
+import type { Period, QuestionAnalysis } from "./question-analysis.js";
+import { uniqueTerms } from "./sentence-scoring.js";
+import { type TableCell, tableCells } from "./table-cells.js";
+
+export type FoundFigure = { source: NumberedSource; cell: TableCell; score: number };
+
+/**
+ * Words the same line item goes by in different reports. Only words of the accounting vocabulary every
+ * report uses; a measure not named here is matched by its own words.
+ */
+const SAME_MEANING: ReadonlyArray<ReadonlyArray<string>> = [
+  ["revenu", "sale"],
+  ["incom", "earn", "profit"],
+  ["expenditur", "purchas"],
+];
+
+function synonymsOf(term: string): ReadonlyArray<string> {
+  return SAME_MEANING.find((group) => group.includes(term)) ?? [term];
+}
+
+/** How well a cell's row names the measure: the share of its terms held (a synonym counts), and the row's words beyond it. */
+function labelFit(measureTerms: Set<string>, cell: TableCell): { coverage: number; extraWords: number } {
+  const label = uniqueTerms([...cell.parents, cell.label].join(" "));
+  let matched = 0;
+  for (const term of measureTerms) if (synonymsOf(term).some((synonym) => label.has(synonym))) matched += 1;
+  const extraWords = [...uniqueTerms(cell.label)].filter(
+    (term) => !synonymsOf(term).some((synonym) => measureTerms.has(synonym)),
+  ).length;
+  return { coverage: matched / measureTerms.size, extraWords };
+}
+
+export function periodMatches(asked: Period, column: Period | null): boolean {
+  if (column === null || column.year !== asked.year) return false;
+  if (asked.quarter === undefined) return column.quarter === undefined;
+  return column.quarter === undefined || column.quarter === asked.quarter;
+}
+
+/** Cells a measure needs to be named in full by; with three or more words, all but one may do. */
+function minimumCoverage(measureTerms: Set<string>): number {
+  return measureTerms.size >= 3 ? (measureTerms.size - 1) / measureTerms.size - 0.01 : 0.99;
+}
+
+export function findFigure(
+  analysis: Pick<QuestionAnalysis, "measureTerms" | "periods">,
+  sources: NumberedSource[],
+  /** Whether a source's document is about what the question names (true for every source when it names nothing). */
+  isAboutAsked: (source: NumberedSource) => boolean = () => true,
+): FoundFigure | null {
+  if (analysis.measureTerms.size === 0) return null;
+  const period = analysis.periods[0];
+  let best: FoundFigure | null = null;
+  sources.forEach((source, rank) => {
+    if (!isAboutAsked(source)) return;
+    const cells = tableCells(source.result).filter((cell) => cell.number !== null);
+    // With no period asked, a table's first period column is its latest: the one a reader means.
+    const firstPeriodColumn = cells.find((cell) => cell.period !== null)?.column;
+    for (const cell of cells) {
+      if (period !== undefined ? !periodMatches(period, cell.period) : cell.column !== firstPeriodColumn) continue;
+      const { coverage, extraWords } = labelFit(analysis.measureTerms, cell);
+      if (coverage < minimumCoverage(analysis.measureTerms)) continue;
+      // "Net income" beats "Net income attributable to noncontrolling interests"; the retrieval ranking
+      // breaks ties (the statement ranked first is the one the question names best).
+      const score = coverage - 0.04 * extraWords - 0.01 * rank;
+      if (best === null || score > best.score) best = { source, cell, score };
+    }
+  });
+  return best;
+}
