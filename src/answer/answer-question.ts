@@ -22,15 +22,13 @@ import {
   type QuotedPassage,
   uniqueCitations,
 } from "./citations.js";
-import { coverNames, coverPeriods, createDocumentFactsIndex, describeYears } from "./evidence-coverage.js";
-import { figureQuote, figureSentence } from "./figure-sentence.js";
-import { findFigure } from "./find-figure.js";
+import { composeDirectAnswer } from "./compose-direct-answer.js";
+import { createDocumentFactsIndex } from "./evidence-coverage.js";
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { guardSources } from "./instruction-guard.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
 import { analyzeQuestion } from "./question-analysis.js";
 import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./rewrite-question.js";
-import { isSameSentence } from "./same-sentence.js";
 import { type LlmAnswering, writeVerifiedAnswer } from "./write-verified-answer.js";
 
 export type AnswerServiceOptions = {
@@ -47,6 +45,9 @@ export const NO_CONTEXT_ANSWER =
 
 /** When the search returns nothing at all there are no closest sources to point to. */
 export const NO_SOURCES_ANSWER = "I couldn't find anything about this in the documents available here.";
+
+/** Results a figure is looked for among (the cells of table passages; the generator still reads the top few). */
+const FIGURE_CANDIDATES = 50;
 
 /** How many closest sources a no-context reply lists. */
 const CLOSEST_SOURCES = 3;
@@ -144,10 +145,12 @@ export function createAnswerService(dependencies: {
       const retrievalStages: Record<string, number> = {};
       // Misspelt words the retriever repaired are repaired for relevance and quoting too.
       let asked = question;
+      // A statement's row often ranks below the prose that discusses it: a figure is looked for deeper.
+      const asksFigure = ["figure", "comparison"].includes(analyzeQuestion(informationNeed(query)).kind);
       const results = await dependencies.retriever.search({
         query,
         spaceIds: context.spaceIds,
-        limit: candidates,
+        limit: asksFigure ? Math.max(candidates, FIGURE_CANDIDATES) : candidates,
         signal,
         timingsMs: retrievalStages,
         onQueryCorrected(corrected) {
@@ -167,36 +170,24 @@ export function createAnswerService(dependencies: {
       const composeStart = performance.now();
       const need = informationNeed(query);
       const analysis = analyzeQuestion(need);
-      // A name the question gives that no found document names, or a year the found tables and
-      // sentences do not report, is a question these documents cannot answer: say so, never quote
-      // another company's or another year's figures.
-      const names = await coverNames(analysis.entities, results, documentFacts);
-      const aboutAsked = results.filter((result) => names.aboutAsked.get(result.documentId) !== false);
-      const periods =
-        names.missing.length === 0 && (analysis.kind === "figure" || analysis.kind === "comparison")
-          ? await coverPeriods(analysis, aboutAsked, documentFacts)
-          : { missing: [], coveredYears: [] };
-      const figure =
-        names.missing.length === 0 && periods.missing.length === 0 && analysis.kind === "figure"
-          ? findFigure(
-              analysis,
-              results.map((result, index) => ({ n: index + 1, result })),
-              (source) => names.aboutAsked.get(source.result.documentId) !== false,
-            )
-          : null;
-      // The figure's passage is a source even when it ranked below the ones given to the generator.
-      if (figure !== null && !sources.some((source) => source.result.chunkId === figure.source.result.chunkId))
-        sources.push(...guardSources([{ n: sources.length + 1, result: figure.source.result }]));
-      const figureSource = figure && sources.find((source) => source.result.chunkId === figure.source.result.chunkId);
-      const directAnswer =
-        figure && figureSource
-          ? {
-              sentence: figureSentence({ ...figure, source: figureSource }, analysis.entities[0] ?? null),
-              quote: figureQuote({ ...figure, source: figureSource }),
-              n: figureSource.n,
-            }
-          : null;
-      const uncovered = uncoveredMessage(names.missing, periods, analysis.entities[0] ?? null);
+      // A name the question gives that no found document names, or a year the documents' tables and
+      // the found sentences do not report, is a question these documents cannot answer: say so, never
+      // quote another company's or another year's figures.
+      const { direct: directAnswer, uncovered } = await composeDirectAnswer({
+        need,
+        analysis,
+        results,
+        sources,
+        facts: documentFacts,
+        search: (text) =>
+          dependencies.retriever.search({
+            query: text,
+            spaceIds: context.spaceIds,
+            limit: Math.max(candidates, FIGURE_CANDIDATES),
+            signal,
+          }),
+      });
+      throwIfAborted(signal);
       // Instructions around the question ("Answer in USD millions.") are in no source: they must not count against it.
       const relevance = assessRelevance(
         need,
@@ -214,7 +205,12 @@ export function createAnswerService(dependencies: {
       let noContext = uncovered !== null || (!relevance.relevant && directAnswer === null);
       let verification: AnswerVerificationSummary | undefined;
       if (noContext) {
-        answerText = sources.length === 0 ? NO_SOURCES_ANSWER : (uncovered ?? NO_CONTEXT_ANSWER);
+        answerText =
+          sources.length === 0
+            ? NO_SOURCES_ANSWER
+            : uncovered === null
+              ? NO_CONTEXT_ANSWER
+              : `${uncovered} The closest sources are below.`;
         yield { type: "delta", text: answerText };
         citations = await closestSources(sources, query);
       } else {
@@ -240,20 +236,20 @@ export function createAnswerService(dependencies: {
           ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
         } else {
           if (directAnswer !== null) {
-            generated = directAnswer.sentence;
+            generated = directAnswer.text();
             yield { type: "delta", text: generated };
           }
+          let lines = 0;
           for await (const text of dependencies.generator.generate(asked, sources, signal)) {
             throwIfAborted(signal);
-            // The figure's row is quoted under its citation: a quote of the same row would say it twice.
-            if (directAnswer !== null && repeatsFigureRow(text, directAnswer)) continue;
-            const line =
-              directAnswer !== null && generated === directAnswer.sentence ? `\n${text.replace(/^\n/, "")}` : text;
+            // A figure's row is quoted under its citation: a quote of the same row would say it twice.
+            if (directAnswer?.repeatsQuotedRow(text)) continue;
+            const line = directAnswer !== null && lines === 0 ? `\n${text.replace(/^\n/, "")}` : text;
+            lines += 1;
             generated += line;
             yield { type: "delta", text: line };
           }
-          if (directAnswer !== null)
-            supportingQuotes = new Map([...(supportingQuotes ?? []), [directAnswer.n, directAnswer.quote]]);
+          if (directAnswer !== null) supportingQuotes = directAnswer.quotes;
         }
         throwIfAborted(signal);
         lap("generation", generationStart);
@@ -302,33 +298,6 @@ export function createAnswerService(dependencies: {
   }
 
   return { answerQuestion };
-}
-
-/** Whether a quote line of the extractive generator quotes the row the direct answer already cites. */
-function repeatsFigureRow(line: string, direct: { n: number; quote: { text: string } }): boolean {
-  if (!line.includes(`[${direct.n}]`)) return false;
-  const quoted = line.replace(/\s?\[\d{1,3}\]/g, "").replace(/[“”]/g, "");
-  const label = direct.quote.text.split(" — ")[0] ?? "";
-  return (
-    isSameSentence(quoted, direct.quote.text) || quoted.trim().toLowerCase().startsWith(label.trim().toLowerCase())
-  );
-}
-
-/** What the answer says when the documents do not cover a name or a year the question asks about; null when they do. */
-function uncoveredMessage(
-  missingNames: string[],
-  periods: { missing: { year: number; quarter?: number }[]; coveredYears: number[] },
-  entity: string | null,
-): string | null {
-  if (missingNames.length > 0) {
-    const names =
-      missingNames.length === 1 ? missingNames[0] : `${missingNames.slice(0, -1).join(", ")} or ${missingNames.at(-1)}`;
-    return `The documents available here don't mention ${names}, so I can't answer this from them. The closest sources are below.`;
-  }
-  if (periods.missing.length === 0) return null;
-  const asked = describeYears(periods.missing.map((period) => period.year));
-  const whose = entity === null ? "" : `${entity}'s `;
-  return `The documents available here have ${whose}figures for ${describeYears(periods.coveredYears)}, not ${asked}. The closest sources are below.`;
 }
 
 /** The asker's own words with the retriever's spelling repairs (a follow-up's query was rewritten). */

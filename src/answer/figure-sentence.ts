@@ -56,13 +56,23 @@ function periodPhrase(column: string): string {
     : lowered;
 }
 
+/** "Revenues were", "Net income was": the verb agrees with the label's last word. */
+function verbFor(label: string): string {
+  const last = label.split(/\s+/).at(-1)?.toLowerCase() ?? "";
+  return /[^su]s$/.test(last) && !/(?:ness|ous|sis|tus|ss)$/.test(last) ? "were" : "was";
+}
+
 /** The answer's first sentence for a found figure, citing its source. */
 export function figureSentence(figure: FoundFigure, entity: string | null): string {
   const { cell } = figure;
-  const label = asPrinted(cell.label);
-  const subject = entity === null ? label : `${entity}'s ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+  let label = asPrinted(cell.label);
+  const namesEntity = entity !== null && label.toLowerCase().includes(entity.toLowerCase());
+  // A shouted label lower-cased ("Total nike, inc. revenues") gets the name back as the question wrote it.
+  if (namesEntity) label = label.replace(new RegExp(entity.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), entity);
+  const subject =
+    entity === null || namesEntity ? label : `${entity}'s ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
   const when = cell.column === "" ? "" : ` for ${periodPhrase(cell.column)}`;
-  return `${subject}${when} was ${formatCellValue(cell)} [${figure.source.n}].`;
+  return `${subject}${when} ${verbFor(label)} ${formatCellValue(cell)} [${figure.source.n}].`;
 }
 
 /** The whole row the cell is in, its cells named by their columns, with the table's unit: the citation's quote. */

@@ -37,6 +37,9 @@ const RELATIVE_AFTER =
 
 const COMPARISON =
   /\b(?:higher|lower|larger|smaller|greater|bigger|more|less|fewer|compare[sd]?|comparison|versus|vs\.?|difference between|outperform(?:ed|s)?|exceed(?:ed|s)?)\b/i;
+/** A change between two periods is a comparison of the two: "Did net income grow from 2017 to 2018?". */
+const CHANGE =
+  /\b(?:grow|grew|grown|increase[sd]?|decrease[sd]?|decline[sd]?|rise|rose|risen|fall|fell|fallen|change[sd]?|improve[sd]?)\b/i;
 const DEFINITION =
   /^\s*(?:what\s+(?:is|are|does)\s+(?:the\s+)?(?:definition|meaning)\b|what\s+does\s+.+\s+mean\b|how\s+(?:does|do|is|are)\s+.+\s+(?:define[sd]?|defined)\b|define\b|what\s+is\s+meant\s+by\b)/i;
 /** "What is organic revenue growth?": a short noun phrase asked about with no period and no number word. */
@@ -138,7 +141,8 @@ export function relativeYearsOf(question: string): number | null {
 
 function kindOf(question: string, entities: string[], periods: Period[]): QuestionKind {
   const comparing =
-    COMPARISON.test(question) && (entities.length >= 2 || periods.length >= 2 || /\bor\b/i.test(question));
+    (COMPARISON.test(question) && (entities.length >= 2 || periods.length >= 2 || /\bor\b/i.test(question))) ||
+    (CHANGE.test(question) && periods.length >= 2);
   if (comparing) return "comparison";
   if (DEFINITION.test(question)) return "definition";
   if (LIST.test(question)) return "list";
@@ -161,7 +165,7 @@ function measureWords(question: string, entities: string[]): string {
     .replace(RELATIVE_AFTER, " ")
     .replace(/\([^()]*\)/g, " ")
     .replace(
-      /^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how\s+much|how\s+many|which|who|when|where|how)\s+(?:(?:was|were|is|are|did|does|do|has|have|had)\s+)?(?:the\s+)?/i,
+      /^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:(?:what|how\s+much|how\s+many|which|who|when|where|how)\s+)?(?:(?:was|were|is|are|did|does|do|has|have|had)\s+)?(?:the\s+)?/i,
       "",
     )
     .replace(/\b(?:in|for|of|during|at|as of|the|a|an|was|were|is|are|did|does|reported|total)\b/gi, " ")

@@ -1,0 +1,62 @@
+/**
+ * The direct answer that opens a reply: lines built from cited evidence only (a figure's sentence, a
+ * side of a comparison that was not found, the computed comparison), with the quote each figure's
+ * citation shows (its row, column and unit). A figure found in a passage the generator was not given
+ * is added to the sources, so its [n] resolves like any other.
+ */
+import type { QuotedPassage } from "./citations.js";
+import { figureQuote, figureSentence } from "./figure-sentence.js";
+import type { FoundFigure } from "./find-figure.js";
+import type { NumberedSource } from "./generator.js";
+import { guardSources } from "./instruction-guard.js";
+import { isSameSentence } from "./same-sentence.js";
+
+const MARKERS = /\s?\[\d{1,3}\]/g;
+
+export class DirectAnswer {
+  private readonly lines: string[] = [];
+  readonly quotes = new Map<number, QuotedPassage>();
+
+  /** `sources` is the answer's numbered sources; a figure from elsewhere is appended to it. */
+  constructor(private readonly sources: NumberedSource[]) {}
+
+  addFigure(figure: FoundFigure, entity: string | null): void {
+    let source = this.sources.find((candidate) => candidate.result.chunkId === figure.source.result.chunkId);
+    if (source === undefined) {
+      [source] = guardSources([{ n: this.sources.length + 1, result: figure.source.result }]);
+      if (source === undefined) return;
+      this.sources.push(source);
+    }
+    const numbered = { ...figure, source };
+    this.lines.push(figureSentence(numbered, entity));
+    this.quotes.set(source.n, figureQuote(numbered));
+  }
+
+  addLine(line: string): void {
+    this.lines.push(line);
+  }
+
+  clear(): void {
+    this.lines.length = 0;
+    this.quotes.clear();
+  }
+
+  isEmpty(): boolean {
+    return this.lines.length === 0;
+  }
+
+  text(): string {
+    return this.lines.join(" ");
+  }
+
+  /** Whether a quote line of the extractive generator quotes a row a figure line already cites. */
+  repeatsQuotedRow(line: string): boolean {
+    const quoted = line.replace(MARKERS, "").replace(/[“”]/g, "").trim();
+    for (const [n, quote] of this.quotes) {
+      if (!line.includes(`[${n}]`)) continue;
+      const label = (quote.text.split(" — ")[0] ?? "").trim().toLowerCase();
+      if (isSameSentence(quoted, quote.text) || (label !== "" && quoted.toLowerCase().startsWith(label))) return true;
+    }
+    return false;
+  }
+}

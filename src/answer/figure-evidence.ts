@@ -1,0 +1,57 @@
+/**
+ * The evidence a figure question stands on, gathered from one search's results: whether the
+ * documents name what the question names, whether they report the year it asks about, and the table
+ * cell that answers it. Shared by plain figure questions and by each side of a comparison.
+ */
+import type { SearchResult } from "../domain/types.js";
+import {
+  coverNames,
+  coverPeriods,
+  type DocumentFactsIndex,
+  describeYears,
+  type NameCoverage,
+  type PeriodCoverage,
+} from "./evidence-coverage.js";
+import { type FoundFigure, findFigure } from "./find-figure.js";
+import type { QuestionAnalysis } from "./question-analysis.js";
+
+export type FigureEvidence = {
+  names: NameCoverage;
+  periods: PeriodCoverage;
+  /** The answering cell; its source's `n` is the result's 1-based rank in the search. */
+  figure: FoundFigure | null;
+};
+
+const NO_PERIODS: PeriodCoverage = { missing: [], coveredYears: [] };
+
+export async function gatherFigureEvidence(
+  analysis: QuestionAnalysis,
+  results: SearchResult[],
+  facts: DocumentFactsIndex,
+): Promise<FigureEvidence> {
+  const names = await coverNames(analysis.entities, results, facts);
+  const isAboutAsked = (result: SearchResult) => names.aboutAsked.get(result.documentId) !== false;
+  const asksFigure = analysis.kind === "figure" || analysis.kind === "comparison";
+  if (names.missing.length > 0 || !asksFigure) return { names, periods: NO_PERIODS, figure: null };
+  const periods = await coverPeriods(analysis, results.filter(isAboutAsked), facts);
+  if (periods.missing.length > 0) return { names, periods, figure: null };
+  const figure = findFigure(
+    analysis,
+    results.map((result, index) => ({ n: index + 1, result })),
+    (source) => isAboutAsked(source.result),
+  );
+  return { names, periods, figure };
+}
+
+/** What the answer says when the documents do not cover a name or a year the question asks about; null when they do. */
+export function uncoveredMessage(evidence: FigureEvidence, entity: string | null): string | null {
+  const { missing } = evidence.names;
+  if (missing.length > 0) {
+    const names = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} or ${missing.at(-1)}`;
+    return `The documents available here don't mention ${names}, so I can't answer this from them.`;
+  }
+  if (evidence.periods.missing.length === 0) return null;
+  const asked = describeYears(evidence.periods.missing.map((period) => period.year));
+  const whose = entity === null ? "" : `${entity}'s `;
+  return `The documents available here have ${whose}figures for ${describeYears(evidence.periods.coveredYears)}, not ${asked}.`;
+}
