@@ -13,11 +13,14 @@ import { deleteEvaluationSpace, ingestIntoEvaluationSpace, newEvaluationSpaceId 
 
 export type ConversationEvaluationRun = ConversationEvaluationReport & {
   dataset: string;
+  /** The retrieval mode the answers used, and who wrote them: the "before" and "after" must say. */
+  mode: string;
+  generator: "llm" | "extractive";
   documents: { ingested: number; rejected: string[] };
 };
 
 export async function runConversationEvaluation(
-  folio: Pick<Folio, "core" | "catalog" | "ingestion" | "sparseVectors">,
+  folio: Pick<Folio, "core" | "catalog" | "ingestion" | "sparseVectors" | "retrievalMode" | "languageModel">,
   options: {
     datasetPath: string;
     docsDir: string;
@@ -52,6 +55,8 @@ export async function runConversationEvaluation(
     });
     return {
       dataset: path.basename(options.datasetPath),
+      mode: folio.retrievalMode,
+      generator: folio.languageModel ? "llm" : "extractive",
       documents: { ingested: space.ingested, rejected: space.rejected },
       ...report,
     };

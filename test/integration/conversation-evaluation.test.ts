@@ -97,6 +97,8 @@ describe.skipIf(!hasSharedData)("conversation evaluation on the real core, keywo
 
     expect({
       dataset: report.dataset,
+      mode: report.mode,
+      generator: report.generator,
       documents: report.documents,
       conversations: report.conversations,
       questions: report.questions,
@@ -105,6 +107,8 @@ describe.skipIf(!hasSharedData)("conversation evaluation on the real core, keywo
       ),
     }).toEqual({
       dataset: "conversations.jsonl",
+      mode: "sparse",
+      generator: "extractive",
       documents: { ingested: 1, rejected: [] },
       conversations: 3,
       questions: 4,

@@ -160,7 +160,7 @@ export function describeConversationReport(report: ConversationEvaluationRun): s
   ]);
   const rejected = report.documents.rejected.length > 0 ? `, rejected: ${report.documents.rejected.join(", ")}` : "";
   return [
-    `${report.dataset}: ${report.conversations} conversations, ${report.questions} questions, ${report.documents.ingested} documents ingested${rejected}`,
+    `${report.dataset}: ${report.conversations} conversations, ${report.questions} questions, ${report.documents.ingested} documents ingested${rejected}; mode ${report.mode}, generator ${report.generator}`,
     "",
     `correct: ${report.correct}/${report.questions} (${report.correctRate}); latency p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms`,
     "",
