@@ -82,7 +82,8 @@ export async function runCommand(
   };
   const adjusted = configForCommand(config, options);
   // Only answering uses the language model: ingest, search and reindex do not load it.
-  const needsLanguageModel = command === "ask" || (command === "eval" && rest[0] === "answers");
+  const needsLanguageModel =
+    command === "ask" || (command === "eval" && (rest[0] === "answers" || rest[0] === "conversations"));
   const folio = await createFolio(
     needsLanguageModel ? adjusted : { ...adjusted, llm: { kind: "none" } },
     logger,

@@ -9,6 +9,9 @@ Usage:
                        [--run-out FILE] [--json]
   folio eval answers --dataset <qa.jsonl> --docs <dir> [--mode M] [--generator extractive|llm]
                      [--limit N] [--run-out FILE] [--json]
+  folio eval conversations --dataset <conversations.jsonl> [--docs <dir>] [--mode M] [--limit N] [--json]
+                                                       ask conversations in order; check answer text,
+                                                       cited pages and refusals
   folio reindex [--space S]                            embed every passage again (after FOLIO_EMBED_MODEL changed)
   folio serve                                          console UI, Slack and Teams endpoints, source viewer
   folio models pull [embedder|reranker|llm|all] [--json]

@@ -12,6 +12,7 @@ import path from "node:path";
 import type { Answer } from "../answer/answer-events.js";
 import type { Folio } from "../composition-root.js";
 import { FolioError } from "../errors.js";
+import { deleteEvaluationSpace, ingestIntoEvaluationSpace, newEvaluationSpaceId } from "./evaluation-space.js";
 import { summarizeLatency } from "./latency.js";
 
 export type AnswerEvaluationReport = {
@@ -83,19 +84,15 @@ export async function runAnswerEvaluation(
       `No question in ${options.datasetPath} cites a page as "file.pdf#page=N".`,
     );
   }
-  const spaceId = `eval:${randomUUID()}`;
+  const spaceId = newEvaluationSpaceId();
   const files = (await readdir(options.docsDir)).filter((name) => !name.startsWith(".")).sort();
-  let ingested = 0;
-  let rejected = 0;
   try {
-    for (const fileName of files) {
-      const bytes = new Uint8Array(await readFile(path.join(options.docsDir, fileName)));
-      const result = await folio.ingestion.ingestFile({ bytes, fileName, spaceId, uploader: null });
-      if (result.status === "rejected") rejected += 1;
-      else ingested += 1;
-      options.onProgress?.(`ingested ${fileName}: ${result.status}`);
-    }
-    await folio.sparseVectors.rebuild(spaceId);
+    const space = await ingestIntoEvaluationSpace(
+      folio,
+      spaceId,
+      files.map((fileName) => path.join(options.docsDir, fileName)),
+      options.onProgress,
+    );
 
     let hitAt1 = 0;
     let hitAt5 = 0;
@@ -162,7 +159,7 @@ export async function runAnswerEvaluation(
     return {
       dataset: path.basename(options.datasetPath),
       questions: questions.length,
-      documents: { ingested, rejected },
+      documents: { ingested: space.ingested, rejected: space.rejected.length },
       pageHitAt1: ratio(hitAt1, questions.length),
       pageHitAt5: ratio(hitAt5, questions.length),
       pageHitAtCited: ratio(hitCited, questions.length),
@@ -175,6 +172,6 @@ export async function runAnswerEvaluation(
       latencyMs: summarizeLatency(latencies),
     };
   } finally {
-    for (const document of await folio.catalog.listDocuments(spaceId)) await folio.core.deleteDocument(document.id);
+    await deleteEvaluationSpace(folio, spaceId);
   }
 }

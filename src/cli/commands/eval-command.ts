@@ -1,9 +1,11 @@
 /**
- * `folio eval retrieval|answers`: reproducible quality and latency numbers through the product's own
+ * `folio eval retrieval|answers|conversations`: reproducible quality and latency numbers through the product's own
  * path (catalog, BM25 statistics, vector index, retriever). Prints JSON with --json, else markdown.
  */
+import path from "node:path";
 import type { Folio } from "../../composition-root.js";
 import { type AnswerEvaluationReport, runAnswerEvaluation } from "../../evaluation/answer-evaluation.js";
+import { type ConversationEvaluationRun, runConversationEvaluation } from "../../evaluation/conversation-evaluation.js";
 import { METRIC_NAMES } from "../../evaluation/ir-metrics.js";
 import {
   EVALUATION_MODES,
@@ -12,11 +14,11 @@ import {
   runRetrievalEvaluation,
 } from "../../evaluation/retrieval-evaluation.js";
 import { createPaperHybridRetriever } from "../../retrieval/paper-hybrid-retriever.js";
-import type { Retriever } from "../../retrieval/retriever.js";
+import { RETRIEVAL_MODES, type Retriever } from "../../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../main.js";
 
-const SUBCOMMANDS = ["retrieval", "answers"];
+const SUBCOMMANDS = ["retrieval", "answers", "conversations"];
 /** recall@100 needs at least 100 results per query; --k can only ask for more. */
 const MINIMUM_DEPTH = 100;
 
@@ -26,6 +28,7 @@ export async function runEvalCommand(folio: Folio, rest: string[], options: CliO
     throw new UsageError(`eval needs one of ${SUBCOMMANDS.join(", ")}, got "${subcommand ?? ""}"`);
   }
   if (extra.length > 0) throw new UsageError(`eval ${subcommand} takes no further arguments, got "${extra.join(" ")}"`);
+  if (subcommand === "conversations") return evaluateConversations(folio, options);
   return subcommand === "retrieval" ? evaluateRetrieval(folio, options) : evaluateAnswers(folio, options);
 }
 
@@ -61,6 +64,28 @@ async function evaluateAnswers(folio: Folio, options: CliOptions): Promise<numbe
     onProgress: reportProgress(options),
   });
   process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : describeAnswerReport(report));
+  return EXIT_CODES.ok;
+}
+
+async function evaluateConversations(folio: Folio, options: CliOptions): Promise<number> {
+  if (!options.dataset) {
+    throw new UsageError(
+      "eval conversations needs --dataset <conversations.jsonl>, e.g. --dataset bench/conversations.jsonl",
+    );
+  }
+  // The mode reaches the answers through the configuration (run-command), so only product modes apply.
+  if (options.mode !== "default" && !(RETRIEVAL_MODES as readonly string[]).includes(options.mode)) {
+    throw new UsageError(
+      `eval conversations --mode must be one of ${RETRIEVAL_MODES.join(", ")}; got "${options.mode}"`,
+    );
+  }
+  const report = await runConversationEvaluation(folio, {
+    datasetPath: options.dataset,
+    docsDir: options.docs ?? path.resolve(process.env.FOLIO_SHARED_DATA_DIR ?? path.join("..", "shared", "data")),
+    limit: options.limit,
+    onProgress: reportProgress(options),
+  });
+  process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : describeConversationReport(report));
   return EXIT_CODES.ok;
 }
 
@@ -120,5 +145,29 @@ export function describeAnswerReport(report: AnswerEvaluationReport): string {
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     `| ${report.pageHitAt1} | ${report.pageHitAt5} | ${report.pageHitAtCited} | ${report.noContextRate} | ${show(report.citationSupportRate)} (${report.citedSentences} cited) | ${show(report.fallbackRate)} | ${report.timeToFirstTokenMs.p50} | ${report.timeToFirstTokenMs.p95} | ${report.latencyMs.p50} | ${report.latencyMs.p95} |`,
     "",
+  ].join("\n");
+}
+
+export function describeConversationReport(report: ConversationEvaluationRun): string {
+  const kinds = Object.entries(report.byKind).map(
+    ([kind, tally]) => `| ${kind} | ${tally.questions} | ${tally.correct} |`,
+  );
+  const failures = report.failures.flatMap((failure) => [
+    `- ${failure.conversation} turn ${failure.turn} (${failure.kind}): ${failure.question}`,
+    `  expected: ${JSON.stringify(failure.expect)}`,
+    `  why: ${failure.reasons.join("; ")}`,
+    `  answer: ${failure.answer.replace(/\s+/g, " ")}`,
+  ]);
+  const rejected = report.documents.rejected.length > 0 ? `, rejected: ${report.documents.rejected.join(", ")}` : "";
+  return [
+    `${report.dataset}: ${report.conversations} conversations, ${report.questions} questions, ${report.documents.ingested} documents ingested${rejected}; mode ${report.mode}, generator ${report.generator}`,
+    "",
+    `correct: ${report.correct}/${report.questions} (${report.correctRate}); latency p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms`,
+    "",
+    "| kind | questions | correct |",
+    "| --- | --- | --- |",
+    ...kinds,
+    "",
+    ...(failures.length > 0 ? ["Failing turns:", ...failures, ""] : []),
   ].join("\n");
 }
