@@ -46,6 +46,9 @@ export const NO_CONTEXT_ANSWER =
 /** When the search returns nothing at all there are no closest sources to point to. */
 export const NO_SOURCES_ANSWER = "I couldn't find anything about this in the documents available here.";
 
+/** Share of the question's terms the best source must cover for an answer despite a name no document gives. */
+const NAME_CAVEAT_COVERAGE = 0.75;
+
 /** Results a figure is looked for among (the cells of table passages; the generator still reads the top few). */
 const FIGURE_CANDIDATES = 50;
 
@@ -173,12 +176,13 @@ export function createAnswerService(dependencies: {
       // A name the question gives that no found document names, or a year the documents' tables and
       // the found sentences do not report, is a question these documents cannot answer: say so, never
       // quote another company's or another year's figures.
-      const { direct: directAnswer, uncovered } = await composeDirectAnswer({
+      const composed = await composeDirectAnswer({
         need,
         analysis,
         results,
         sources,
         facts: documentFacts,
+        pageTexts,
         search: (text) =>
           dependencies.retriever.search({
             query: text,
@@ -188,6 +192,7 @@ export function createAnswerService(dependencies: {
           }),
       });
       throwIfAborted(signal);
+      const directAnswer = composed.direct;
       // Instructions around the question ("Answer in USD millions.") are in no source: they must not count against it.
       const relevance = assessRelevance(
         need,
@@ -202,6 +207,19 @@ export function createAnswerService(dependencies: {
 
       let answerText: string;
       let citations: Citation[];
+      // A figure for a company the documents do not name would be another company's figure: refused.
+      // Asked about anything else, passages that cover the rest of the question are still shown, after
+      // saying plainly that the name itself is not in the documents.
+      const caveat =
+        composed.missingNames.length > 0 &&
+        !["figure", "comparison"].includes(analysis.kind) &&
+        relevance.coverage >= NAME_CAVEAT_COVERAGE
+          ? composed.uncovered?.replace(
+              /, so I can't answer this from them\.$/,
+              "; these passages are the closest to the rest of the question.",
+            )
+          : undefined;
+      const uncovered = caveat === undefined ? composed.uncovered : null;
       let noContext = uncovered !== null || (!relevance.relevant && directAnswer === null);
       let verification: AnswerVerificationSummary | undefined;
       if (noContext) {
@@ -235,16 +253,20 @@ export function createAnswerService(dependencies: {
           });
           ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
         } else {
-          if (directAnswer !== null) {
-            generated = directAnswer.text();
+          if (caveat !== undefined) {
+            generated = caveat;
             yield { type: "delta", text: generated };
+          }
+          if (directAnswer !== null) {
+            generated += directAnswer.text();
+            yield { type: "delta", text: directAnswer.text() };
           }
           let lines = 0;
           for await (const text of dependencies.generator.generate(asked, sources, signal)) {
             throwIfAborted(signal);
             // A figure's row is quoted under its citation: a quote of the same row would say it twice.
             if (directAnswer?.repeatsQuotedRow(text)) continue;
-            const line = directAnswer !== null && lines === 0 ? `\n${text.replace(/^\n/, "")}` : text;
+            const line = generated !== "" && lines === 0 ? `\n${text.replace(/^\n/, "")}` : text;
             lines += 1;
             generated += line;
             yield { type: "delta", text: line };

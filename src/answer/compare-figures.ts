@@ -36,17 +36,23 @@ const JOINING_WORDS = /^(?:['’]s\s+)?|\b(?:or|and|vs\.?|versus|than|with|compa
 /** One figure question per side; none when the question does not compare two names or two periods. */
 export function comparisonSides(question: string, analysis: QuestionAnalysis): ComparisonSide[] {
   if (analysis.kind !== "comparison") return [];
-  const body = question.includes(":") ? question.slice(question.indexOf(":") + 1) : question;
   if (analysis.entities.length >= 2) {
     const entities = analysis.entities.slice(0, 2);
-    const sides = segmentsByName(body, entities).map((segment, index) => {
+    // "Which company had higher net income: Nike … or Amazon …?" — words before the first name are both sides' measure.
+    const shared = analyzeQuestion(`What was ${question.slice(0, Math.max(0, question.indexOf(entities[0] ?? "")))}?`);
+    const sides = segmentsByName(question, entities).map((segment, index) => {
       const words = segment.replace(JOINING_WORDS, " ").trim();
       const read = analyzeQuestion(`What was the ${words}?`);
       return { entity: entities[index] ?? null, read };
     });
     return sides.map(({ entity, read }, index) => {
       const other = sides[1 - index]?.read;
-      const measure = read.measureTerms.size > 0 ? read.measure : (other?.measure ?? analysis.measure);
+      const measure =
+        read.measureTerms.size > 0
+          ? read.measure
+          : other !== undefined && other.measureTerms.size > 0
+            ? other.measure
+            : shared.measure;
       const periods = read.periods.length > 0 ? read.periods : (other?.periods ?? analysis.periods);
       const text = sideQuestion(entity, measure, periods);
       return { question: text, entity, analysis: analyzeQuestion(text) };
@@ -85,6 +91,8 @@ export function comparisonSentence(
 ): string | null {
   const [left, right] = sides;
   if (left === undefined || right === undefined || left.cell.percent !== right.cell.percent) return null;
+  // An amount whose table states no unit cannot be set against one in millions.
+  if ((left.cell.scale === null) !== (right.cell.scale === null)) return null;
   const leftValue = baseValue(left.cell);
   const rightValue = baseValue(right.cell);
   if (leftValue === null || rightValue === null) return null;

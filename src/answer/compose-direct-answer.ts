@@ -5,14 +5,15 @@
  * cell, the measure and period alone are searched once more: a statement's row shares few words with a
  * question phrased around a company's name.
  */
-import type { SearchResult } from "../domain/types.js";
+import type { PageText, SearchResult } from "../domain/types.js";
 import { comparisonSentence, comparisonSides } from "./compare-figures.js";
 import { DirectAnswer } from "./direct-answer.js";
 import type { DocumentFactsIndex } from "./evidence-coverage.js";
 import { type FigureEvidence, gatherFigureEvidence, uncoveredMessage } from "./figure-evidence.js";
+import { type FoundDefinition, findDefinition } from "./find-definition.js";
 import type { NumberedSource } from "./generator.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
-import type { TableCell } from "./table-cells.js";
+import { pageScale, type TableCell, takesTableScale } from "./table-cells.js";
 
 export type DirectAnswerInput = {
   /** The question's information need (informationNeed of the query). */
@@ -25,6 +26,8 @@ export type DirectAnswerInput = {
   facts: DocumentFactsIndex;
   /** Searches the asker's spaces. */
   search: (query: string) => Promise<SearchResult[]>;
+  /** A document's page texts, to read the unit a statement states above its table. */
+  pageTexts: (documentId: string) => Promise<PageText[]>;
 };
 
 export type ComposedDirectAnswer = {
@@ -32,6 +35,8 @@ export type ComposedDirectAnswer = {
   direct: DirectAnswer | null;
   /** Set when the documents do not cover a name or a year the question asks about. */
   uncovered: string | null;
+  /** The names the question gives that no found document names. */
+  missingNames: string[];
 };
 
 function periodWords(periods: Period[]): string {
@@ -47,10 +52,34 @@ async function figureEvidence(
   input: DirectAnswerInput,
 ): Promise<FigureEvidence> {
   const evidence = await gatherFigureEvidence(analysis, results, input.facts);
-  if (evidence.figure !== null || uncoveredMessage(evidence, null) !== null || analysis.measure === "") return evidence;
+  if (evidence.figure !== null || uncoveredMessage(evidence, null) !== null || analysis.measure === "")
+    return withPageUnit(evidence, input);
   const narrower = await input.search(`${analysis.measure} ${periodWords(analysis.periods)}`.trim());
   const retried = await gatherFigureEvidence(analysis, narrower, input.facts);
-  return retried.figure !== null ? retried : evidence;
+  return withPageUnit(retried.figure !== null ? retried : evidence, input);
+}
+
+/** A figure whose table states no unit takes the one its page states above the table, if the page states one. */
+async function withPageUnit(evidence: FigureEvidence, input: DirectAnswerInput): Promise<FigureEvidence> {
+  const figure = evidence.figure;
+  if (figure === null || figure.cell.scale !== null || !takesTableScale(figure.cell)) return evidence;
+  const { documentId, pageStart } = figure.source.result;
+  if (pageStart === null) return evidence;
+  const page = (await input.pageTexts(documentId)).find((candidate) => candidate.pageNumber === pageStart);
+  const unit = page === undefined ? null : pageScale(page.text);
+  if (unit === null) return evidence;
+  return { ...evidence, figure: { ...figure, cell: { ...figure.cell, scale: unit.scale, unitNote: unit.note } } };
+}
+
+/** The defining sentence among the results, or among a search for the term alone ("How does Acme define X?" → "X"). */
+async function definitionEvidence(
+  analysis: QuestionAnalysis,
+  input: DirectAnswerInput,
+): Promise<FoundDefinition | null> {
+  const numbered = (results: SearchResult[]) => results.map((result, index) => ({ n: index + 1, result }));
+  const found = findDefinition(analysis, numbered(input.results));
+  if (found !== null || analysis.measure === "") return found;
+  return findDefinition(analysis, numbered(await input.search(analysis.measure)));
 }
 
 export async function composeDirectAnswer(input: DirectAnswerInput): Promise<ComposedDirectAnswer> {
@@ -60,12 +89,21 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   if (analysis.kind === "figure") {
     const evidence = await figureEvidence(analysis, input.results, input);
     if (evidence.figure !== null) direct.addFigure(evidence.figure, entity);
-    return { direct: direct.isEmpty() ? null : direct, uncovered: uncoveredMessage(evidence, entity) };
+    return {
+      direct: direct.isEmpty() ? null : direct,
+      uncovered: uncoveredMessage(evidence, entity),
+      missingNames: evidence.names.missing,
+    };
   }
   const evidence = await gatherFigureEvidence(analysis, input.results, input.facts);
   const uncovered = uncoveredMessage(evidence, entity);
+  if (analysis.kind === "definition" && uncovered === null) {
+    const definition = await definitionEvidence(analysis, input);
+    if (definition !== null) direct.addQuote(definition.source, definition.passage);
+    return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: evidence.names.missing };
+  }
   const sides = uncovered === null ? comparisonSides(input.need, analysis) : [];
-  if (sides.length === 0) return { direct: null, uncovered };
+  if (sides.length === 0) return { direct: null, uncovered, missingNames: evidence.names.missing };
   // Each side is looked up in its own search, so each named document is searched.
   const byPeriod = sides.every((side) => side.entity === sides[0]?.entity);
   const found: Array<{ label: string; cell: TableCell }> = [];
@@ -82,8 +120,8 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     const label = byPeriod ? periodWords(side.analysis.periods) : `${side.entity ?? side.question}'s`;
     found.push({ label, cell: sideEvidence.figure.cell });
   }
-  if (found.length === 0) return { direct: null, uncovered: null };
+  if (found.length === 0) return { direct: null, uncovered: null, missingNames: [] };
   const comparison = found.length === sides.length ? comparisonSentence(input.need, found, byPeriod) : null;
   if (comparison !== null) direct.addLine(comparison);
-  return { direct, uncovered: null };
+  return { direct, uncovered: null, missingNames: [] };
 }

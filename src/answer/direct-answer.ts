@@ -21,15 +21,28 @@ export class DirectAnswer {
   constructor(private readonly sources: NumberedSource[]) {}
 
   addFigure(figure: FoundFigure, entity: string | null): void {
-    let source = this.sources.find((candidate) => candidate.result.chunkId === figure.source.result.chunkId);
-    if (source === undefined) {
-      [source] = guardSources([{ n: this.sources.length + 1, result: figure.source.result }]);
-      if (source === undefined) return;
-      this.sources.push(source);
-    }
+    const source = this.numbered(figure.source);
+    if (source === undefined) return;
     const numbered = { ...figure, source };
     this.lines.push(figureSentence(numbered, entity));
     this.quotes.set(source.n, figureQuote(numbered));
+  }
+
+  /** A passage quoted whole as a line of the answer (a defining sentence). */
+  addQuote(from: NumberedSource, passage: QuotedPassage): void {
+    const source = this.numbered(from);
+    if (source === undefined) return;
+    this.lines.push(`“${passage.text.replace(/\s+/g, " ").replace(/\[(\d{1,3})\]/g, "($1)")}” [${source.n}]`);
+    this.quotes.set(source.n, passage);
+  }
+
+  /** The answer's own numbered source for a search result, appended when the generator was not given it. */
+  private numbered(from: NumberedSource): NumberedSource | undefined {
+    const known = this.sources.find((candidate) => candidate.result.chunkId === from.result.chunkId);
+    if (known !== undefined) return known;
+    const [source] = guardSources([{ n: this.sources.length + 1, result: from.result }]);
+    if (source !== undefined) this.sources.push(source);
+    return source;
   }
 
   addLine(line: string): void {
@@ -49,7 +62,7 @@ export class DirectAnswer {
     return this.lines.join(" ");
   }
 
-  /** Whether a quote line of the extractive generator quotes a row a figure line already cites. */
+  /** Whether a quote line of the extractive generator quotes a row or a sentence a line above already cites. */
   repeatsQuotedRow(line: string): boolean {
     const quoted = line.replace(MARKERS, "").replace(/[“”]/g, "").trim();
     for (const [n, quote] of this.quotes) {

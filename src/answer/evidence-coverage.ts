@@ -8,23 +8,13 @@
 
 import { splitSentences } from "../../ingestion/split-sentences.js";
 import type { SearchResult } from "../domain/types.js";
+import { namesIn, normalizeForNames } from "./name-matching.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
 import { uniqueTerms } from "./sentence-scoring.js";
 import { tableCells } from "./table-cells.js";
 
-/** Lower-case words joined by single spaces: "NIKE, Inc." → "nike inc". Names are compared in this form. */
-export function normalizeForNames(text: string): string {
-  return ` ${text
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/['’]s\b/g, "")
-    .replace(/[^\p{L}\p{N}&]+/gu, " ")
-    .trim()} `;
-}
-
 /** What a document's passages show about it: its text (normalized for names) and the years its tables report. */
-type DocumentFacts = { text: string; reportedYears: Set<number> };
+type DocumentFacts = { text: string; words: string[]; reportedYears: Set<number> };
 
 /** Reads a document's passages once and answers what it names and which years its tables report; a bounded cache. */
 export type DocumentFactsIndex = {
@@ -45,10 +35,10 @@ export function createDocumentFactsIndex(
       facts.set(documentId, cached);
       return cached;
     }
-    const loading = loadPassages(documentId).then((passages) => ({
-      text: normalizeForNames(passages.map((passage) => passage.text).join("\n")),
-      reportedYears: new Set(yearsInColumns(passages)),
-    }));
+    const loading = loadPassages(documentId).then((passages) => {
+      const text = normalizeForNames(passages.map((passage) => passage.text).join("\n"));
+      return { text, words: text.trim().split(" "), reportedYears: new Set(yearsInColumns(passages)) };
+    });
     loading.catch(() => facts.delete(documentId));
     facts.set(documentId, loading);
     while (facts.size > capacity) facts.delete(facts.keys().next().value as string);
@@ -56,10 +46,10 @@ export function createDocumentFactsIndex(
   };
   return {
     async mentions(document, name) {
-      const wanted = normalizeForNames(name);
-      if (wanted.trim() === "") return true;
-      if (normalizeForNames(`${document.title} ${document.file.replace(/[_-]+/g, " ")}`).includes(wanted)) return true;
-      return (await factsOf(document.documentId)).text.includes(wanted);
+      const label = normalizeForNames(`${document.title} ${document.file.replace(/[_-]+/g, " ")}`);
+      if (namesIn(label, label.trim().split(" "), name)) return true;
+      const { text, words } = await factsOf(document.documentId);
+      return namesIn(text, words, name);
     },
     async reportedYears(documentId) {
       return (await factsOf(documentId)).reportedYears;
@@ -84,13 +74,15 @@ export async function coverNames(
   for (const result of results) if (!documents.has(result.documentId)) documents.set(result.documentId, result);
   const missing: string[] = [];
   const aboutAsked = new Map<string, boolean>([...documents.keys()].map((id) => [id, true]));
-  const passages = results.map((result) => ({ documentId: result.documentId, text: normalizeForNames(result.text) }));
+  const passages = results.map((result) => {
+    const text = normalizeForNames(result.text);
+    return { documentId: result.documentId, text, words: text.trim().split(" ") };
+  });
   for (const entity of entities) {
-    const wanted = normalizeForNames(entity);
     let named = false;
     for (const [documentId, result] of documents) {
       const mentions =
-        passages.some((passage) => passage.documentId === documentId && passage.text.includes(wanted)) ||
+        passages.some((passage) => passage.documentId === documentId && namesIn(passage.text, passage.words, entity)) ||
         (await index.mentions({ documentId, title: result.title, file: result.file }, entity));
       if (mentions) named = true;
       else aboutAsked.set(documentId, false);
@@ -126,12 +118,25 @@ export async function coverPeriods(
   return { missing, coveredYears };
 }
 
-/** The years that found tables report in their columns, ascending. */
-function yearsInColumns(results: Array<Pick<SearchResult, "text" | "kind" | "provenance">>): number[] {
+/**
+ * The years a document's tables report results for, ascending: the years in their period columns up
+ * to the one most tables end on (the year the document reports on). Later years in a few tables are
+ * schedules of what falls due ("2022 … 2026" of lease payments), not results.
+ */
+function yearsInColumns(passages: Array<Pick<SearchResult, "text" | "kind" | "provenance">>): number[] {
   const years = new Set<number>();
-  for (const result of results)
-    for (const cell of tableCells(result)) if (cell.period !== null) years.add(cell.period.year);
-  return [...years].sort((left, right) => left - right);
+  const latestCounts = new Map<number, number>();
+  for (const passage of passages) {
+    let latest = 0;
+    for (const cell of tableCells(passage))
+      if (cell.period !== null) {
+        years.add(cell.period.year);
+        latest = Math.max(latest, cell.period.year);
+      }
+    if (latest > 0) latestCounts.set(latest, (latestCounts.get(latest) ?? 0) + 1);
+  }
+  const reportingYear = [...latestCounts].sort((left, right) => right[1] - left[1] || right[0] - left[0])[0]?.[0];
+  return [...years].filter((year) => reportingYear === undefined || year <= reportingYear).sort((a, b) => a - b);
 }
 
 /** Whether a sentence of `text` gives a figure for `year`: it names the year, a word of the measure, and another number. */

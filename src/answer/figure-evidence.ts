@@ -31,8 +31,8 @@ export async function gatherFigureEvidence(
 ): Promise<FigureEvidence> {
   const names = await coverNames(analysis.entities, results, facts);
   const isAboutAsked = (result: SearchResult) => names.aboutAsked.get(result.documentId) !== false;
-  const asksFigure = analysis.kind === "figure" || analysis.kind === "comparison";
-  if (names.missing.length > 0 || !asksFigure) return { names, periods: NO_PERIODS, figure: null };
+  // A comparison's periods are each side's, looked up by the side (compare-figures.ts).
+  if (names.missing.length > 0 || analysis.kind !== "figure") return { names, periods: NO_PERIODS, figure: null };
   const periods = await coverPeriods(analysis, results.filter(isAboutAsked), facts);
   if (periods.missing.length > 0) return { names, periods, figure: null };
   const figure = findFigure(

@@ -25,21 +25,30 @@ function synonymsOf(term: string): ReadonlyArray<string> {
   return SAME_MEANING.find((group) => group.includes(term)) ?? [term];
 }
 
-/** How well a cell's row names the measure: the share of its terms held (a synonym counts), and the row's words beyond it. */
+/** Words a row label may carry beyond the measure without naming something else ("Total net sales"). */
+const NEUTRAL_LABEL_WORDS = new Set(["total", "net", "consolid"]);
+
+/**
+ * How well a cell's row names the measure: the share of its terms held (a synonym counts), and the
+ * words the row and its section add (each a sign the row is a part of the measure, not the measure:
+ * "North America › Net sales", "Net income attributable to noncontrolling interests").
+ */
 function labelFit(measureTerms: Set<string>, cell: TableCell): { coverage: number; extraWords: number } {
   const label = uniqueTerms([...cell.parents, cell.label].join(" "));
   let matched = 0;
   for (const term of measureTerms) if (synonymsOf(term).some((synonym) => label.has(synonym))) matched += 1;
-  const extraWords = [...uniqueTerms(cell.label)].filter(
-    (term) => !synonymsOf(term).some((synonym) => measureTerms.has(synonym)),
-  ).length;
+  const isExtra = (term: string) =>
+    !NEUTRAL_LABEL_WORDS.has(term) && !synonymsOf(term).some((synonym) => measureTerms.has(synonym));
+  const extraWords =
+    [...uniqueTerms(cell.label)].filter(isExtra).length +
+    0.5 * [...uniqueTerms(cell.parents.join(" "))].filter(isExtra).length;
   return { coverage: matched / measureTerms.size, extraWords };
 }
 
 export function periodMatches(asked: Period, column: Period | null): boolean {
   if (column === null || column.year !== asked.year) return false;
-  if (asked.quarter === undefined) return column.quarter === undefined;
-  return column.quarter === undefined || column.quarter === asked.quarter;
+  // A quarter is only read from a column that names it: a year's column is not its fourth quarter.
+  return column.quarter === asked.quarter;
 }
 
 /** Cells a measure needs to be named in full by; with three or more words, all but one may do. */

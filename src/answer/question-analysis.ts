@@ -41,7 +41,7 @@ const COMPARISON =
 const CHANGE =
   /\b(?:grow|grew|grown|increase[sd]?|decrease[sd]?|decline[sd]?|rise|rose|risen|fall|fell|fallen|change[sd]?|improve[sd]?)\b/i;
 const DEFINITION =
-  /^\s*(?:what\s+(?:is|are|does)\s+(?:the\s+)?(?:definition|meaning)\b|what\s+does\s+.+\s+mean\b|how\s+(?:does|do|is|are)\s+.+\s+(?:define[sd]?|defined)\b|define\b|what\s+is\s+meant\s+by\b)/i;
+  /^\s*(?:what\s+(?:is|are|does)\s+(?:the\s+)?(?:definition|meaning)\b|what\s+does\s+.+\s+(?:mean|stands?\s+for)\b|how\s+(?:does|do|is|are)\s+.+\s+(?:define[sd]?|defined)\b|define\b|what\s+is\s+meant\s+by\b)/i;
 /** "What is organic revenue growth?": a short noun phrase asked about with no period and no number word. */
 const WHAT_IS = /^\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?([^?]{1,60})\??\s*$/i;
 const LIST =
@@ -62,7 +62,7 @@ const NOT_NAMES = new Set(
 
 /** Content words that shape a figure question but are no part of the measure. */
 const NOT_MEASURE = uniqueTerms(
-  "end beginning start close how much many what which who whom whose when where why was were is are did does do has have had can could would should will shall may might must tell know please amount value figure total number fiscal year years quarter quarters period reported report company company's business usd dollars millions billions thousands approximately about roughly respectively compare higher lower larger smaller greater bigger more less versus vs difference between according documents document define defined definition meaning mean means list name names main key major which both either each",
+  "stand stands define defines defined definition meaning end beginning start close how much many what which who whom whose when where why was were is are did does do has have had can could would should will shall may might must tell know please amount value figure total number fiscal year years quarter quarters period reported report company company's business usd dollars millions billions thousands approximately about roughly respectively compare higher lower larger smaller greater bigger more less versus vs difference between according documents document define defined definition meaning mean means list name names main key major which both either each",
 );
 
 /** Words a question opens with: a capital there says nothing about a name. */
@@ -81,9 +81,14 @@ export function namedEntities(question: string): string[] {
   let runStart = -1;
   let runEnd = -1;
   let wordEnd = -1;
+  let runPossessive = false;
   const flush = () => {
-    if (run.length > 0) names.push(question.slice(runStart, wordEnd).replace(/\s+/g, " "));
+    // A short all-capitals word alone is mostly a measure's or a term's abbreviation (EPS, DPO, COGS,
+    // PTO), unless it is possessive ("JPM's") or stands in a longer name ("MGM Resorts").
+    const abbreviation = run.length === 1 && /^[\p{Lu}&]{2,5}$/u.test(run[0] ?? "") && !runPossessive;
+    if (run.length > 0 && !abbreviation) names.push(question.slice(runStart, wordEnd).replace(/\s+/g, " "));
     run = [];
+    runPossessive = false;
   };
   for (const match of question.matchAll(NAME_TOKEN)) {
     const raw = match[0];
@@ -92,7 +97,8 @@ export function namedEntities(question: string): string[] {
     const word = raw.replace(/['’]s$/, "").replace(/[.]+$/, "");
     const lower = word.toLowerCase();
     const between = question.slice(runEnd, start);
-    const joins = run.length > 0 && /^\s+(?:(?:&|and|of)\s+)?$/.test(between);
+    // "Johnson & Johnson", "Bank of America" are one name; "COB and COBRA" are two.
+    const joins = run.length > 0 && /^\s+(?:(?:&|of)\s+)?$/.test(between);
     if (!joins) flush();
     const isYearToken = /^(?:fy)?\d{2,4}$/i.test(word) || /^q[1-4]$/i.test(word);
     const generic = NOT_NAMES.has(lower) || isYearToken || word.length < 2;
@@ -105,6 +111,7 @@ export function namedEntities(question: string): string[] {
     }
     if (run.length === 0) runStart = start;
     run.push(word);
+    runPossessive = possessive;
     runEnd = start + raw.length;
     wordEnd = start + word.length;
     if (possessive) flush();
@@ -181,13 +188,16 @@ function escapeRegExp(text: string): string {
 export function analyzeQuestion(question: string): QuestionAnalysis {
   const entities = namedEntities(question);
   const periods = namedPeriods(question);
-  const measure = measureWords(question, entities);
   const entityTerms = new Set(entities.flatMap((entity) => [...uniqueTerms(entity)]));
-  const measureTerms = new Set(
-    [...uniqueTerms(measure)].filter(
-      (term) => !entityTerms.has(term) && !NOT_MEASURE.has(term) && !/^(?:19|20)\d{2}$/.test(term),
-    ),
-  );
+  const isMeasureTerm = (term: string) =>
+    !entityTerms.has(term) && !NOT_MEASURE.has(term) && !/^(?:19|20)\d{2}$/.test(term);
+  // The measure as written, less the words that are not part of it ("capital expenditure amount" → "capital expenditure").
+  const measure = measureWords(question, entities)
+    .split(" ")
+    .filter((word) => [...uniqueTerms(word)].some(isMeasureTerm) || /^(?:&|of|and)$/i.test(word))
+    .join(" ")
+    .replace(/^(?:(?:&|of|and)\s+)+|(?:\s+(?:&|of|and))+$/gi, "");
+  const measureTerms = new Set([...uniqueTerms(measure)].filter(isMeasureTerm));
   return {
     kind: kindOf(question, entities, periods),
     entities,

@@ -35,12 +35,26 @@ export function rewriteQuestion(question: string, history: ConversationTurn[]): 
 function resolvedPreviousQuestion(history: ConversationTurn[]): string | null {
   const userTurns = history.filter((turn) => turn.role === "user").map((turn) => turn.text);
   let resolved: string | null = null;
-  for (const text of userTurns) resolved = resolved === null ? text : (standaloneFollowUp(text, resolved) ?? text);
+  for (const text of userTurns) {
+    if (resolved === null) {
+      resolved = text;
+      continue;
+    }
+    const standalone = standaloneFollowUp(text, resolved);
+    if (standalone !== null) resolved = standalone;
+    else {
+      // A follow-up the rules cannot rewrite ("How much of that came from AWS?") keeps the thread's
+      // company and period in view for the turns after it, as its search did.
+      const own = analyzeQuestion(text);
+      resolved = own.entities.length === 0 && own.periods.length === 0 ? `${text} ${resolved}` : text;
+    }
+  }
   return resolved;
 }
 
 /** A follow-up that leans on the turn before by its form: "And the year before?", "What about 2016?", "How about Corning?". */
-const ELLIPTICAL = /^\s*(?:and|what about|how about|same for|and for|and in|in|for|what of|now)\b/i;
+const ELLIPTICAL =
+  /^\s*(?:and|what about|how about|same for|and for|and in|in|for|what of|now)\b|\b(?:that|the same|this)\s+(?:year|quarter|period|fiscal year)\b/i;
 
 function shiftedPeriod(period: Period, years: number): Period {
   return { ...period, year: period.year + years };
@@ -59,7 +73,10 @@ export function standaloneFollowUp(question: string, previous: string): string |
   const asked = analyzeQuestion(question);
   const before = analyzeQuestion(previous);
   if (before.periods.length === 0 && before.entities.length === 0) return null;
-  const elliptical = ELLIPTICAL.test(question) || asked.relativeYears !== null;
+  const elliptical =
+    asked.relativeYears !== null ||
+    (ELLIPTICAL.test(question) &&
+      !(asked.entities.length > 0 && asked.periods.length > 0 && asked.measureTerms.size > 0));
   if (!elliptical) return null;
   const periods =
     asked.periods.length > 0

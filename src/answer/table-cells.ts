@@ -68,10 +68,39 @@ export function scaleOf(text: string): UnitScale | null {
   return SCALES[word] ?? null;
 }
 
+/**
+ * The unit note of the page a table stands on, when the page states exactly one scale ("CONSOLIDATED
+ * STATEMENTS OF OPERATIONS (in millions, except per share data)" set above the table, outside it).
+ */
+export function pageScale(pageText: string): { scale: UnitScale; note: string } | null {
+  const notes = [...pageText.matchAll(new RegExp(SCALE_NOTE.source, "gi"))];
+  const scales = new Set(notes.map((note) => scaleOf(note[0])));
+  const first = notes[0];
+  if (first === undefined || scales.size !== 1) return null;
+  const scale = scaleOf(first[0]);
+  if (scale === null) return null;
+  // The note as printed: its parenthesis when it has one ("(in millions, except per share data)").
+  const at = first.index ?? 0;
+  const open = pageText.lastIndexOf("(", at);
+  const close = pageText.indexOf(")", at);
+  const inParenthesis = open >= 0 && close > at && !pageText.slice(open, at).includes(")") && close - open < 80;
+  const note = inParenthesis ? pageText.slice(open, close + 1) : first[0];
+  return { scale, note: note.replace(/\s+/g, " ").trim() };
+}
+
+/** Whether a cell's amount takes its table's scale: not a per-share amount, a count or a percentage. */
+export function takesTableScale(cell: Pick<TableCell, "label" | "percent">): boolean {
+  return !cell.percent && !UNSCALED_ROW.test(cell.label);
+}
+
 /** The period a column header names: "2018", "Fiscal 2018", "Q1 2023", "Three Months Ended March 31, 2023". */
 export function periodOfColumn(header: string): Period | null {
   const periods = namedPeriods(header);
   if (periods.length !== 1) return null;
+  // A year that ends in January or February ("January 28, 2023") is, for most such companies, the
+  // fiscal year named after the year before: which year it is cannot be read from the header alone.
+  if (/\b(?:jan(?:uary)?|feb(?:ruary)?)\.?\s+\d{1,2},?\s+(?:19|20)\d{2}\b/i.test(header) && !/\bfiscal\b/i.test(header))
+    return null;
   const period = periods[0] as Period;
   if (period.quarter === undefined && /\bthree\s+months\b|\bquarter\b/i.test(header)) {
     const month = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.exec(header)?.[1]?.toLowerCase();
