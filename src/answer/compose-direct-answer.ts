@@ -52,7 +52,8 @@ async function figureEvidence(
   input: DirectAnswerInput,
 ): Promise<FigureEvidence> {
   const evidence = await gatherFigureEvidence(analysis, results, input.facts);
-  if (evidence.figure !== null || uncoveredMessage(evidence, null) !== null || analysis.measure === "")
+  // Only a figure of a period is searched for again: a statement's row names little else.
+  if (evidence.figure !== null || uncoveredMessage(evidence, null) !== null || analysis.periods.length === 0)
     return withPageUnit(evidence, input);
   const narrower = await input.search(`${analysis.measure} ${periodWords(analysis.periods)}`.trim());
   const retried = await gatherFigureEvidence(analysis, narrower, input.facts);

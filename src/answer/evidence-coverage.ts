@@ -8,7 +8,7 @@
 
 import { splitSentences } from "../../ingestion/split-sentences.js";
 import type { SearchResult } from "../domain/types.js";
-import { namesIn, normalizeForNames } from "./name-matching.js";
+import { countNamings, namesIn, normalizeForNames } from "./name-matching.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
 import { uniqueTerms } from "./sentence-scoring.js";
 import { tableCells } from "./table-cells.js";
@@ -18,9 +18,19 @@ type DocumentFacts = { text: string; words: string[]; reportedYears: Set<number>
 
 /** Reads a document's passages once and answers what it names and which years its tables report; a bounded cache. */
 export type DocumentFactsIndex = {
-  mentions(document: { documentId: string; title: string; file: string }, name: string): Promise<boolean>;
+  /** "named": the document names it somewhere; "subject": in its title or file name, or again and again in its text. */
+  mentions(
+    document: { documentId: string; title: string; file: string },
+    name: string,
+  ): Promise<"subject" | "named" | "absent">;
   reportedYears(documentId: string): Promise<Set<number>>;
 };
+
+/**
+ * A document names its own company, product or plan again and again; another company only in passing
+ * (a customer, a competitor). A figure is only taken from a document about what the question names.
+ */
+const SUBJECT_NAMINGS = 5;
 
 export function createDocumentFactsIndex(
   loadPassages: (documentId: string) => Promise<Array<Pick<SearchResult, "text" | "kind" | "provenance">>>,
@@ -47,9 +57,10 @@ export function createDocumentFactsIndex(
   return {
     async mentions(document, name) {
       const label = normalizeForNames(`${document.title} ${document.file.replace(/[_-]+/g, " ")}`);
-      if (namesIn(label, label.trim().split(" "), name)) return true;
+      if (namesIn(label, label.trim().split(" "), name)) return "subject";
       const { text, words } = await factsOf(document.documentId);
-      return namesIn(text, words, name);
+      const namings = countNamings(text, words, name, SUBJECT_NAMINGS);
+      return namings >= SUBJECT_NAMINGS ? "subject" : namings > 0 ? "named" : "absent";
     },
     async reportedYears(documentId) {
       return (await factsOf(documentId)).reportedYears;
@@ -60,7 +71,7 @@ export function createDocumentFactsIndex(
 export type NameCoverage = {
   /** Names the question gives that no found document names. */
   missing: string[];
-  /** Per document id: whether it names every name the question gives. */
+  /** Per document id: whether it is about every name the question gives (see SUBJECT_NAMINGS). */
   aboutAsked: Map<string, boolean>;
 };
 
@@ -81,11 +92,12 @@ export async function coverNames(
   for (const entity of entities) {
     let named = false;
     for (const [documentId, result] of documents) {
-      const mentions =
-        passages.some((passage) => passage.documentId === documentId && namesIn(passage.text, passage.words, entity)) ||
-        (await index.mentions({ documentId, title: result.title, file: result.file }, entity));
-      if (mentions) named = true;
-      else aboutAsked.set(documentId, false);
+      const inPassage = passages.some(
+        (passage) => passage.documentId === documentId && namesIn(passage.text, passage.words, entity),
+      );
+      const mention = await index.mentions({ documentId, title: result.title, file: result.file }, entity);
+      if (inPassage || mention !== "absent") named = true;
+      if (mention !== "subject") aboutAsked.set(documentId, false);
     }
     if (!named) missing.push(entity);
   }

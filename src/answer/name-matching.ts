@@ -57,15 +57,23 @@ function wordMatches(asked: string, written: string): boolean {
 
 /** Whether `normalized` (normalizeForNames of a text, its words in `words`) names `name`. */
 export function namesIn(normalized: string, words: readonly string[], name: string): boolean {
+  return countNamings(normalized, words, name, 1) > 0;
+}
+
+/** How often the text names `name`, counting up to `enough`. */
+export function countNamings(normalized: string, words: readonly string[], name: string, enough: number): number {
   const wanted = normalizeForNames(name);
-  if (wanted.trim() === "" || normalized.includes(wanted)) return true;
+  if (wanted.trim() === "") return enough;
+  let count = 0;
+  for (let at = normalized.indexOf(wanted); at >= 0 && count < enough; at = normalized.indexOf(wanted, at + 1))
+    count += 1;
   const asked = wanted.trim().split(" ");
   const first = asked[0] as string;
   // Only a name with a word long enough to hold a slip can be named with one.
-  if (!asked.some((word) => allowedSlips(word.length) > 0)) return false;
-  for (let start = 0; start + asked.length <= words.length; start += 1) {
+  if (count > 0 || !asked.some((word) => allowedSlips(word.length) > 0)) return count;
+  for (let start = 0; start + asked.length <= words.length && count < enough; start += 1) {
     if (!wordMatches(first, words[start] as string)) continue;
-    if (asked.every((word, offset) => wordMatches(word, words[start + offset] as string))) return true;
+    if (asked.every((word, offset) => wordMatches(word, words[start + offset] as string))) count += 1;
   }
-  return false;
+  return count;
 }

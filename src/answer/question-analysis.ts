@@ -189,8 +189,7 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
   const entities = namedEntities(question);
   const periods = namedPeriods(question);
   const entityTerms = new Set(entities.flatMap((entity) => [...uniqueTerms(entity)]));
-  const isMeasureTerm = (term: string) =>
-    !entityTerms.has(term) && !NOT_MEASURE.has(term) && !/^(?:19|20)\d{2}$/.test(term);
+  const isMeasureTerm = (term: string) => !entityTerms.has(term) && !NOT_MEASURE.has(term) && !/^[\d.,]+$/.test(term);
   // The measure as written, less the words that are not part of it ("capital expenditure amount" → "capital expenditure").
   const measure = measureWords(question, entities)
     .split(" ")
@@ -198,12 +197,16 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
     .join(" ")
     .replace(/^(?:(?:&|of|and)\s+)+|(?:\s+(?:&|of|and))+$/gi, "");
   const measureTerms = new Set([...uniqueTerms(measure)].filter(isMeasureTerm));
-  return {
-    kind: kindOf(question, entities, periods),
-    entities,
-    periods,
-    relativeYears: relativeYearsOf(question),
-    measureTerms,
-    measure,
-  };
+  const kind = kindOf(question, entities, periods);
+  // "What does IaaS stand for?": the name is the term asked about, not whose it is.
+  if (kind === "definition" && measureTerms.size === 0 && entities.length > 0)
+    return {
+      kind,
+      entities: [],
+      periods,
+      relativeYears: relativeYearsOf(question),
+      measureTerms: entityTerms,
+      measure: entities.join(" "),
+    };
+  return { kind, entities, periods, relativeYears: relativeYearsOf(question), measureTerms, measure };
 }
