@@ -264,7 +264,8 @@ export function createAnswerService(dependencies: {
             yield { type: "delta", text: directAnswer.text() };
           }
           let lines = 0;
-          for await (const text of dependencies.generator.generate(asked, sources, signal)) {
+          const quoting = directAnswer?.standsAlone ? [] : dependencies.generator.generate(asked, sources, signal);
+          for await (const text of quoting) {
             throwIfAborted(signal);
             // A figure's row is quoted under its citation: a quote of the same row would say it twice.
             if (directAnswer?.repeatsQuotedRow(text)) continue;

@@ -11,6 +11,7 @@ import { DirectAnswer } from "./direct-answer.js";
 import type { DocumentFactsIndex } from "./evidence-coverage.js";
 import { type FigureEvidence, gatherFigureEvidence, uncoveredMessage } from "./figure-evidence.js";
 import { type FoundDefinition, findDefinition } from "./find-definition.js";
+import { findList } from "./find-list.js";
 import type { NumberedSource } from "./generator.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
 import { pageScale, type TableCell, takesTableScale } from "./table-cells.js";
@@ -77,11 +78,18 @@ async function definitionEvidence(
   analysis: QuestionAnalysis,
   input: DirectAnswerInput,
 ): Promise<FoundDefinition | null> {
-  const numbered = (results: SearchResult[]) => results.map((result, index) => ({ n: index + 1, result }));
-  const found = findDefinition(analysis, numbered(input.results));
+  const found = findDefinition(analysis, numberedResults(input.results));
   if (found !== null || analysis.measure === "") return found;
-  return findDefinition(analysis, numbered(await input.search(analysis.measure)));
+  return findDefinition(analysis, numberedResults(await input.search(analysis.measure)));
 }
+
+/** Search results as sources numbered by rank (a direct answer renumbers the one it cites). */
+function numberedResults(results: SearchResult[]): NumberedSource[] {
+  return results.map((result, index) => ({ n: index + 1, result }));
+}
+
+/** Results a list is looked for in: a list that answers is in one of the first few. */
+const LIST_SOURCES = 10;
 
 export async function composeDirectAnswer(input: DirectAnswerInput): Promise<ComposedDirectAnswer> {
   const { analysis } = input;
@@ -98,6 +106,11 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   }
   const evidence = await gatherFigureEvidence(analysis, input.results, input.facts);
   const uncovered = uncoveredMessage(evidence, entity);
+  if (analysis.kind === "list" && uncovered === null) {
+    const list = findList(analysis, numberedResults(input.results.slice(0, LIST_SOURCES)));
+    if (list !== null) direct.addList(list.source, list.introduction, list.items, list.passage);
+    return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: evidence.names.missing };
+  }
   if (analysis.kind === "definition" && uncovered === null) {
     const definition = await definitionEvidence(analysis, input);
     if (definition !== null) direct.addQuote(definition.source, definition.passage);

@@ -16,6 +16,8 @@ const MARKERS = /\s?\[\d{1,3}\]/g;
 export class DirectAnswer {
   private readonly lines: string[] = [];
   readonly quotes = new Map<number, QuotedPassage>();
+  /** A defining sentence or a list answers by itself: quotes of other sentences would only repeat or distract. */
+  standsAlone = false;
 
   /** `sources` is the answer's numbered sources; a figure from elsewhere is appended to it. */
   constructor(private readonly sources: NumberedSource[]) {}
@@ -32,8 +34,19 @@ export class DirectAnswer {
   addQuote(from: NumberedSource, passage: QuotedPassage): void {
     const source = this.numbered(from);
     if (source === undefined) return;
+    this.standsAlone = true;
     this.lines.push(`“${passage.text.replace(/\s+/g, " ").replace(/\[(\d{1,3})\]/g, "($1)")}” [${source.n}]`);
     this.quotes.set(source.n, passage);
+  }
+
+  /** A list as the document gives it: its introducing line cited, then one item a line. */
+  addList(from: NumberedSource, introduction: string, items: string[], passage: QuotedPassage): void {
+    const source = this.numbered(from);
+    if (source === undefined) return;
+    const bullets = items.map((item) => `• ${item.replace(/\[(\d{1,3})\]/g, "($1)")}`).join("\n");
+    this.standsAlone = true;
+    this.lines.push(`${introduction}: [${source.n}]\n${bullets}`);
+    this.quotes.set(source.n, { ...passage, text: introduction });
   }
 
   /** The answer's own numbered source for a search result, appended when the generator was not given it. */

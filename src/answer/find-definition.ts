@@ -14,11 +14,13 @@ export type FoundDefinition = { source: NumberedSource; passage: QuotedPassage; 
 
 /** Phrases that define, strongest first: each weighs its share of the score. */
 const DEFINING_PHRASES: ReadonlyArray<[RegExp, number]> = [
-  [/\b(?:is|are)\s+defined\s+as\b|\bwe\s+define\b|\bdefined\s+as\b|\bdefinition\s+of\b/i, 3],
-  [/\bmeans\b|\brefers?\s+to\b|\bstands?\s+for\b|\bis\s+(?:the\s+)?term\s+for\b/i, 2.5],
-  [/\b(?:is|are)\s+(?:a|an|the)\s+\w+/i, 1.5],
+  [/\b(?:is|are)\s+defined\s+as\b|\bwe\s+define\b|\bdefined\s+as\b/i, 3],
+  // "… means …", but not the noun ("serve as a means for comparison").
+  [/(?<!\b(?:a|the|any|by|other)\s)\bmeans\b|\brefers?\s+to\b|\bstands?\s+for\b|\bis\s+(?:the\s+)?term\s+for\b/i, 2.5],
+  [/\b(?:is|are)\s+(?:a|an|the|any|one|when|where|used)\s+\w+/i, 1.5],
   [/^[^.:]{2,60}:\s+\S/, 1],
 ];
+const MIN_DEFINITION_WORDS = 8;
 /** Longer than this, a "sentence" is a run of text extraction joined, not a definition to quote. */
 const MAX_DEFINITION_CHARACTERS = 600;
 
@@ -40,16 +42,19 @@ export function findDefinition(
     const { text } = source.result;
     for (const { start, end } of splitSentences(text)) {
       const sentence = text.slice(start, end).trim();
+      const spellsOut = spelledOut?.test(sentence) ?? false;
+      // A heading ("The NIST Definition of Cloud Computing") names a definition; it does not give one.
       if (sentence.length > MAX_DEFINITION_CHARACTERS) continue;
+      if (!spellsOut && sentence.split(/\s+/).length < MIN_DEFINITION_WORDS) continue;
       const terms = uniqueTerms(sentence);
       if (![...analysis.measureTerms].every((term) => terms.has(term))) continue;
       let strength = 0;
       for (const [phrase, weight] of DEFINING_PHRASES) if (phrase.test(sentence)) strength = Math.max(strength, weight);
-      if (spelledOut?.test(sentence)) strength = Math.max(strength, 3);
+      if (spellsOut) strength = Math.max(strength, 3);
       if (strength === 0) continue;
       // The term near the start is the sentence's subject; deep inside, it is mentioned in passing.
       const termAt = firstTermOffset(sentence, analysis.measureTerms);
-      const score = strength - termAt / 400 - 0.05 * rank;
+      const score = strength - termAt / 100 - 0.05 * rank;
       if (best === null || score > best.score)
         best = { source, passage: { text: sentence, start, end: start + sentence.length }, score };
     }

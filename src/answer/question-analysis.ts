@@ -46,6 +46,19 @@ const DEFINITION =
 const WHAT_IS = /^\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?([^?]{1,60})\??\s*$/i;
 const LIST =
   /^\s*(?:list\b|name\b|which\s+\w+\s+(?:are|were)\b|what\s+(?:are|were)\s+(?:the\s+)?(?:main\s+|key\s+|major\s+|principal\s+)?(?:\w+\s+){0,3}(?:types|kinds|categories|segments|products|services|risks|factors|benefits|options|steps|requirements|items|plans|brands|markets|members|subsidiaries|reasons|components)\b)/i;
+/** "Which lessons does PerksPlus cover?", "What are Contoso's company values?": a plural asked for is a list. */
+const WHICH_PLURAL = /^\s*which\s+[\p{L}-]+(?<!ss)s\s+(?:does|do|did|are|were|is|can|could|will|would)\b/iu;
+const WHAT_ARE = /^\s*what\s+are\s+(?:the\s+)?([^?]{1,80})\??\s*$/i;
+
+function asksForPlural(question: string): boolean {
+  if (WHICH_PLURAL.test(question)) return true;
+  const phrase = WHAT_ARE.exec(question)?.[1];
+  if (phrase === undefined) return false;
+  // The phrase's head noun stands before its first preposition: "essential characteristics of cloud computing".
+  const head = phrase.split(/\s+(?:of|for|in|at|on|under|to|from|that|which|does|do|by|with)\s+/i)[0] ?? "";
+  const last = head.trim().split(/\s+/).at(-1) ?? "";
+  return /\p{L}{2,}s$/u.test(last) && !/(?:ss|us|is)$/i.test(last);
+}
 const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|must)\b/i;
 const FIGURE =
   /\b(?:how\s+(?:much|many)|what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:total\s+)?\w*|amount|figure|number of|revenues?|sales|income|earnings|eps|profit|loss|margin|cash|assets|liabilities|expenses?|costs?|debt|capex|expenditures?|dividends?|ratio|rate|percentage|headcount|employees)\b/i;
@@ -62,7 +75,7 @@ const NOT_NAMES = new Set(
 
 /** Content words that shape a figure question but are no part of the measure. */
 const NOT_MEASURE = uniqueTerms(
-  "stand stands define defines defined definition meaning end beginning start close how much many what which who whom whose when where why was were is are did does do has have had can could would should will shall may might must tell know please amount value figure total number fiscal year years quarter quarters period reported report company company's business usd dollars millions billions thousands approximately about roughly respectively compare higher lower larger smaller greater bigger more less versus vs difference between according documents document define defined definition meaning mean means list name names main key major which both either each",
+  "handbook manual guidebook stand stands define defines defined definition meaning end beginning start close how much many what which who whom whose when where why was were is are did does do has have had can could would should will shall may might must tell know please amount figure total number fiscal year years quarter quarters period reported report company company's business usd dollars millions billions thousands approximately about roughly respectively compare higher lower larger smaller greater bigger more less versus vs difference between according documents document define defined definition meaning mean means list name names main key major which both either each",
 );
 
 /** Words a question opens with: a capital there says nothing about a name. */
@@ -152,7 +165,7 @@ function kindOf(question: string, entities: string[], periods: Period[]): Questi
     (CHANGE.test(question) && periods.length >= 2);
   if (comparing) return "comparison";
   if (DEFINITION.test(question)) return "definition";
-  if (LIST.test(question)) return "list";
+  if (LIST.test(question) || (asksForPlural(question) && periods.length === 0)) return "list";
   if (YES_NO.test(question)) return "yesno";
   if (FIGURE.test(question) && (periods.length > 0 || /\bhow\s+(?:much|many)\b/i.test(question))) return "figure";
   const whatIs = WHAT_IS.exec(question);
@@ -165,20 +178,27 @@ function kindOf(question: string, entities: string[], periods: Period[]): Questi
 function measureWords(question: string, entities: string[]): string {
   let text = question;
   for (const entity of entities) text = text.replace(new RegExp(`${escapeRegExp(entity)}(?:['’]s)?`, "g"), " ");
-  return text
-    .replace(QUARTER_FIRST, " ")
-    .replace(YEAR, " ")
-    .replace(RELATIVE_BEFORE, " ")
-    .replace(RELATIVE_AFTER, " ")
-    .replace(/\([^()]*\)/g, " ")
-    .replace(
-      /^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:(?:what|how\s+much|how\s+many|which|who|when|where|how)\s+)?(?:(?:was|were|is|are|did|does|do|has|have|had)\s+)?(?:the\s+)?/i,
-      "",
-    )
-    .replace(/\b(?:in|for|of|during|at|as of|the|a|an|was|were|is|are|did|does|reported|total)\b/gi, " ")
-    .replace(/[?!.,;:]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  return (
+    text
+      .replace(QUARTER_FIRST, " ")
+      .replace(YEAR, " ")
+      .replace(RELATIVE_BEFORE, " ")
+      .replace(RELATIVE_AFTER, " ")
+      .replace(/\([^()]*\)/g, " ")
+      // Where the asker expects the answer is no part of what is asked: "… according to NIST", "… in the handbook".
+      .replace(
+        /\b(?:according to|as defined (?:by|in)|as stated in|in the (?:handbook|policy|document|report|guide))\b[^?]*/gi,
+        " ",
+      )
+      .replace(
+        /^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:(?:what|how\s+much|how\s+many|which|who|when|where|how)\s+)?(?:(?:was|were|is|are|did|does|do|has|have|had)\s+)?(?:the\s+)?/i,
+        "",
+      )
+      .replace(/\b(?:in|for|of|during|at|as of|the|a|an|was|were|is|are|did|does|reported|total)\b/gi, " ")
+      .replace(/[?!.,;:]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+  );
 }
 
 function escapeRegExp(text: string): string {

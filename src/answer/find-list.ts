@@ -1,0 +1,129 @@
+/**
+ * Finds the list a list question asks for: a line that introduces it ("Company Values:", "Some of the
+ * lessons covered under PerksPlus include:") and names the question's subject, followed by its items —
+ * bulleted or numbered lines, or paragraphs that open with a run-in label ("On-demand self-service. A
+ * consumer can …"). The answer shows the items as a list, each as the document words it.
+ */
+import type { QuotedPassage } from "./citations.js";
+import type { NumberedSource } from "./generator.js";
+import type { QuestionAnalysis } from "./question-analysis.js";
+import { uniqueTerms } from "./sentence-scoring.js";
+
+export type FoundList = { source: NumberedSource; introduction: string; items: string[]; passage: QuotedPassage };
+
+const MARKER = /^\s*(?:[•●○◦▪▫■□‣⁃∙·*–—-]|\(?(?:\d{1,2}|[a-z])[.)])\s*/u;
+const BARE_MARKER = /^\s*[•●○◦▪▫■□‣⁃∙·*–—-]\s*$/u;
+/** "On-demand self-service. A consumer …": a label of up to six words ending in a full stop, then a sentence. */
+const RUN_IN_LABEL = /^([\p{Lu}][\p{L}\p{N}'’-]*(?:\s+[\p{L}\p{N}'’()-]+){0,5})\.\s+\p{Lu}/u;
+const MAX_ITEMS = 15;
+const MAX_ITEM_CHARACTERS = 160;
+/** How far before the introducing line its subject may be named ("… lessons covered under PerksPlus include:"). */
+const INTRODUCTION_CONTEXT = 200;
+
+type Line = { text: string; start: number; end: number };
+
+function linesOf(text: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  for (const line of text.split("\n")) {
+    lines.push({ text: line, start, end: start + line.length });
+    start += line.length + 1;
+  }
+  return lines;
+}
+
+/** An item as the answer shows it: its first sentence, shortened at a word when long. */
+function itemText(text: string): string {
+  const collapsed = text.replace(/\s+/g, " ").trim();
+  const firstSentence = /^.+?[.!?](?=\s|$)/.exec(collapsed)?.[0] ?? collapsed;
+  const item = firstSentence.length >= 12 ? firstSentence : collapsed;
+  if (item.length <= MAX_ITEM_CHARACTERS) return item;
+  const cut = item.slice(0, MAX_ITEM_CHARACTERS);
+  return `${cut.slice(0, cut.lastIndexOf(" "))}…`;
+}
+
+/** The items after an introducing line: marked lines, short lines after bare bullets, or run-in labelled paragraphs. */
+function itemsAfter(lines: Line[], from: number): { items: string[]; end: number } {
+  const items: string[] = [];
+  let current: string | null = null;
+  let end = lines[from - 1]?.end ?? 0;
+  let sawBareMarkers = false;
+  let style: "marked" | "run-in" | "short" | null = null;
+  const close = () => {
+    if (current !== null) items.push(itemText(current));
+    current = null;
+  };
+  for (let index = from; index < lines.length && items.length < MAX_ITEMS; index += 1) {
+    const line = lines[index] as Line;
+    const text = line.text.trim();
+    if (text === "") continue;
+    if (BARE_MARKER.test(text)) {
+      sawBareMarkers = true;
+      continue;
+    }
+    const marked = MARKER.test(text) && text.replace(MARKER, "").length > 0;
+    const runIn = RUN_IN_LABEL.exec(text);
+    if (marked && (style === null || style === "marked")) {
+      close();
+      style = "marked";
+      current = text.replace(MARKER, "");
+    } else if (runIn && (style === null || style === "run-in")) {
+      close();
+      style = "run-in";
+      items.push(runIn[1] as string);
+    } else if (sawBareMarkers && text.length <= 80 && (style === null || style === "short")) {
+      close();
+      style = "short";
+      current = text;
+    } else if (style === "marked" && current !== null && /^\p{Ll}/u.test(text)) {
+      // A marked item wrapped onto the next line.
+      current += ` ${text}`;
+    } else if (style === "run-in" && !/^\p{Lu}[^.]{0,60}:$/u.test(text)) {
+      // The rest of a run-in paragraph.
+    } else break;
+    end = line.end;
+  }
+  close();
+  return { items, end };
+}
+
+/** The introducing sentence, from its start on an earlier line ("Some of the lessons covered under\nPerksPlus include:"). */
+function introductionOf(text: string, line: Line): string {
+  const before = text.slice(Math.max(0, line.start - INTRODUCTION_CONTEXT), line.start);
+  const sentenceStart = Math.max(before.lastIndexOf(". "), before.lastIndexOf("\n\n"), before.lastIndexOf(":\n"));
+  const opening = sentenceStart < 0 ? "" : before.slice(sentenceStart + 2);
+  const joined = /^\s*\p{Lu}/u.test(opening) ? `${opening} ${line.text}` : line.text;
+  return joined.replace(/\s+/g, " ").trim().replace(/:$/, "");
+}
+
+export function findList(
+  analysis: Pick<QuestionAnalysis, "measureTerms">,
+  sources: NumberedSource[],
+): FoundList | null {
+  if (analysis.measureTerms.size === 0) return null;
+  let best: FoundList | null = null;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  sources.forEach((source, rank) => {
+    const { text } = source.result;
+    const lines = linesOf(text);
+    lines.forEach((line, index) => {
+      if (!/:\s*$/.test(line.text)) return;
+      const context = uniqueTerms(text.slice(Math.max(0, line.start - INTRODUCTION_CONTEXT), line.end));
+      const covered = [...analysis.measureTerms].filter((term) => context.has(term)).length;
+      // With three or more words asked, one may be missing ("characteristics of cloud computing" over "Essential Characteristics:").
+      if (covered < analysis.measureTerms.size - (analysis.measureTerms.size >= 3 ? 1 : 0)) return;
+      const { items, end } = itemsAfter(lines, index + 1);
+      if (items.length < 2) return;
+      const score = items.length / MAX_ITEMS - 0.1 * rank;
+      if (score <= bestScore) return;
+      bestScore = score;
+      best = {
+        source,
+        introduction: introductionOf(text, line),
+        items,
+        passage: { text: text.slice(line.start, end), start: line.start, end },
+      };
+    });
+  });
+  return best;
+}
