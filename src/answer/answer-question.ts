@@ -148,14 +148,10 @@ export function createAnswerService(dependencies: {
       const retrievalStages: Record<string, number> = {};
       // Misspelt words the retriever repaired are repaired for relevance and quoting too.
       let asked = question;
-      // A statement's row often ranks below the prose that discusses it: a figure of a period is looked for deeper.
-      const firstReading = analyzeQuestion(informationNeed(query));
-      const asksFigure =
-        firstReading.kind === "comparison" || (firstReading.kind === "figure" && firstReading.periods.length > 0);
       const results = await dependencies.retriever.search({
         query,
         spaceIds: context.spaceIds,
-        limit: asksFigure ? Math.max(candidates, FIGURE_CANDIDATES) : candidates,
+        limit: candidates,
         signal,
         timingsMs: retrievalStages,
         onQueryCorrected(corrected) {

@@ -148,6 +148,7 @@ export async function runAnswerEvaluation(
           gold: entry.gold.map((gold) => `${gold.file}#${gold.page}`),
           top: results.map((result) => `${result.file}#${pageRange(result.pageStart, result.pageEnd)}`),
           noContext: answer?.noContext ?? null,
+          answer: answer?.answer ?? null,
           cited: (answer?.citations ?? []).map(
             (citation) => `${citation.file}#${pageRange(citation.pageStart, citation.pageEnd)}`,
           ),
