@@ -46,9 +46,6 @@ export const NO_CONTEXT_ANSWER =
 /** When the search returns nothing at all there are no closest sources to point to. */
 export const NO_SOURCES_ANSWER = "I couldn't find anything about this in the documents available here.";
 
-/** Share of the question's terms the best source must cover for an answer despite a name no document gives. */
-const NAME_CAVEAT_COVERAGE = 0.75;
-
 /** Results a figure is looked for among (the cells of table passages; the generator still reads the top few). */
 const FIGURE_CANDIDATES = 50;
 
@@ -211,7 +208,7 @@ export function createAnswerService(dependencies: {
       const caveat =
         composed.missingNames.length > 0 &&
         !["figure", "comparison"].includes(analysis.kind) &&
-        relevance.coverage >= NAME_CAVEAT_COVERAGE
+        relevance.relevant
           ? composed.uncovered?.replace(
               /, so I can't answer this from them\.$/,
               "; these passages are the closest to the rest of the question.",
@@ -250,6 +247,12 @@ export function createAnswerService(dependencies: {
             logger,
           });
           ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
+          // The figure, definition or list found in code leads the model's verified text: it is built
+          // from cited evidence only, so it needs no second check.
+          if (directAnswer !== null && !refusal) {
+            generated = `${directAnswer.text()}\n${generated}`;
+            supportingQuotes = new Map([...(supportingQuotes ?? []), ...directAnswer.quotes]);
+          }
         } else {
           if (caveat !== undefined) {
             generated = caveat;

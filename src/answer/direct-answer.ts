@@ -16,7 +16,7 @@ const MARKERS = /\s?\[\d{1,3}\]/g;
 export class DirectAnswer {
   private readonly lines: string[] = [];
   readonly quotes = new Map<number, QuotedPassage>();
-  /** A defining sentence or a list answers by itself: quotes of other sentences would only repeat or distract. */
+  /** A defining sentence answers by itself: quotes of other sentences would only repeat or distract. */
   standsAlone = false;
 
   /** `sources` is the answer's numbered sources; a figure from elsewhere is appended to it. */
@@ -44,7 +44,6 @@ export class DirectAnswer {
     const source = this.numbered(from);
     if (source === undefined) return;
     const bullets = items.map((item) => `• ${item.replace(/\[(\d{1,3})\]/g, "($1)")}`).join("\n");
-    this.standsAlone = true;
     this.lines.push(`${introduction}: [${source.n}]\n${bullets}`);
     this.quotes.set(source.n, { ...passage, text: introduction });
   }
