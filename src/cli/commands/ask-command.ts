@@ -6,8 +6,8 @@ import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/answer-events.js";
 import { FolioError } from "../../errors.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
+import type { CliOptions } from "../cli-options.js";
 import type { CommandBackend } from "../command-backend.js";
-import type { CliOptions } from "../main.js";
 
 export async function runAskCommand(backend: CommandBackend, words: string[], options: CliOptions): Promise<number> {
   const question = words.join(" ").trim();
