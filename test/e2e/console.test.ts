@@ -163,8 +163,8 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     });
     const result = page.locator('[data-role="upload-result"][data-status="rejected"]').last();
     await result.waitFor();
-    expect(await result.getAttribute("data-code")).toBe("unsupported_type");
-    expect(await result.textContent()).toMatch(/^Couldn't add this file: Folio cannot read /);
+    expect(await result.getAttribute("data-code")).toBe("content_mismatch");
+    expect(await result.textContent()).toMatch(/^Couldn't add this file: This file is named \.pdf, so a PDF was expected, but it is binary data /);
   });
 
   it("accepts a dropped file and renders its name as text, not markup", async () => {
