@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/answer-events.js";
+import { labelDocument } from "../../domain/document-label.js";
 import { FolioError } from "../../errors.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../cli-options.js";
@@ -35,7 +36,8 @@ export async function runAskCommand(backend: CommandBackend, words: string[], op
       citation.pageStart === null
         ? ""
         : ` — p. ${citation.pageStart}${citation.pageEnd !== null && citation.pageEnd !== citation.pageStart ? `–${citation.pageEnd}` : ""}`;
-    process.stdout.write(`[${citation.n}] ${citation.title}${pages}\n    "${citation.quote}"\n    ${citation.url}\n`);
+    const name = labelDocument(citation.title, citation.file);
+    process.stdout.write(`[${citation.n}] ${name}${pages}\n    "${citation.quote}"\n    ${citation.url}\n`);
   }
   return EXIT_CODES.ok;
 }
