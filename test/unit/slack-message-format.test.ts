@@ -56,7 +56,9 @@ describe("escaping and mrkdwn", () => {
     );
     const long = formatSource(citation(2, { pageStart: null, pageEnd: null, quote: "word ".repeat(100) }));
     expect(
-      long.startsWith("[2] <https://folio.example/files/doc-2?exp=1&amp;sig=ab#page=3|Handbook 2 (handbook-2.pdf)>\n> word word"),
+      long.startsWith(
+        "[2] <https://folio.example/files/doc-2?exp=1&amp;sig=ab#page=3|Handbook 2 (handbook-2.pdf)>\n> word word",
+      ),
     ).toBe(true);
     expect(long.endsWith("word…")).toBe(true);
     expect(long.split("\n")[1]?.length).toBeLessThanOrEqual(2 + 160);
