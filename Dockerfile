@@ -9,7 +9,7 @@
 # data lives in the /data volume (FOLIO_DATA_DIR). Everything the build fetches comes from the base
 # images and the npm registry: onnxruntime-node's CUDA download from nuget.org and node-llama-cpp's
 # source build are switched off, and the prebuilt binaries that ship as npm packages are used instead.
-# README.md ("Deploy with Docker") walks through building and running both images.
+# docs/operations.md ("Deploy with Docker") walks through building and running both images.
 
 # CUDA 12 runtime: node-llama-cpp 3.22's CUDA packages carry a CUDA 13 build and a CUDA 12 fallback, which
 # it picks by itself; CUDA 12 runs on NVIDIA drivers from 525, CUDA 13 needs 580 or newer. With such a
