@@ -4,6 +4,7 @@ import { FolioError } from "../../src/errors.js";
 import { createLanguageModel, importLlamaCppModel } from "../../src/llm/create-language-model.js";
 import { openAiApiRoot } from "../../src/llm/openai-compatible-model.js";
 import { silentLogger } from "../../src/logger.js";
+import { llamaCppMissing } from "../support/llama-cpp-runtime.js";
 
 const runtime: LlmRuntimeConfig = { gpu: "cpu", threads: 1, parallel: null, queueLimit: 16, timeoutSeconds: 120 };
 
@@ -23,7 +24,8 @@ describe("createLanguageModel", () => {
     expect(model?.contextTokens).toBe(8192);
   });
 
-  it("names the missing GGUF file and how to get one", async () => {
+  // The file is checked by the runtime itself: without node-llama-cpp the runtime's absence is reported first.
+  it.skipIf(llamaCppMissing !== null)("names the missing GGUF file and how to get one", async () => {
     const error = await createLanguageModel(
       { kind: "local", modelPath: "/nowhere/m.gguf" },
       runtime,
