@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // An HTTPS (CONNECT) proxy that lets through only the hosts named on its command line and refuses every
 // other, as a company firewall that reaches the npm registry but not nuget.org or the Hugging Face hub.
-// Used by .ci/first-run-check. Prints "listening <port>" once ready, and "refused <host>" for each refusal.
+// Used by .ci/first-run-check. Prints "listening <port>" once ready, then "allowed <host>" or
+// "refused <host>" for each connection asked for.
 //
 //   node .ci/allowlist-proxy.mjs registry.npmjs.org
 import { createServer } from "node:http";
@@ -20,6 +21,7 @@ server.on("connect", (request, client, head) => {
     client.end("HTTP/1.1 403 Forbidden\r\n\r\n");
     return;
   }
+  process.stdout.write(`allowed ${host}\n`);
   const upstream = connect(Number(port), host, () => {
     client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
     upstream.write(head);
