@@ -64,14 +64,21 @@ const PERIODS: ReadonlyArray<{ pattern: RegExp; label: string }> = [
   { pattern: /date of report[^:]*:\s*(.*)$/i, label: "dated" },
 ];
 
-/** The period a filing covers, as its cover page states it; the date may be on the next line. */
+const DATE =
+  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}\/\d{1,2}\/\d{4}\b/i;
+
+/**
+ * The period a filing covers, as its cover page states it. The date may be on the next line, and a
+ * two-column cover puts other words beside it ("June 30, 2022 number 1-5805"), so the date itself is
+ * looked for; without one the period is left out.
+ */
 function filingPeriod(lines: readonly string[]): string | null {
   for (const [index, line] of lines.entries()) {
     for (const { pattern, label } of PERIODS) {
       const match = pattern.exec(line);
       if (!match) continue;
-      const date = (match[1] || lines[index + 1] || "").replace(/\s*\(.*$/, "").trim();
-      return date === "" ? null : `${label} ${date}`;
+      const date = [match[1] ?? "", lines[index + 1] ?? ""].map((text) => DATE.exec(text)?.[0]).find(Boolean);
+      return date === undefined ? null : `${label} ${date}`;
     }
   }
   return null;

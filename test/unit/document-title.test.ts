@@ -26,8 +26,9 @@ const JPMORGAN_COVER = [
   "SECURITIES AND EXCHANGE COMMISSION",
   "FORM 10-Q",
   "Quarterly report pursuant to Section 13 or 15(d) of",
-  "For the quarterly period ended",
-  "June 30, 2022",
+  // Folio's own page text of this two-column cover, as parse-pdf.ts reads it.
+  "For the quarterly period ended Commission file",
+  "June 30, 2022 number 1-5805",
   "JPMorgan Chase & Co.",
   "(Exact name of registrant as specified in its charter)",
 ].join("\n");
