@@ -9,7 +9,7 @@
 # data lives in the /data volume (FOLIO_DATA_DIR). Everything the build fetches comes from the base
 # images and the npm registry: onnxruntime-node's CUDA download from nuget.org and node-llama-cpp's
 # source build are switched off, and the prebuilt binaries that ship as npm packages are used instead.
-# README.md ("Deploy with Docker") walks through building and running both images.
+# docs/operations.md ("Deploy with Docker") walks through building and running both images.
 
 # CUDA 12 runtime: node-llama-cpp 3.22's CUDA packages carry a CUDA 13 build and a CUDA 12 fallback, which
 # it picks by itself; CUDA 12 runs on NVIDIA drivers from 525, CUDA 13 needs 580 or newer. With such a
@@ -24,8 +24,10 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 ENV ONNXRUNTIME_NODE_INSTALL=skip NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
 COPY package.json package-lock.json .npmrc ./
-# The compiler needs type declarations only, not the packages' install scripts.
-RUN npm ci --ignore-scripts
+COPY scripts/trim-node-modules.mjs scripts/setup-llm.mjs ./scripts/
+# The compiler needs type declarations only, not the packages' install scripts. node-llama-cpp is an
+# opt-in of the default install (npm run setup:llm); the images carry it.
+RUN npm ci --ignore-scripts && npm run setup:llm -- --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY adapters ./adapters
@@ -41,7 +43,8 @@ WORKDIR /app
 # build: "never".
 ENV ONNXRUNTIME_NODE_INSTALL=skip NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --omit=dev && npm cache clean --force
+COPY scripts/trim-node-modules.mjs scripts/setup-llm.mjs ./scripts/
+RUN npm ci --omit=dev && npm run setup:llm -- --omit=dev && npm cache clean --force
 COPY docker/prune-node-modules.sh docker/verify-node-modules.mjs ./docker/
 
 FROM production-dependencies AS cuda-dependencies

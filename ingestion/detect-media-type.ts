@@ -9,6 +9,14 @@ import type { MediaType } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
 import { CompoundFileError, isCompoundFile, openCompoundFile } from "./compound-file.js";
 import { type DecodedText, decodeText } from "./decode-text.js";
+import {
+  ACCEPTED_TYPES_SENTENCE,
+  describeOtherBinary,
+  describeProgram,
+  expectedFromExtension,
+  extensionOf,
+  isProgramExtension,
+} from "./file-kinds.js";
 import { readZipEntries } from "./zip-guard.js";
 
 export const docxMediaType = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -38,11 +46,6 @@ function containsAscii(bytes: Uint8Array, text: string): boolean {
 
 function containsUtf16(bytes: Uint8Array, text: string): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(Buffer.from(text, "utf16le"));
-}
-
-function extensionOf(fileName: string): string {
-  const match = /\.([a-z0-9]+)$/i.exec(fileName);
-  return match?.[1]?.toLowerCase() ?? "";
 }
 
 function unsupported(fileName: string, what: string): ParseError {
@@ -212,20 +215,66 @@ export function detectMediaType(bytes: Uint8Array, fileName: string): DetectedMe
       file: fileName,
     });
   }
+  // Programs are refused first, by name or by bytes, so a renamed text file cannot pass as notes.exe.
+  const program = describeProgram(bytes);
+  if (isProgramExtension(fileName) || (program !== null && !program.startsWith("a script"))) {
+    throw notADocument(fileName, program ?? `a program or installer (.${extensionOf(fileName)})`);
+  }
+  const detected = detectFromBytes(bytes, fileName);
+  const expected = expectedFromExtension(fileName);
+  // Text under a binary document's name (report.pdf holding plain text) is a mix-up, not a document.
+  if (expected !== null && detected.decoded !== undefined) {
+    throw mismatch(fileName, expected, describeText(detected.mediaType));
+  }
+  return detected;
+}
+
+function detectFromBytes(bytes: Uint8Array, fileName: string): DetectedMediaType {
   if (looksLikePdf(bytes)) return { mediaType: "application/pdf" };
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) {
     return detectZipPackage(bytes, fileName);
   }
   if (isCompoundFile(bytes)) return detectOleContainer(bytes, fileName);
-  if (
-    startsWith(bytes, [0x89, 0x50, 0x4e, 0x47]) ||
-    startsWith(bytes, [0xff, 0xd8, 0xff]) ||
-    startsWith(bytes, [0x47, 0x49, 0x46, 0x38])
-  ) {
-    throw unsupported(fileName, "images (there is no text to index)");
+  const expected = expectedFromExtension(fileName);
+  const other = describeOtherBinary(bytes);
+  if (other !== null) {
+    if (expected !== null) throw mismatch(fileName, expected, other);
+    throw unsupported(fileName, other.endsWith("image") ? `${other} (there is no text to index)` : other);
   }
   if (containsAscii(bytes.subarray(0, 8), "{\\rtf")) throw unsupported(fileName, "RTF files");
   const decoded = decodeText(bytes);
-  if (decoded === null) throw unsupported(fileName, "this binary file");
+  if (decoded === null) {
+    if (expected !== null) {
+      throw mismatch(fileName, expected, "binary data of no kind Folio knows (damaged, or another format renamed)");
+    }
+    throw unsupported(fileName, "this binary file (it is none of the formats Folio knows)");
+  }
   return detectTextFormat(decoded, fileName);
+}
+
+function notADocument(fileName: string, what: string): ParseError {
+  return new ParseError(
+    "not_a_document",
+    `This file is ${what}, not a document, so Folio does not take it — ${ACCEPTED_TYPES_SENTENCE}.`,
+    { file: fileName },
+  );
+}
+
+function mismatch(fileName: string, expected: string, actual: string): ParseError {
+  const extension = extensionOf(fileName);
+  return new ParseError(
+    "content_mismatch",
+    `This file is named .${extension}, so ${expected} was expected, but it is ${actual} — upload the real ${expected.replace(/^an? /, "")}, or give the file the extension of what it is (${ACCEPTED_TYPES_SENTENCE}).`,
+    { file: fileName, details: { expected, actual } },
+  );
+}
+
+function describeText(mediaType: MediaType): string {
+  const names: Partial<Record<MediaType, string>> = {
+    "text/csv": "CSV text",
+    "text/tab-separated-values": "tab-separated text",
+    "text/html": "an HTML page",
+    "text/markdown": "Markdown text",
+  };
+  return names[mediaType] ?? "plain text";
 }

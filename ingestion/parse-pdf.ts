@@ -6,9 +6,11 @@
  * character offsets index straight into `pages[page - 1].text`; and a TableBlock for each table the
  * layout makes evident (pdf-tables.ts).
  */
+
 import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import type { PageText } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
+import { chooseDocumentTitle } from "./document-title.js";
 import type { ParseLimits } from "./limits.js";
 import type { Block, ParsedDocument, TableBlock, TextBlock } from "./parsed-document.js";
 import { headingPathAt, headingPaths } from "./pdf-headings.js";
@@ -21,6 +23,8 @@ const minimumVisibleCharacters = 10;
 /** For longer documents, fewer than this many visible characters per page means a scan. */
 const minimumVisibleCharactersPerPage = 2;
 const maxTitleLength = 200;
+/** A title is looked for on the first pages only: a cover, perhaps after a blank or contents page. */
+const TITLE_PAGES = 3;
 
 /** The parts of a pdf.js form-field (Widget) annotation this parser reads. */
 type FormField = {
@@ -95,14 +99,6 @@ function cleanTitle(title: string): string {
     .replace(/\s+/g, " ")
     .trim()
     .slice(0, maxTitleLength);
-}
-
-function titleFromPages(pages: PageText[]): string | null {
-  for (const page of pages) {
-    const line = page.text.split("\n").find((candidate) => candidate.trim().length > 0);
-    if (line !== undefined) return cleanTitle(line);
-  }
-  return null;
 }
 
 function translateOpenError(error: unknown, fileName: string): ParseError {
@@ -347,7 +343,7 @@ export async function parsePdfWithCleanup(
       const info = metadata.info as { Title?: unknown } | undefined;
       if (typeof info?.Title === "string") metadataTitle = cleanTitle(info.Title);
     } catch {
-      warnings.push("The PDF's metadata could not be read; the title comes from its first line.");
+      warnings.push("The PDF's metadata could not be read; the title comes from its first page.");
     }
     const headings = headingPaths(cleaned.map((page) => page.headings));
     for (const table of tables) table.block.headingPath = headingPathAt(headings, table.page, table.start);
@@ -363,7 +359,11 @@ export async function parsePdfWithCleanup(
     ];
     const document: ParsedDocument = {
       mediaType: "application/pdf",
-      title: metadataTitle || titleFromPages(pages) || fileName,
+      title: chooseDocumentTitle({
+        metadataTitle,
+        pageTexts: pages.slice(0, TITLE_PAGES).map((page) => page.text),
+        fileName,
+      }),
       pages,
       blocks,
       ...(headings.length > 0 ? { headings } : {}),

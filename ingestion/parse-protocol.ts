@@ -3,7 +3,8 @@ import type { ChunkDraft } from "../src/domain/types.js";
 import type { ParseLimits } from "./limits.js";
 import type { ParsedDocument } from "./parsed-document.js";
 
-export type ChunkingSettings = { maxTokens: number; overlapTokens: number; tokenizerDirectory: string };
+/** tokenizerDirectory: the embedder's tokenizer; null (keyword-only, no model files) sizes chunks by an estimate. */
+export type ChunkingSettings = { maxTokens: number; overlapTokens: number; tokenizerDirectory: string | null };
 
 export type ParseJob = { bytes: Uint8Array; fileName: string; limits: ParseLimits; chunking: ChunkingSettings };
 

@@ -8,6 +8,7 @@ import { parentPort } from "node:worker_threads";
 import { isFolioError, ParseError } from "../src/errors.js";
 import { chunkDocument } from "./chunker.js";
 import { xlsMediaType, xlsxMediaType } from "./detect-media-type.js";
+import { createEstimatedTokenCounter } from "./estimated-token-counter.js";
 import { parseDocument } from "./parse-document.js";
 import type { ParseJob, ParseReply } from "./parse-protocol.js";
 import { loadTokenCounter } from "./token-counter.js";
@@ -33,7 +34,10 @@ function noTextError(mediaType: string, fileName: string): ParseError {
 async function run(job: ParseJob): Promise<ParseReply> {
   try {
     const document = await parseDocument(job.bytes, job.fileName, job.limits);
-    const tokenCounter = await loadTokenCounter(job.chunking.tokenizerDirectory);
+    const tokenCounter =
+      job.chunking.tokenizerDirectory === null
+        ? createEstimatedTokenCounter()
+        : await loadTokenCounter(job.chunking.tokenizerDirectory);
     const chunks = chunkDocument(document, { ...job.chunking, tokenCounter });
     if (chunks.length === 0) throw noTextError(document.mediaType, job.fileName);
     return { ok: true, document, chunks };

@@ -2,8 +2,10 @@
 /**
  * `npm run teams:package`: builds the Teams app package (manifest.json + color.png + outline.png in
  * one zip) to upload in the Teams admin center or the Developer Portal. Fills the manifest template
- * (adapters/teams/manifest/manifest.json) from MICROSOFT_APP_ID and FOLIO_PUBLIC_URL, checks what
- * Teams would refuse, and writes dist/teams/folio-teams.zip (or the path given as first argument).
+ * (adapters/teams/manifest/manifest.json) from MICROSOFT_APP_ID, FOLIO_PUBLIC_URL and the organisation's
+ * own privacy statement and terms of use (TEAMS_PRIVACY_URL, TEAMS_TERMS_URL: Teams shows them on the
+ * app's page, and Folio's own address only serves the console, which answers this machine alone),
+ * checks what Teams would refuse, and writes dist/teams/folio-teams.zip (or the first argument's path).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -34,13 +36,26 @@ try {
 } catch {
   problems.push("FOLIO_PUBLIC_URL must be Folio's external https:// address, e.g. https://folio.example.com");
 }
+for (const [variable, what] of [
+  ["TEAMS_PRIVACY_URL", "privacy statement"],
+  ["TEAMS_TERMS_URL", "terms of use"],
+]) {
+  const value = process.env[variable]?.trim() ?? "";
+  if (!/^https:\/\/[^/\s]+/i.test(value)) {
+    problems.push(
+      `${variable} must be your organisation's https:// ${what} (Teams shows it on the app's page; Folio's own address serves only the console)`,
+    );
+  }
+}
 if (problems.length > 0) fail(problems.join("; "));
 
 const template = readFileSync(path.join(manifestDir, "manifest.json"), "utf8");
 const filled = template
   .replaceAll("{{MICROSOFT_APP_ID}}", appId.toLowerCase())
   .replaceAll("{{FOLIO_PUBLIC_URL}}", publicUrl)
-  .replaceAll("{{FOLIO_PUBLIC_HOST}}", host);
+  .replaceAll("{{FOLIO_PUBLIC_HOST}}", host)
+  .replaceAll("{{TEAMS_PRIVACY_URL}}", process.env.TEAMS_PRIVACY_URL?.trim() ?? "")
+  .replaceAll("{{TEAMS_TERMS_URL}}", process.env.TEAMS_TERMS_URL?.trim() ?? "");
 const manifest = JSON.parse(filled);
 const leftover = /\{\{[A-Z_]+\}\}/.exec(JSON.stringify(manifest));
 if (leftover) fail(`the manifest template has an unknown placeholder ${leftover[0]}`);

@@ -2,6 +2,7 @@
  * The one place that builds Folio from configuration: stores, ingestion, retrieval, answering and
  * links, wired into the FolioCore that adapters and the CLI use. Nothing else constructs these.
  */
+import { access } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
 import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
@@ -126,6 +127,21 @@ async function loadEmbedder(
   return { embedder, indexingEmbedder };
 }
 
+/**
+ * Chunks are sized by the embedder's tokenizer. Keyword-only set-ups use the default model's tokenizer
+ * when its folder is there (`folio models pull embedder`), and otherwise start with no model files at
+ * all: chunks are then sized by an estimate (ingestion/estimated-token-counter.ts).
+ */
+async function chooseTokenizerDirectory(config: FolioConfig): Promise<string | null> {
+  if (config.embedModel !== null) return path.join(config.modelsDir, config.embedModel);
+  const directory = path.join(config.modelsDir, DEFAULT_EMBED_MODEL);
+  const present = await access(path.join(directory, "tokenizer.json")).then(
+    () => true,
+    () => false,
+  );
+  return present ? directory : null;
+}
+
 async function loadReranker(
   config: FolioConfig,
   inference: ReturnType<typeof createInferenceClient>,
@@ -197,8 +213,7 @@ async function assembleFolio(
   }
   logger.info({ storage: describeStorage(config) }, "storage ready");
 
-  // Chunks are sized by the embedder's tokenizer; keyword-only set-ups size them like the default model.
-  const tokenizerDirectory = path.join(config.modelsDir, config.embedModel ?? DEFAULT_EMBED_MODEL);
+  const tokenizerDirectory = await chooseTokenizerDirectory(config);
   const sparseVectors = createSparseVectorMaintainer({ catalog, vectorIndex, bm25: config.bm25, logger });
   const ingestionService = createIngestionService({
     catalog,
@@ -224,10 +239,13 @@ async function assembleFolio(
   const stopSweepingInterruptedIngestion = await recoverIngestionLeftovers(config, catalog, vectorIndex, logger);
   const retrievalMode: RetrievalMode =
     config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
-  const spellingDictionary = await loadSpellingDictionary(tokenizerDirectory).catch((error: unknown) => {
-    logger.warn({ err: error }, "no spelling dictionary: questions are searched as typed");
-    return null;
-  });
+  const spellingDictionary =
+    tokenizerDirectory === null
+      ? null
+      : await loadSpellingDictionary(tokenizerDirectory).catch((error: unknown) => {
+          logger.warn({ err: error }, "no spelling dictionary: questions are searched as typed");
+          return null;
+        });
   const retriever = createHybridRetriever({
     catalog,
     vectorIndex,

@@ -74,7 +74,7 @@ function renderCitations(message, citations, noContext) {
   const list = element("ol", { className: "citations" });
   for (const citation of citations) {
     const link = element("a", {
-      text: `[${citation.n}] ${citation.title}${describePages(citation)}`,
+      text: `[${citation.n}] ${labelDocument(citation.title, citation.file)}${describePages(citation)}`,
       attributes: { "data-role": "citation", href: citation.url, target: "_blank", rel: "noopener noreferrer" },
     });
     const item = element("li", {}, [link]);
@@ -147,8 +147,21 @@ async function loadHistory() {
 
 const addedAt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
+/** The title with the file name beside it, as src/domain/document-label.ts writes it for the other adapters. */
+function labelDocument(title, fileName) {
+  const flat = (title ?? "").replace(/\s+/g, " ").trim();
+  const lower = flat.toLowerCase();
+  const file = (fileName ?? "").toLowerCase();
+  if (flat === "" || lower === file || lower === file.replace(/\.[^.]+$/, "")) return fileName;
+  return `${flat} (${fileName})`;
+}
+
 function describeDocument(document_) {
   const parts = [];
+  // The file name always sits next to the title: two uploads of one name, or a generic title, stay apart.
+  if (document_.fileName && labelDocument(document_.title, document_.fileName) !== document_.fileName) {
+    parts.push(document_.fileName);
+  }
   if (document_.pageCount != null) parts.push(plural(document_.pageCount, "page"));
   parts.push(plural(document_.sections, "section"));
   parts.push(`added ${addedAt.format(new Date(document_.createdAt))}`);

@@ -3,7 +3,9 @@
  * message limits, the numbered source list with page links, the feedback buttons, and the short
  * texts for uploads and failures. No Slack client here, so every rule is unit-tested.
  */
+
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
+import { labelDocument } from "../../src/domain/document-label.js";
 import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
 
 /** Slack's documented limits: text of one section block, blocks per message, `text` per message. */
@@ -167,10 +169,11 @@ function shortenQuote(quote: string): string {
   return `${flat.slice(0, cut > QUOTE_LENGTH / 2 ? cut : QUOTE_LENGTH - 1)}…`;
 }
 
-/** One source line: `[n] <url|Title — p. N>` and, below it, a short quote. */
+/** One source line: `[n] <url|Title (file.pdf) — p. N>` and, below it, a short quote. */
 export function formatSource(citation: Citation): string {
   const pages = formatPages(citation.pageStart, citation.pageEnd);
-  const label = pages ? `${citation.title} — ${pages}` : citation.title;
+  const name = labelDocument(citation.title, citation.file);
+  const label = pages ? `${name} — ${pages}` : name;
   const line = `[${citation.n}] ${formatLink(citation.url, label)}`;
   const quote = shortenQuote(citation.quote);
   return quote ? `${line}\n> ${escapeMrkdwn(quote)}` : line;

@@ -4,7 +4,9 @@
  * label and the feedback loop; the streaming activities of a personal chat; and the short texts for
  * uploads, commands and failures. Plain objects only (no SDK), so every rule is unit-tested.
  */
+
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
+import { labelDocumentWithin } from "../../src/domain/document-label.js";
 import type { IngestResult } from "../../src/ingest/ingest-result.js";
 
 /** Limits Teams enforces on citation appearances; longer values get the message rejected. */
@@ -57,13 +59,18 @@ export function citationIconName(fileName: string): string {
   return "Text";
 }
 
-/** The citation's title line: the document's title and its pages, within Teams' 80 characters. */
+/** The citation's title line: the document's title, its file name and its pages, within Teams' 80 characters. */
 export function citationName(citation: Citation): string {
   const pages = formatPages(citation.pageStart, citation.pageEnd);
   const suffix = pages ? ` — ${pages}` : "";
-  const title = citation.title.trim() || citation.file;
-  // The pages are what makes the citation checkable, so the title gives way to them.
-  return `${truncateText(title, TEAMS_CITATION_LIMITS.name - suffix.length)}${suffix}`;
+  // The pages are what makes the citation checkable, so the title gives way to them (then to the file name).
+  const label = labelDocumentWithin(
+    citation.title,
+    citation.file,
+    TEAMS_CITATION_LIMITS.name - suffix.length,
+    truncateText,
+  );
+  return `${label}${suffix}`;
 }
 
 export type TeamsClaim = {

@@ -10,6 +10,7 @@ const CONFIGURATION_ERROR_CODES = new Set([
   "model_not_downloadable",
   "embedder_missing",
   "llm_model_not_found",
+  "llm_runtime_missing",
   "prompts_missing",
   "console_assets_missing",
   "port_in_use",

@@ -7,29 +7,10 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/config.js";
 import { isFolioError } from "../errors.js";
 import { EXIT_CODES, UsageError } from "./cli-error.js";
+import type { CliOptions } from "./cli-options.js";
 import { isConfigurationErrorCode } from "./configuration-error-codes.js";
 import { runCommand } from "./run-command.js";
 import { USAGE } from "./usage.js";
-
-export type CliOptions = {
-  space: string;
-  /** Whether --space was given (reindex: one space instead of all). */
-  spaceGiven: boolean;
-  json: boolean;
-  k: number;
-  mode: string;
-  dataset: string | undefined;
-  docs: string | undefined;
-  split: string;
-  /** `eval retrieval --store embedded|qdrant`: which vector store to evaluate. */
-  store: string | undefined;
-  /** `eval retrieval --run-out FILE`: where to write the TREC run file. */
-  runOut: string | undefined;
-  /** `--generator extractive|llm`: who writes answers; absent: the configured one. */
-  generator: string | undefined;
-  /** `eval answers --limit N`: ask only the first N questions. */
-  limit: number | undefined;
-};
 
 function parseCommandLine(argv: string[]) {
   const { values, positionals } = parseArgs({

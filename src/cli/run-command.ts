@@ -3,24 +3,22 @@
  */
 
 import path from "node:path";
-import { createFolio, type FolioOptions } from "../composition-root.js";
+import type { FolioOptions } from "../composition-root.js";
 import type { FolioConfig } from "../config/config.js";
-import { createLogger } from "../logger.js";
-import { ensureModels } from "../models/ensure-models.js";
+import type { Logger } from "../logger.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "./cli-error.js";
+import type { CliOptions } from "./cli-options.js";
 import { type CommandBackend, createLocalCommandBackend } from "./command-backend.js";
 import { runAskCommand } from "./commands/ask-command.js";
-import { runEvalCommand } from "./commands/eval-command.js";
 import { runIngestCommand } from "./commands/ingest-command.js";
-import { runModelsCommand } from "./commands/models-command.js";
-import { runReindexCommand } from "./commands/reindex-command.js";
 import { runSearchCommand } from "./commands/search-command.js";
-import { runServeCommand } from "./commands/serve-command.js";
-import type { CliOptions } from "./main.js";
-import { createProgressPrinter } from "./model-progress-printer.js";
 import { createRemoteCommandBackend, serverAnswers } from "./remote-command-backend.js";
 import { readServerAddress } from "./server-address-file.js";
+
+// What builds Folio itself (stores, models, parsers, the HTTP server) is imported only by the commands
+// that build it: `folio ask|search|ingest` through a running server load none of it, and start in well
+// under a second instead of ten.
 
 const COMMANDS = ["ingest", "ask", "search", "eval", "reindex", "serve", "models"] as const;
 /** Commands that can work through a running `folio serve` when it holds the embedded store. */
@@ -62,10 +60,10 @@ export async function runCommand(
   if (!(COMMANDS as readonly string[]).includes(command)) {
     throw new UsageError(`unknown command "${command}"; commands are ${COMMANDS.join(", ")}`);
   }
-  // Batch commands log warnings only, so their stdout stays readable; the server logs at the configured level.
-  const logger = createLogger({ level: command === "serve" ? config.logLevel : "warn" });
-  if (command === "serve") return runServeCommand(config, logger);
-  if (command === "models") return runModelsCommand(config, rest, options);
+  if (command === "models") {
+    const { runModelsCommand } = await import("./commands/models-command.js");
+    return runModelsCommand(config, rest, options);
+  }
   const server = await findRunningServer(command, config);
   if (server) {
     // The server holds the embedded store; its own configuration (models, LLM) answers.
@@ -73,6 +71,29 @@ export async function runCommand(
     checkServerOptions(command, options);
     return runBackendCommand(command, createRemoteCommandBackend(server), rest, options);
   }
+  // Batch commands log warnings only, so their stdout stays readable; the server logs at the configured level.
+  const { createLogger } = await import("../logger.js");
+  const logger = createLogger({ level: command === "serve" ? config.logLevel : "warn" });
+  if (command === "serve") {
+    const { runServeCommand } = await import("./commands/serve-command.js");
+    return runServeCommand(config, logger);
+  }
+  return runWithOwnFolio(command, rest, options, config, logger);
+}
+
+/** Opens the store and loads the models in this process: no server holds them. */
+async function runWithOwnFolio(
+  command: string,
+  rest: string[],
+  options: CliOptions,
+  config: FolioConfig,
+  logger: Logger,
+): Promise<number> {
+  const [{ createFolio }, { ensureModels }, { createProgressPrinter }] = await Promise.all([
+    import("../composition-root.js"),
+    import("../models/ensure-models.js"),
+    import("./model-progress-printer.js"),
+  ]);
   // A missing default model is fetched here, with progress on stderr, before createFolio looks for it.
   const progress = createProgressPrinter();
   await ensureModels(config, ["embedder", "reranker"], { onProgress: progress.show }).finally(() => progress.clear());
@@ -95,10 +116,14 @@ export async function runCommand(
       case "search":
       case "ask":
         return await runBackendCommand(command, createLocalCommandBackend(folio), rest, options);
-      case "eval":
+      case "eval": {
+        const { runEvalCommand } = await import("./commands/eval-command.js");
         return await runEvalCommand(folio, rest, options);
-      case "reindex":
+      }
+      case "reindex": {
+        const { runReindexCommand } = await import("./commands/reindex-command.js");
         return await runReindexCommand(folio, rest, options);
+      }
       default:
         return EXIT_CODES.usage;
     }

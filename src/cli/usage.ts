@@ -25,7 +25,7 @@ Options:
               default: hybrid, or hybrid+rerank when FOLIO_RERANK_MODEL is set
   -h, --help  this help
 
-Configuration comes from environment variables (see README.md). With none set, Folio runs embedded:
+Configuration comes from environment variables (see docs/configuration.md). With none set, Folio runs embedded:
 PGlite under ./.folio, models from ./models (missing ones are downloaded from the Hugging Face hub on
 first use).
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { Folio } from "../composition-root.js";
-import { FolioError, isFolioError } from "../errors.js";
+import { isFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { MetricsExposition } from "../observability/metrics.js";
 import { PROBE_PATHS, serveProbe } from "../observability/probe-endpoints.js";
@@ -20,6 +20,7 @@ import { createConsoleApi } from "./console-api.js";
 import { createConsoleHistory } from "./console-history.js";
 import { sendJsonError } from "./http-responses.js";
 import type { HttpRoute } from "./http-route.js";
+import { describeListenError } from "./listen-error.js";
 import { createLocalCliApi, LOCAL_CLI_API_PREFIX } from "./local-cli-api.js";
 import { FILES_PATH_PREFIX, serveSourceFile } from "./source-viewer.js";
 import { createWorkGate, sendRefusal, type WorkGate } from "./work-gate.js";
@@ -80,23 +81,6 @@ function statusOf(error: unknown): number {
   const declared = error.details.status;
   if (typeof declared === "number") return declared;
   return STATUS_BY_CODE[error.code] ?? 500;
-}
-
-/** A port that cannot be had is a configuration problem with one fix: say which port and what to set. */
-function describeListenError(error: NodeJS.ErrnoException, port: number): Error {
-  if (error.code === "EADDRINUSE") {
-    return new FolioError(
-      "port_in_use",
-      `port ${port} is in use — set PORT to a free port (or stop the other program, perhaps another folio serve)`,
-      { cause: error },
-    );
-  }
-  if (error.code === "EACCES") {
-    return new FolioError("port_not_allowed", `port ${port} needs privileges this user lacks — set PORT above 1024`, {
-      cause: error,
-    });
-  }
-  return error;
 }
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {

@@ -180,7 +180,7 @@ function statusError(response: Response, label: string, url: string): FolioError
         : "the hub failed: try again later";
   return new FolioError("model_download_failed", `Downloading ${label} from ${url} failed with ${status} — ${fix}.`, {
     retryable: response.status === 429 || response.status >= 500,
-    details: { status: response.status, hubCode },
+    details: { status: response.status, hubCode, reason: `${status}: ${fix}` },
   });
 }
 
@@ -242,7 +242,7 @@ function translateFailure(
     return new FolioError(
       "model_download_timeout",
       `Downloading ${context.label} from ${context.url} stalled: nothing arrived for ${context.stallTimeoutMs / 1000} s — check the connection and HF_ENDPOINT, then try again.`,
-      { retryable: true, cause: error },
+      { retryable: true, cause: error, details: { reason: `nothing arrived for ${context.stallTimeoutMs / 1000} s` } },
     );
   }
   if (context.options.signal?.aborted) {
@@ -255,7 +255,7 @@ function translateFailure(
   return new FolioError(
     "model_download_failed",
     `Downloading ${context.label} from ${context.url} failed: ${reason} — check that the hub can be reached (HF_ENDPOINT), or copy the file to ${context.destination}.`,
-    { retryable: true, cause: error },
+    { retryable: true, cause: error, details: { reason } },
   );
 }
 

@@ -4,12 +4,12 @@
  * with FOLIO_OFFLINE, refuses in one line that names the missing file and the fix. Called at start-up
  * by the composition root (first use) and by `folio models pull` (ahead of time).
  */
-import { stat } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_EMBED_MODEL, type FolioConfig } from "../config/config.js";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { type DownloadOptions, downloadHubFile, type HubFileRequest } from "./download-hub-file.js";
+import { type DownloadOptions, downloadHubFile } from "./download-hub-file.js";
 import { describeProgress, type ProgressListener } from "./download-progress.js";
 import { hubFileLocalPath } from "./hub-file-reference.js";
 import {
@@ -19,13 +19,12 @@ import {
   registeredModelIds,
   TOKENIZER_FILES,
 } from "./model-registry.js";
+import { describeDownloadFailure, modelUnavailableError } from "./model-unavailable.js";
+import { MODEL_TARGETS, type ModelTarget, type PlannedModelFile } from "./planned-model-file.js";
 
-export const MODEL_TARGETS = ["embedder", "reranker", "llm"] as const;
-export type ModelTarget = (typeof MODEL_TARGETS)[number];
+export { MODEL_TARGETS, type ModelTarget, type PlannedModelFile };
 
 export type ModelSetupConfig = Pick<FolioConfig, "modelsDir" | "embedModel" | "rerankModel" | "modelDownloads">;
-
-export type PlannedModelFile = HubFileRequest & { target: ModelTarget };
 
 export type ModelPlan = {
   target: ModelTarget;
@@ -64,13 +63,18 @@ export function planModelFiles(config: ModelSetupConfig, target: ModelTarget, re
       revision: reference.revision,
       path: reference.path,
       destination: hubFileLocalPath(config.modelsDir, reference),
+      modelFolder: null,
       expected: { sha256: null, gitSha1: null, bytes: null },
     };
     return { target, files: [file], note: null };
   }
   if (target === "embedder") {
     if (config.embedModel === null) {
-      // Keyword-only set-ups still size chunks with the default embedder's tokenizer.
+      // Keyword-only set-ups start with no model at all (chunks are then sized by an estimate); asked
+      // for by name, the default embedder's tokenizer is fetched, and chunks are sized exactly with it.
+      if (!requested) {
+        return { target, files: [], note: "FOLIO_EMBED_MODEL is none: keyword search needs no model." };
+      }
       const model = registeredModel(DEFAULT_EMBED_MODEL, "embedder");
       const files = model.files.filter((file) => (TOKENIZER_FILES as readonly string[]).includes(file.path));
       return {
@@ -116,6 +120,7 @@ function planFiles(
     revision: model.revision,
     path: file.path,
     destination: path.join(config.modelsDir, model.id, ...file.path.split("/")),
+    modelFolder: path.join(config.modelsDir, model.id),
     expected: { sha256: file.sha256 ?? null, gitSha1: file.gitSha1 ?? null, bytes: file.bytes },
   }));
 }
@@ -144,48 +149,104 @@ export type EnsureOptions = Omit<DownloadOptions, "onProgress"> & {
 
 /**
  * Leaves files that exist alone (Folio only ever renames complete, verified downloads into place, and a
- * hand-copied model is the operator's choice) and downloads the rest one by one.
+ * hand-copied model is the operator's choice) and downloads the rest, model by model. A model that
+ * cannot be had is reported whole, in one message with the ways to get it, and the folders this call
+ * created for it are removed again, so a later copy of the model's folder lands where it should.
  */
 export async function ensureModelFiles(
   files: PlannedModelFile[],
   settings: ModelSetupConfig["modelDownloads"],
   options: EnsureOptions = {},
 ): Promise<ModelFileOutcome[]> {
-  const sizes = await Promise.all(files.map((file) => sizeOf(file.destination)));
-  const missing = files.filter((_, index) => sizes[index] === null);
-  const [firstMissing] = missing;
-  if (settings.offline && firstMissing) {
-    const others = missing.length > 1 ? ` (and ${missing.length - 1} more)` : "";
-    throw new FolioError(
-      "model_missing",
-      `Model file ${firstMissing.destination} is missing${others} and FOLIO_OFFLINE forbids downloading it — copy the model into ${path.dirname(firstMissing.destination)}, or unset FOLIO_OFFLINE / run \`folio models pull ${firstMissing.target}\` where the hub can be reached.`,
-    );
-  }
   const outcomes: ModelFileOutcome[] = [];
-  for (const [index, file] of files.entries()) {
-    const size = sizes[index];
-    const outcome = { model: file.model, file: file.path, destination: file.destination };
-    if (size !== null && size !== undefined) {
-      outcomes.push({ ...outcome, status: "present", bytes: size });
-      options.onOutcome?.({ ...outcome, status: "present", bytes: size });
-      continue;
-    }
-    options.logger?.info({ model: file.model, file: file.path, hub: settings.hubEndpoint }, "downloading model file");
-    const { bytes } = await downloadHubFile(
-      file,
-      { endpoint: settings.hubEndpoint, token: settings.hubToken },
-      {
-        ...options,
-        onProgress: (progress) => {
-          options.onProgress?.(progress);
-          options.logger?.info({ ...progress, progress: describeProgress(progress) }, "model download progress");
-        },
-      },
-    );
-    outcomes.push({ ...outcome, status: "downloaded", bytes });
-    options.onOutcome?.({ ...outcome, status: "downloaded", bytes });
+  for (const modelFiles of groupByModel(files)) {
+    outcomes.push(...(await ensureOneModel(modelFiles, settings, options)));
   }
   return outcomes;
+}
+
+function groupByModel(files: PlannedModelFile[]): PlannedModelFile[][] {
+  const groups = new Map<string, PlannedModelFile[]>();
+  for (const file of files) {
+    const key = `${file.target}\u0000${file.model}`;
+    groups.set(key, [...(groups.get(key) ?? []), file]);
+  }
+  return [...groups.values()];
+}
+
+async function ensureOneModel(
+  files: PlannedModelFile[],
+  settings: ModelSetupConfig["modelDownloads"],
+  options: EnsureOptions,
+): Promise<ModelFileOutcome[]> {
+  const sizes = await Promise.all(files.map((file) => sizeOf(file.destination)));
+  const missing = files.filter((_, index) => sizes[index] === null);
+  const unavailable = (reason: string, cause?: unknown) =>
+    modelUnavailableError({ files, reason, hubEndpoint: settings.hubEndpoint, offline: settings.offline, cause });
+  if (settings.offline && missing.length > 0) throw unavailable("FOLIO_OFFLINE forbids downloading it");
+  const created = await foldersToCreate(missing);
+  const outcomes: ModelFileOutcome[] = [];
+  try {
+    for (const [index, file] of files.entries()) {
+      const size = sizes[index];
+      const outcome = { model: file.model, file: file.path, destination: file.destination };
+      if (size !== null && size !== undefined) {
+        outcomes.push({ ...outcome, status: "present", bytes: size });
+        options.onOutcome?.({ ...outcome, status: "present", bytes: size });
+        continue;
+      }
+      options.logger?.info({ model: file.model, file: file.path, hub: settings.hubEndpoint }, "downloading model file");
+      const { bytes } = await downloadHubFile(
+        file,
+        { endpoint: settings.hubEndpoint, token: settings.hubToken },
+        {
+          ...options,
+          onProgress: (progress) => {
+            options.onProgress?.(progress);
+            options.logger?.info({ ...progress, progress: describeProgress(progress) }, "model download progress");
+          },
+        },
+      );
+      outcomes.push({ ...outcome, status: "downloaded", bytes });
+      options.onOutcome?.({ ...outcome, status: "downloaded", bytes });
+    }
+  } catch (error) {
+    // Only what this call made: a folder that existed before holds the operator's files.
+    await Promise.all([...created].map((folder) => rm(folder, { recursive: true, force: true })));
+    if (error instanceof FolioError && HUB_UNREACHABLE_CODES.has(error.code)) {
+      throw unavailable(describeDownloadFailure(error, settings.hubEndpoint), error);
+    }
+    throw error;
+  }
+  return outcomes;
+}
+
+/** Failures that mean "the hub cannot give it to us" (not "it gave us the wrong bytes"). */
+const HUB_UNREACHABLE_CODES = new Set(["model_download_failed", "model_download_timeout"]);
+
+/** The top-most folder each missing file's download would create: what to remove if the model fails. */
+async function foldersToCreate(missing: PlannedModelFile[]): Promise<Set<string>> {
+  const created = new Set<string>();
+  for (const file of missing) {
+    let folder = path.dirname(file.destination);
+    let topMost: string | null = null;
+    while ((await folderExists(folder)) === false) {
+      topMost = folder;
+      const parent = path.dirname(folder);
+      if (parent === folder) break;
+      folder = parent;
+    }
+    if (topMost) created.add(topMost);
+  }
+  return created;
+}
+
+async function folderExists(folder: string): Promise<boolean> {
+  try {
+    return (await stat(folder)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Plans and ensures the given targets, as configured (the start-up path). */

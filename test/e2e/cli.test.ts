@@ -58,7 +58,7 @@ describe("folio command line", () => {
     const lines = run.stderr.split("\n").filter((line) => line.trim() !== "");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^folio: Model file .*bge-small-en-v1\.5.* is missing .*FOLIO_OFFLINE.* \[model_missing\]$/,
+      /^folio: Model bge-small-en-v1\.5 \(the embedder: 5 files, 34\.7 MB\) is not in .*bge-small-en-v1\.5, and FOLIO_OFFLINE forbids downloading it\. Get it one of three ways: .* \[model_missing\]$/,
     );
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });
@@ -72,7 +72,7 @@ describe("folio command line", () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/^\s+at /m);
     const lines = run.stderr.trim().split("\n");
-    expect(lines[lines.length - 1]).toMatch(/^folio: Model file .* \[model_missing\]$/);
+    expect(lines[lines.length - 1]).toMatch(/^folio: Model bge-small-en-v1\.5 .* \[model_missing\]$/);
   });
 
   it("rejects an unknown command with exit 2", async () => {

@@ -138,7 +138,7 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     expect(await citation.getAttribute("target")).toBe("_blank");
     expect(href.startsWith(`${server.url}/files/`)).toBe(true);
     expect(href).toMatch(new RegExp(`#page=${ANSWER_PAGE}$`));
-    expect(await citation.textContent()).toBe(`[1] PerksPlus Health and Wellness — p. ${ANSWER_PAGE}`);
+    expect(await citation.textContent()).toBe(`[1] PerksPlus Health and Wellness (${PDF_NAME}) — p. ${ANSWER_PAGE}`);
 
     const file = await fetch(href);
     expect(file.status).toBe(200);
@@ -151,7 +151,7 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     expect(await answer.locator(".body").textContent()).toContain("Surfing lessons");
     expect(await answer.locator(".sources-label").textContent()).toBe("Sources");
     expect(await answer.locator('[data-role="citation"]').first().textContent()).toMatch(
-      /^\[1\] PerksPlus Health and Wellness — p\. \d$/,
+      /^\[1\] PerksPlus Health and Wellness \(contoso-perksplus\.pdf\) — p\. \d$/,
     );
   });
 
@@ -163,8 +163,10 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     });
     const result = page.locator('[data-role="upload-result"][data-status="rejected"]').last();
     await result.waitFor();
-    expect(await result.getAttribute("data-code")).toBe("unsupported_type");
-    expect(await result.textContent()).toMatch(/^Couldn't add this file: Folio cannot read /);
+    expect(await result.getAttribute("data-code")).toBe("content_mismatch");
+    expect(await result.textContent()).toMatch(
+      /^Couldn't add this file: This file is named \.pdf, so a PDF was expected, but it is binary data /,
+    );
   });
 
   it("accepts a dropped file and renders its name as text, not markup", async () => {
@@ -188,7 +190,11 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     const documents = await server.folio.catalog.listDocuments("console:default");
     const pdf = documents.find((document) => document.fileName === PDF_NAME);
     const pdfSections = (await server.folio.catalog.listChunks(pdf?.id ?? "")).length;
-    expect(metas).toContainEqual(expect.stringMatching(new RegExp(`^4 pages · ${pdfSections} sections · added .+`)));
+    expect(metas).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^${PDF_NAME.replace(".", "\\.")} · 4 pages · ${pdfSections} sections · added .+`),
+      ),
+    );
     expect(metas).toContainEqual(expect.stringMatching(/^1 section · added .+/));
     // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the visible text, what a user reads.
     const visibleText = await page.locator("body").innerText();

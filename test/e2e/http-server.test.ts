@@ -209,8 +209,9 @@ describe.skipIf(!hasSharedData)("Folio HTTP server", () => {
       pages: null,
       chunks: 0,
       error: {
-        code: "unsupported_type",
-        message: expect.stringMatching(/^Folio cannot read /),
+        code: "content_mismatch",
+        message:
+          "This file is named .pdf, so a PDF was expected, but it is binary data of no kind Folio knows (damaged, or another format renamed) — upload the real PDF, or give the file the extension of what it is (Folio reads PDF, Word (.docx), Excel (.xlsx, .xls), CSV, TSV, Markdown, HTML and plain-text files).",
       },
     });
   });

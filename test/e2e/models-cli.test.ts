@@ -143,14 +143,14 @@ describe("folio models pull", () => {
   );
 
   it(
-    "with FOLIO_OFFLINE=1 and no model, fails in one line naming the file and the fix",
+    "with FOLIO_OFFLINE=1 and no model, fails in one line naming the model, its folder and the three ways to get it",
     async () => {
       const run = await runFolio(["models", "pull", "embedder"], { FOLIO_OFFLINE: "1" });
       // A missing model is a configuration problem: exit 3 (src/cli/configuration-error-codes.ts).
       expect(run.code).toBe(3);
       const folder = path.join(modelsDir, "bge-small-en-v1.5");
       expect(run.stderr).toBe(
-        `folio: Model file ${path.join(folder, "config.json")} is missing (and 4 more) and FOLIO_OFFLINE forbids downloading it — copy the model into ${folder}, or unset FOLIO_OFFLINE / run \`folio models pull embedder\` where the hub can be reached. [model_missing]\n`,
+        `folio: Model bge-small-en-v1.5 (the embedder: 5 files, 34.7 MB) is not in ${folder}, and FOLIO_OFFLINE forbids downloading it. Get it one of three ways: unset FOLIO_OFFLINE where ${hub.url} can be reached and start again; set HF_ENDPOINT to a mirror of the hub; or run \`folio models pull embedder\` on a machine that reaches the hub, then copy its bge-small-en-v1.5 folder into ${modelsDir}. [model_missing]\n`,
       );
       expect(hub.requests).toEqual([]);
     },

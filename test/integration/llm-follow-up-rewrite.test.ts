@@ -18,13 +18,15 @@ import { loadAnswerPrompts } from "../../src/answer/prompt-templates.js";
 import { type FollowUpRewrite, type FollowUpRewriter, rewriteQuestion } from "../../src/answer/rewrite-question.js";
 import type { PageText } from "../../src/domain/types.js";
 import type { LanguageModel } from "../../src/llm/language-model.js";
-import { createLlamaCppModel, type LoadedLlamaModel, loadLlamaModelFile } from "../../src/llm/llama-cpp-model.js";
+import type { LoadedLlamaModel } from "../../src/llm/llama-cpp-model.js";
 import { type LogFields, type Logger, silentLogger } from "../../src/logger.js";
+import { importLlamaCppModel, llamaCppMissing } from "../support/llama-cpp-runtime.js";
 import { pageChunk } from "../support/page-chunk.js";
 import { sharedModel } from "../support/shared-paths.js";
 
 const modelPath = sharedModel("SmolLM2-135M-Instruct.Q4_1.gguf");
-const skipReason = existsSync(modelPath) ? null : `no ${modelPath} (shared models absent)`;
+const skipReason = llamaCppMissing ?? (existsSync(modelPath) ? null : `no ${modelPath} (shared models absent)`);
+const { createLlamaCppModel, loadLlamaModelFile } = await importLlamaCppModel();
 if (skipReason) console.warn(`llm-follow-up-rewrite: skipped — ${skipReason}`);
 
 const PAGES: PageText[] = [

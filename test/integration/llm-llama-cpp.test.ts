@@ -7,13 +7,15 @@
 import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import type { LanguageModel } from "../../src/llm/language-model.js";
-import { createLlamaCppModel, type LoadedLlamaModel, loadLlamaModelFile } from "../../src/llm/llama-cpp-model.js";
+import type { LoadedLlamaModel } from "../../src/llm/llama-cpp-model.js";
 import { type LogFields, type Logger, silentLogger } from "../../src/logger.js";
+import { importLlamaCppModel, llamaCppMissing } from "../support/llama-cpp-runtime.js";
 import { sharedModel } from "../support/shared-paths.js";
 import { COUNTING_PROMPT, collectStream, runLanguageModelContract } from "./language-model-contract.js";
 
 const modelPath = sharedModel("SmolLM2-135M-Instruct.Q4_1.gguf");
-const skipReason = existsSync(modelPath) ? null : `no ${modelPath} (shared models absent)`;
+const skipReason = llamaCppMissing ?? (existsSync(modelPath) ? null : `no ${modelPath} (shared models absent)`);
+const { createLlamaCppModel, loadLlamaModelFile } = await importLlamaCppModel();
 
 let loading: Promise<LoadedLlamaModel> | null = null;
 /** Loads the GGUF once per file, on first use (not at import, so a skipped file loads nothing). */

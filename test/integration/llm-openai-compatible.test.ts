@@ -8,15 +8,17 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { LanguageModel } from "../../src/llm/language-model.js";
-import { createLlamaCppModel, type LoadedLlamaModel, loadLlamaModelFile } from "../../src/llm/llama-cpp-model.js";
+import type { LoadedLlamaModel } from "../../src/llm/llama-cpp-model.js";
 import { createOpenAiCompatibleModel } from "../../src/llm/openai-compatible-model.js";
 import { silentLogger } from "../../src/logger.js";
+import { importLlamaCppModel, llamaCppMissing } from "../support/llama-cpp-runtime.js";
 import { type OpenAiCompatibleTestServer, startOpenAiCompatibleServer } from "../support/openai-compatible-server.js";
 import { sharedModel } from "../support/shared-paths.js";
 import { COUNTING_PROMPT, collectStream, runLanguageModelContract } from "./language-model-contract.js";
 
 const modelPath = sharedModel("SmolLM2-135M-Instruct.Q4_1.gguf");
-const skipReason = existsSync(modelPath) ? null : `no ${modelPath} (shared models absent)`;
+const skipReason = llamaCppMissing ?? (existsSync(modelPath) ? null : `no ${modelPath} (shared models absent)`);
+const { createLlamaCppModel, loadLlamaModelFile } = await importLlamaCppModel();
 
 type Backend = { loaded: LoadedLlamaModel; local: LanguageModel; server: OpenAiCompatibleTestServer };
 let starting: Promise<Backend> | null = null;

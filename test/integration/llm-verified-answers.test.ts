@@ -20,19 +20,23 @@ import type { Embedder } from "../../src/embedding/embedder.js";
 import { createTransformersEmbedder } from "../../src/embedding/transformers-embedder.js";
 import { createInferenceClient } from "../../src/inference/inference-client.js";
 import type { LanguageModel } from "../../src/llm/language-model.js";
-import { createLlamaCppModel, type LoadedLlamaModel, loadLlamaModelFile } from "../../src/llm/llama-cpp-model.js";
+import type { LoadedLlamaModel } from "../../src/llm/llama-cpp-model.js";
 import { silentLogger } from "../../src/logger.js";
+import { importLlamaCppModel, llamaCppMissing } from "../support/llama-cpp-runtime.js";
 import { pageChunk } from "../support/page-chunk.js";
 import { sharedModel, sharedModelsDir } from "../support/shared-paths.js";
 
 const modelPath = sharedModel("SmolLM2-135M-Instruct.Q4_1.gguf");
 const embedderPath = path.join(sharedModelsDir, "bge-small-en-v1.5", "onnx", "model_quantized.onnx");
-const skipReason = !existsSync(modelPath)
-  ? `no ${modelPath} (shared models absent)`
-  : !existsSync(embedderPath)
-    ? `no ${embedderPath} (shared models absent)`
-    : null;
+const skipReason = llamaCppMissing
+  ? llamaCppMissing
+  : !existsSync(modelPath)
+    ? `no ${modelPath} (shared models absent)`
+    : !existsSync(embedderPath)
+      ? `no ${embedderPath} (shared models absent)`
+      : null;
 if (skipReason) console.warn(`llm-verified-answers: skipped — ${skipReason}`);
+const { createLlamaCppModel, loadLlamaModelFile } = await importLlamaCppModel();
 
 const PAGES: PageText[] = [
   {

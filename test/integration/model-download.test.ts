@@ -2,6 +2,7 @@
  * Model downloads against a stand-in hub on 127.0.0.1 (test/support/fake-model-hub.ts): real HTTP,
  * real files, the hub's redirect and checksum headers. No shared data needed.
  */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { type AddressInfo, createServer } from "node:net";
 import os from "node:os";
@@ -36,6 +37,7 @@ function plannedFile(filePath: string, overrides: Partial<PlannedModelFile> = {}
     revision: "main",
     path: filePath,
     destination: path.join(modelsDir, "tiny-model", ...filePath.split("/")),
+    modelFolder: path.join(modelsDir, "tiny-model"),
     expected: { sha256: null, gitSha1: null, bytes: null },
     ...overrides,
   };
@@ -54,6 +56,12 @@ async function listFiles(directory: string): Promise<string[]> {
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)))
     .sort();
+}
+
+function causeOf(error: FolioError): FolioError {
+  expect(error.code).toBe("model_missing");
+  if (!(error.cause instanceof FolioError)) throw new Error(`no FolioError behind ${error.message}`);
+  return error.cause;
 }
 
 async function caught(promise: Promise<unknown>): Promise<FolioError> {
@@ -181,14 +189,15 @@ describe("model downloads from a hub", () => {
   });
 
   it("names the file, the status and the fix when the hub answers 404 or 500", async () => {
-    const missing = await caught(ensureModelFiles([plannedFile("onnx/model_fp16.onnx")], settings()));
+    // The file-level failure is the cause of the whole-model message (tested below).
+    const missing = causeOf(await caught(ensureModelFiles([plannedFile("onnx/model_fp16.onnx")], settings())));
     expect(missing.code).toBe("model_download_failed");
     expect(missing.retryable).toBe(false);
     expect(missing.message).toBe(
       `Downloading tiny-model: onnx/model_fp16.onnx from ${hub.url}/${REPOSITORY}/resolve/main/onnx/model_fp16.onnx failed with HTTP 404 (EntryNotFound) — the file or revision is not on this hub: check HF_ENDPOINT.`,
     );
     hub.addFile(REPOSITORY, "main", "config.json", { bytes: CONFIG_JSON, lfs: false, failWith: 500 });
-    const failing = await caught(ensureModelFiles([plannedFile("config.json")], settings()));
+    const failing = causeOf(await caught(ensureModelFiles([plannedFile("config.json")], settings())));
     expect(failing.code).toBe("model_download_failed");
     expect(failing.retryable).toBe(true);
     expect(failing.message).toContain("failed with HTTP 500 (InternalError) — the hub failed: try again later.");
@@ -197,8 +206,8 @@ describe("model downloads from a hub", () => {
 
   it("gives up on a transfer that stalls, and stops on abort, leaving nothing behind", async () => {
     hub.addFile(REPOSITORY, "main", "onnx/model_quantized.onnx", { bytes: WEIGHTS, lfs: true, stallAfterBytes: 1000 });
-    const stalled = await caught(
-      ensureModelFiles([plannedFile("onnx/model_quantized.onnx")], settings(), { stallTimeoutMs: 300 }),
+    const stalled = causeOf(
+      await caught(ensureModelFiles([plannedFile("onnx/model_quantized.onnx")], settings(), { stallTimeoutMs: 300 })),
     );
     expect(stalled.code).toBe("model_download_timeout");
     expect(stalled.message).toContain("stalled: nothing arrived for 0.3 s");
@@ -227,28 +236,48 @@ describe("model downloads from a hub", () => {
     ]);
   });
 
-  it("with FOLIO_OFFLINE, reports the first missing file and the fix in one line, asking nothing of the hub", async () => {
+  it("with FOLIO_OFFLINE, names the whole model, where it goes and the three ways to get it, asking nothing of the hub", async () => {
     const config = loadConfig({ FOLIO_MODELS_DIR: modelsDir, FOLIO_OFFLINE: "1", HF_ENDPOINT: hub.url });
     const error = await caught(ensureModels(config, ["embedder"]));
     expect(error.code).toBe("model_missing");
     const folder = path.join(modelsDir, "bge-small-en-v1.5");
     expect(error.message).toBe(
-      `Model file ${path.join(folder, "config.json")} is missing (and 4 more) and FOLIO_OFFLINE forbids downloading it — copy the model into ${folder}, or unset FOLIO_OFFLINE / run \`folio models pull embedder\` where the hub can be reached.`,
+      `Model bge-small-en-v1.5 (the embedder: 5 files, 34.7 MB) is not in ${folder}, and FOLIO_OFFLINE forbids downloading it. Get it one of three ways: unset FOLIO_OFFLINE where ${hub.url} can be reached and start again; set HF_ENDPOINT to a mirror of the hub; or run \`folio models pull embedder\` on a machine that reaches the hub, then copy its bge-small-en-v1.5 folder into ${modelsDir}.`,
     );
     expect(error.message).not.toContain("\n");
     expect(hub.requests).toEqual([]);
+    expect(existsSync(folder)).toBe(false);
   });
 
-  it("explains an unreachable hub", async () => {
+  it("explains an unreachable hub for the whole model and leaves no folder behind", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const endpoint = `http://127.0.0.1:${port}`;
     const error = await caught(
-      ensureModelFiles([plannedFile("config.json")], { ...settings(), hubEndpoint: `http://127.0.0.1:${port}` }),
+      ensureModelFiles([plannedFile("config.json"), plannedFile("onnx/model_quantized.onnx")], {
+        ...settings(),
+        hubEndpoint: endpoint,
+      }),
     );
-    expect(error.code).toBe("model_download_failed");
-    expect(error.retryable).toBe(true);
-    expect(error.message).toContain("failed: fetch failed (ECONNREFUSED) — check that the hub can be reached");
+    expect(error.code).toBe("model_missing");
+    expect(error.message).toBe(
+      `Model tiny-model (the embedder: 2 files) is not in ${path.join(modelsDir, "tiny-model")}, and the hub at ${endpoint} cannot be reached (fetch failed (ECONNREFUSED)). Get it one of three ways: let this machine reach ${endpoint} and start again; set HF_ENDPOINT to a mirror of the hub; or run \`folio models pull embedder\` on a machine that reaches the hub, then copy its tiny-model folder into ${modelsDir}.`,
+    );
+    expect((error.cause as FolioError).code).toBe("model_download_failed");
+    expect(existsSync(path.join(modelsDir, "tiny-model"))).toBe(false);
+  });
+
+  it("removes the files it fetched for a model that fails half-way, and keeps a folder the operator made", async () => {
+    mkdirSync(path.join(modelsDir, "tiny-model"), { recursive: true });
+    writeFileSync(path.join(modelsDir, "tiny-model", "README.md"), "copied by hand");
+    const error = await caught(
+      ensureModelFiles([plannedFile("config.json"), plannedFile("onnx/missing.onnx")], settings()),
+    );
+    expect(error.code).toBe("model_missing");
+    expect(error.message).toContain("the hub at");
+    expect(error.message).toContain("refused it (HTTP 404");
+    expect(readdirSync(path.join(modelsDir, "tiny-model")).sort()).toEqual(["README.md", "config.json"]);
   });
 });

@@ -171,6 +171,7 @@ describe.skipIf(!hasSharedData)("Excel 97–2003 workbooks", () => {
       "xls_corrupt",
       "file_corrupt",
       "unsupported_type",
+      "content_mismatch",
       "legacy_excel_format",
       "office_encrypted",
     ]);

@@ -39,6 +39,8 @@ export const SPECIFIC_REJECTION_CODES = new Set([
   "empty_file",
   "file_too_large",
   "unsupported_type",
+  "content_mismatch",
+  "not_a_document",
   "pdf_encrypted",
   "pdf_corrupt",
   "pdf_no_text",

@@ -41,9 +41,13 @@ describe("planModelFiles", () => {
     });
   });
 
-  it("plans only the default tokenizer for a keyword-only set-up", () => {
-    const plan = planModelFiles(loadConfig({ FOLIO_EMBED_MODEL: "none" }, "/srv"), "embedder", false);
-    expect(plan.files.map((file) => file.path)).toEqual(["tokenizer.json", "tokenizer_config.json"]);
+  it("plans nothing for a keyword-only start, and the default tokenizer when asked for by name", () => {
+    const config = loadConfig({ FOLIO_EMBED_MODEL: "none" }, "/srv");
+    const atStart = planModelFiles(config, "embedder", false);
+    expect(atStart.files).toEqual([]);
+    expect(atStart.note).toBe("FOLIO_EMBED_MODEL is none: keyword search needs no model.");
+    const pulled = planModelFiles(config, "embedder", true);
+    expect(pulled.files.map((file) => file.path)).toEqual(["tokenizer.json", "tokenizer_config.json"]);
   });
 
   it("plans a reranker only when configured, or when asked for by name", () => {

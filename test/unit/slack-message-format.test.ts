@@ -52,11 +52,13 @@ describe("escaping and mrkdwn", () => {
     expect(formatPages(3, 5)).toBe("pp. 3–5");
     expect(formatPages(null, null)).toBe("");
     expect(formatSource(citation(1, { title: "A | B <c>" }))).toBe(
-      "[1] <https://folio.example/files/doc-1?exp=1&amp;sig=ab#page=3|A ¦ B &lt;c&gt; — p. 3>\n> Employees may expense up to $1000 for fitness-related programs.",
+      "[1] <https://folio.example/files/doc-1?exp=1&amp;sig=ab#page=3|A ¦ B &lt;c&gt; (handbook-1.pdf) — p. 3>\n> Employees may expense up to $1000 for fitness-related programs.",
     );
     const long = formatSource(citation(2, { pageStart: null, pageEnd: null, quote: "word ".repeat(100) }));
     expect(
-      long.startsWith("[2] <https://folio.example/files/doc-2?exp=1&amp;sig=ab#page=3|Handbook 2>\n> word word"),
+      long.startsWith(
+        "[2] <https://folio.example/files/doc-2?exp=1&amp;sig=ab#page=3|Handbook 2 (handbook-2.pdf)>\n> word word",
+      ),
     ).toBe(true);
     expect(long.endsWith("word…")).toBe(true);
     expect(long.split("\n")[1]?.length).toBeLessThanOrEqual(2 + 160);
@@ -99,7 +101,7 @@ describe("buildAnswerMessages", () => {
       type: "section",
       text: {
         type: "mrkdwn",
-        text: "*Sources*\n[1] <https://folio.example/files/doc-1?exp=1&amp;sig=ab#page=3|Handbook 1 — p. 3>\n> Employees may expense up to $1000 for fitness-related programs.",
+        text: "*Sources*\n[1] <https://folio.example/files/doc-1?exp=1&amp;sig=ab#page=3|Handbook 1 (handbook-1.pdf) — p. 3>\n> Employees may expense up to $1000 for fitness-related programs.",
       },
     });
     const actions = message?.blocks[3];

@@ -22,6 +22,8 @@ describe("npm run teams:package", () => {
         ...process.env,
         MICROSOFT_APP_ID: "6A1B2C3D-0000-4000-8000-00000000F011",
         FOLIO_PUBLIC_URL: "https://folio.example.com/",
+        TEAMS_PRIVACY_URL: "https://intranet.example.com/privacy",
+        TEAMS_TERMS_URL: "https://intranet.example.com/terms",
       },
     });
     const files = unzipSync(readFileSync(zipPath));
@@ -30,7 +32,12 @@ describe("npm run teams:package", () => {
     expect(manifest.manifestVersion).toBe("1.19");
     expect(manifest.id).toBe("6a1b2c3d-0000-4000-8000-00000000f011");
     expect(manifest.validDomains).toEqual(["folio.example.com"]);
-    expect(manifest.developer.websiteUrl).toBe("https://folio.example.com");
+    expect(manifest.developer).toEqual({
+      name: "Folio",
+      websiteUrl: "https://folio.example.com",
+      privacyUrl: "https://intranet.example.com/privacy",
+      termsOfUseUrl: "https://intranet.example.com/terms",
+    });
     const [bot] = manifest.bots;
     expect(bot).toMatchObject({
       botId: "6a1b2c3d-0000-4000-8000-00000000f011",
@@ -46,14 +53,20 @@ describe("npm run teams:package", () => {
     expect(pngSize(files["outline.png"] as Uint8Array)).toEqual([32, 32]);
   });
 
-  it("refuses to build without a GUID app id and an https public URL, saying which", () => {
+  it("refuses to build without a GUID app id, an https public URL and real privacy and terms pages, saying which", () => {
     const result = spawnSync(process.execPath, [script, path.join(workDir, "bad.zip")], {
-      env: { ...process.env, MICROSOFT_APP_ID: "folio", FOLIO_PUBLIC_URL: "http://localhost:3000" },
+      env: {
+        ...process.env,
+        MICROSOFT_APP_ID: "folio",
+        FOLIO_PUBLIC_URL: "http://localhost:3000",
+        TEAMS_PRIVACY_URL: "",
+        TEAMS_TERMS_URL: "",
+      },
       encoding: "utf8",
     });
     expect(result.status).toBe(3);
     expect(result.stderr).toBe(
-      "teams:package: MICROSOFT_APP_ID must be the Azure Bot's Microsoft App ID (a GUID); FOLIO_PUBLIC_URL must start with https:// (Teams opens citation links from it)\n",
+      "teams:package: MICROSOFT_APP_ID must be the Azure Bot's Microsoft App ID (a GUID); FOLIO_PUBLIC_URL must start with https:// (Teams opens citation links from it); TEAMS_PRIVACY_URL must be your organisation's https:// privacy statement (Teams shows it on the app's page; Folio's own address serves only the console); TEAMS_TERMS_URL must be your organisation's https:// terms of use (Teams shows it on the app's page; Folio's own address serves only the console)\n",
     );
   });
 });

@@ -42,7 +42,7 @@ describe("Teams citations", () => {
       position: 1,
       appearance: {
         "@type": "DigitalDocument",
-        name: "PerksPlus Health and Wellness Reimbursement Program — p. 3",
+        name: "PerksPlus Health and Wellness Reimbursement… (contoso-perksplus.pdf) — p. 3",
         abstract: "Employees can expense up to $1000 for fitness-related programs.",
         url: "https://folio.example/files/doc-1?exp=1&sig=ab#page=3",
         image: { "@type": "ImageObject", name: "PDF" },
@@ -59,7 +59,7 @@ describe("Teams citations", () => {
     });
     const claim = buildClaim(long);
     expect(claim.appearance.name.length).toBeLessThanOrEqual(TEAMS_CITATION_LIMITS.name);
-    expect(claim.appearance.name).toMatch(/^A very long title.*… — pp\. 12–14$/);
+    expect(claim.appearance.name).toMatch(/^A very long title.*… \(contoso-perksplus\.pdf\) — pp\. 12–14$/);
     expect(claim.appearance.abstract.length).toBeLessThanOrEqual(TEAMS_CITATION_LIMITS.abstract);
     expect(claim.appearance.abstract.endsWith("…")).toBe(true);
   });
@@ -102,8 +102,8 @@ describe("Teams citations", () => {
         "The documents do not say.",
         "",
         "**Closest sources:**",
-        "- PerksPlus Health and Wellness Reimbursement Program — p. 3 [1]",
-        "- PerksPlus Health and Wellness Reimbursement Program — p. 3 [2]",
+        "- PerksPlus Health and Wellness Reimbursement… (contoso-perksplus.pdf) — p. 3 [1]",
+        "- PerksPlus Health and Wellness Reimbursement… (contoso-perksplus.pdf) — p. 3 [2]",
       ].join("\n"),
     );
   });

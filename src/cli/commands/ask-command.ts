@@ -5,10 +5,11 @@
 import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/answer-events.js";
 import { isQuotedInAnswer } from "../../answer/citations.js";
+import { labelDocument } from "../../domain/document-label.js";
 import { FolioError } from "../../errors.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
+import type { CliOptions } from "../cli-options.js";
 import type { CommandBackend } from "../command-backend.js";
-import type { CliOptions } from "../main.js";
 
 export async function runAskCommand(backend: CommandBackend, words: string[], options: CliOptions): Promise<number> {
   const question = words.join(" ").trim();
@@ -35,8 +36,9 @@ export async function runAskCommand(backend: CommandBackend, words: string[], op
       citation.pageStart === null
         ? ""
         : ` — p. ${citation.pageStart}${citation.pageEnd !== null && citation.pageEnd !== citation.pageStart ? `–${citation.pageEnd}` : ""}`;
+    const name = labelDocument(citation.title, citation.file);
     const quote = isQuotedInAnswer(answer.answer, citation) ? "" : `    "${citation.quote}"\n`;
-    process.stdout.write(`[${citation.n}] ${citation.title}${pages}\n${quote}    ${citation.url}\n`);
+    process.stdout.write(`[${citation.n}] ${name}${pages}\n${quote}    ${citation.url}\n`);
   }
   return EXIT_CODES.ok;
 }

@@ -16,7 +16,7 @@ import {
 import { createPaperHybridRetriever } from "../../retrieval/paper-hybrid-retriever.js";
 import { RETRIEVAL_MODES, type Retriever } from "../../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
-import type { CliOptions } from "../main.js";
+import type { CliOptions } from "../cli-options.js";
 
 const SUBCOMMANDS = ["retrieval", "answers", "conversations"];
 /** recall@100 needs at least 100 results per query; --k can only ask for more. */

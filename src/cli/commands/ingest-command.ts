@@ -5,24 +5,29 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_PARSE_LIMITS } from "../../../ingestion/limits.js";
+import { FolioError, isFolioError } from "../../errors.js";
 import type { IngestResult } from "../../ingest/ingest-result.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
+import type { CliOptions } from "../cli-options.js";
 import { collectFiles } from "../collect-files.js";
 import type { CommandBackend } from "../command-backend.js";
 import { countOf } from "../count-of.js";
-import type { CliOptions } from "../main.js";
 
 export async function runIngestCommand(backend: CommandBackend, paths: string[], options: CliOptions): Promise<number> {
   if (paths.length === 0) throw new UsageError("ingest needs at least one file or folder");
   const files = await collectFiles(paths);
   const startedAt = performance.now();
   const results: IngestResult[] = [];
-  for (const file of files) {
-    const result = await ingestOne(backend, file, options.space);
-    results.push(result);
-    process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${describeResult(result)}\n`);
+  try {
+    for (const file of files) {
+      const result = await ingestOne(backend, file, options.space);
+      results.push(result);
+      process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${describeResult(result)}\n`);
+    }
+    if (results.some((result) => result.status === "ingested")) await backend.finishIngest(options.space);
+  } catch (error) {
+    throw stoppedPartway(error, results, files.length);
   }
-  if (results.some((result) => result.status === "ingested")) await backend.finishIngest(options.space);
   const summary = {
     files: results.length,
     ingested: results.filter((result) => result.status === "ingested").length,
@@ -38,6 +43,20 @@ export async function runIngestCommand(backend: CommandBackend, paths: string[],
       : `\n${countOf(summary.files, "file")}: ${summary.ingested} ingested, ${summary.unchanged} unchanged, ${summary.rejected} rejected — ${countOf(summary.pages, "page")}, ${countOf(summary.chunks, "passage")} in ${summary.seconds} s\n`,
   );
   return summary.rejected > 0 ? EXIT_CODES.someFilesRejected : EXIT_CODES.ok;
+}
+
+/**
+ * A server that stops taking work (shutting down) part-way through a batch: one error that says what
+ * was done and what was not, so the lines already printed are not read as the batch's success.
+ */
+function stoppedPartway(error: unknown, results: IngestResult[], fileCount: number): unknown {
+  if (!isFolioError(error) || error.code !== "shutting_down") return error;
+  const ingested = results.filter((result) => result.status === "ingested").length;
+  return new FolioError(
+    "shutting_down",
+    `folio serve stopped taking work part-way: ${ingested} of ${countOf(fileCount, "file")} ingested but the batch is not finished (keyword search may miss them) — run the same command again once folio serve is back; files already in are skipped as unchanged.`,
+    { cause: error, retryable: true },
+  );
 }
 
 async function ingestOne(backend: CommandBackend, file: string, spaceId: string): Promise<IngestResult> {

@@ -12,7 +12,7 @@ import {
   planModelFiles,
 } from "../../models/ensure-models.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
-import type { CliOptions } from "../main.js";
+import type { CliOptions } from "../cli-options.js";
 import { createProgressPrinter } from "../model-progress-printer.js";
 
 const CHOICES = [...MODEL_TARGETS, "all"] as const;

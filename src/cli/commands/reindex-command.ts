@@ -7,7 +7,7 @@ import type { Folio } from "../../composition-root.js";
 import { FolioError } from "../../errors.js";
 import { reindexEmbeddings } from "../../ingest/reindex-embeddings.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
-import type { CliOptions } from "../main.js";
+import type { CliOptions } from "../cli-options.js";
 
 export async function runReindexCommand(folio: Folio, rest: string[], options: CliOptions): Promise<number> {
   if (rest.length > 0) throw new UsageError(`reindex takes no arguments, got "${rest.join(" ")}"`);

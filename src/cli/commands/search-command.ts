@@ -3,8 +3,8 @@
  */
 import { RETRIEVAL_MODES, type RetrievalMode } from "../../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
+import type { CliOptions } from "../cli-options.js";
 import type { CommandBackend } from "../command-backend.js";
-import type { CliOptions } from "../main.js";
 
 /** `--mode` as given, or undefined for the configured default (no --mode). */
 export function checkRetrievalMode(mode: string): RetrievalMode | undefined {

@@ -4,20 +4,47 @@
  */
 import { createSlackAdapter, type SlackAdapter } from "../../../adapters/slack/slack-adapter.js";
 import { createTeamsAdapter, type TeamsAdapter } from "../../../adapters/teams/teams-adapter.js";
-import { createFolio } from "../../composition-root.js";
+import { createFolio, type Folio } from "../../composition-root.js";
 import type { FolioConfig } from "../../config/config.js";
 import { locateConsoleAssets } from "../../http/console-assets.js";
 import { createHttpServer } from "../../http/http-server.js";
+import { checkPortAvailable } from "../../http/listen-error.js";
 import { createWorkGate, settleWithin } from "../../http/work-gate.js";
 import type { Logger } from "../../logger.js";
 import { createPrometheusMetrics } from "../../observability/prometheus-metrics.js";
 import { EXIT_CODES } from "../cli-error.js";
 import { createLocalApiToken, writeServerAddress } from "../server-address-file.js";
 
+/** Every interface: chat platforms and a reverse proxy reach the server from elsewhere. */
+const LISTEN_HOST = "0.0.0.0";
+
 export async function runServeCommand(config: FolioConfig, logger: Logger): Promise<number> {
-  const consoleAssetsDir = locateConsoleAssets();
-  const metrics = createPrometheusMetrics();
-  const folio = await createFolio(config, logger, { metrics });
+  // Heard from the start: a SIGTERM while models load or storage migrates stops the server as soon as it
+  // is built, instead of killing the process half-way (exit 143, a lock left behind).
+  const shutdownSignal = listenForShutdownSignals(logger);
+  try {
+    // A busy port is the first thing to know, before storage is migrated and models load.
+    await checkPortAvailable(config.port, LISTEN_HOST);
+    const consoleAssetsDir = locateConsoleAssets();
+    const metrics = createPrometheusMetrics();
+    const folio = await createFolio(config, logger, { metrics });
+    return await serveUntilSignal(config, logger, { folio, consoleAssetsDir, metrics, shutdownSignal });
+  } finally {
+    shutdownSignal.stopListening();
+  }
+}
+
+async function serveUntilSignal(
+  config: FolioConfig,
+  logger: Logger,
+  built: {
+    folio: Folio;
+    consoleAssetsDir: string;
+    metrics: ReturnType<typeof createPrometheusMetrics>;
+    shutdownSignal: ShutdownSignal;
+  },
+): Promise<number> {
+  const { folio, consoleAssetsDir, metrics } = built;
   const gate = createWorkGate({ maxConcurrentQuestions: config.operations.maxConcurrentQuestions });
   let slackStop: Promise<void> | null = null;
   const stopSlack = () => {
@@ -58,7 +85,7 @@ export async function runServeCommand(config: FolioConfig, logger: Logger): Prom
       localApiToken,
       metricsExposition: metrics,
     });
-    const { url } = await server.listen(config.port, "0.0.0.0");
+    const { url } = await server.listen(config.port, LISTEN_HOST);
     // `folio ingest|ask|search` find this server here while it holds the embedded store.
     removeServerAddress = await writeServerAddress(config.dataDir, {
       url: `http://127.0.0.1:${config.port}`,
@@ -73,7 +100,7 @@ export async function runServeCommand(config: FolioConfig, logger: Logger): Prom
       "folio serving",
     );
 
-    const signal = await waitForShutdownSignal();
+    const signal = await built.shutdownSignal.received;
     // Stop taking work (new requests: 503 + Retry-After, /readyz fails, Socket Mode disconnects), then
     // give what was admitted — answers, uploads, Slack work after its ack — the grace period to finish.
     gate.startDraining();
@@ -106,14 +133,38 @@ export async function runServeCommand(config: FolioConfig, logger: Logger): Prom
   }
 }
 
-function waitForShutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve(signal);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+type ShutdownSignal = {
+  /** The first SIGINT or SIGTERM. */
+  received: Promise<NodeJS.Signals>;
+  stopListening(): void;
+};
+
+/**
+ * The first SIGINT/SIGTERM starts the orderly shutdown (exit 0). Later ones change nothing: a Ctrl-C
+ * under `npm start` reaches the server twice (from the terminal, and forwarded by npm), and the grace
+ * period already bounds the wait.
+ */
+function listenForShutdownSignals(logger: Logger): ShutdownSignal {
+  let first: NodeJS.Signals | null = null;
+  let resolveReceived: (signal: NodeJS.Signals) => void = () => {};
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    resolveReceived = resolve;
   });
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (first !== null) {
+      logger.info({ signal, first }, "already shutting down");
+      return;
+    }
+    first = signal;
+    resolveReceived(signal);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    received,
+    stopListening() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
 }

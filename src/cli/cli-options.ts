@@ -1,0 +1,23 @@
+/**
+ * The options every `folio` command receives, parsed from the command line by src/cli/main.ts. Its own
+ * module so the commands do not import main.ts (which imports them).
+ */
+export type CliOptions = {
+  space: string;
+  /** Whether --space was given (reindex: one space instead of all). */
+  spaceGiven: boolean;
+  json: boolean;
+  k: number;
+  mode: string;
+  dataset: string | undefined;
+  docs: string | undefined;
+  split: string;
+  /** `eval retrieval --store embedded|qdrant`: which vector store to evaluate. */
+  store: string | undefined;
+  /** `eval retrieval --run-out FILE`: where to write the TREC run file. */
+  runOut: string | undefined;
+  /** `--generator extractive|llm`: who writes answers; absent: the configured one. */
+  generator: string | undefined;
+  /** `eval answers --limit N`: ask only the first N questions. */
+  limit: number | undefined;
+};

@@ -1,0 +1,77 @@
+/**
+ * `folio ingest` against a fake command backend: a server that starts shutting down part-way through a
+ * batch yields one error saying what was done, not a success line followed by a refusal.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { CliOptions } from "../../src/cli/cli-options.js";
+import type { CommandBackend } from "../../src/cli/command-backend.js";
+import { runIngestCommand } from "../../src/cli/commands/ingest-command.js";
+import { FolioError } from "../../src/errors.js";
+
+const options: CliOptions = {
+  space: "club",
+  spaceGiven: true,
+  json: true,
+  k: 10,
+  mode: "default",
+  dataset: undefined,
+  docs: undefined,
+  split: "test",
+  store: undefined,
+  runOut: undefined,
+  generator: undefined,
+  limit: undefined,
+};
+
+let folder: string;
+beforeEach(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), "folio-ingest-command-"));
+  await writeFile(path.join(folder, "a.txt"), "The rooftop sauna opens at 7am.");
+  await writeFile(path.join(folder, "b.txt"), "The pool closes at 9pm.");
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rm(folder, { recursive: true, force: true });
+});
+
+function backendRefusingAfter(ingestedFiles: number): CommandBackend {
+  let calls = 0;
+  const refusal = new FolioError(
+    "shutting_down",
+    "The running folio serve refused the command: This Folio server is shutting down; try again in a few seconds.",
+  );
+  return {
+    async ingestFile({ fileName, spaceId }) {
+      calls += 1;
+      if (calls > ingestedFiles) throw refusal;
+      return { file: fileName, documentId: `doc-${calls}`, spaceId, status: "ingested", pages: null, chunks: 1 };
+    },
+    async finishIngest() {
+      throw refusal;
+    },
+    search: async () => [],
+    answerQuestion: async function* () {},
+  };
+}
+
+describe("runIngestCommand while the server shuts down", () => {
+  it("reports how many files got in and that the batch is unfinished, instead of a summary", async () => {
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const error = await runIngestCommand(backendRefusingAfter(1), [folder], options).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(FolioError);
+    expect((error as FolioError).code).toBe("shutting_down");
+    expect((error as FolioError).message).toBe(
+      "folio serve stopped taking work part-way: 1 of 2 files ingested but the batch is not finished (keyword search may miss them) — run the same command again once folio serve is back; files already in are skipped as unchanged.",
+    );
+    // One result line (the file that got in), and no summary line claiming the batch.
+    const printed = stdout.mock.calls.map(([text]) => String(text));
+    expect(printed).toHaveLength(1);
+    expect(JSON.parse(printed[0] ?? "")).toMatchObject({ status: "ingested", documentId: "doc-1" });
+  });
+});
