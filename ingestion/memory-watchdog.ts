@@ -10,7 +10,11 @@
  * neighbour along with a bomb, never leave a bomb running.
  */
 
-export type MemoryWatch = { stop: () => void };
+export type MemoryWatch = {
+  /** Measures growth from now on (a fresh worker has loaded its modules; that is not the file's cost). */
+  restart: () => void;
+  stop: () => void;
+};
 
 export type MemoryWatchdog = {
   /** Starts watching one parse; `onExceeded` runs once, with the growth in bytes, if it passes `budgetBytes`. */
@@ -57,6 +61,9 @@ export function createMemoryWatchdog(options: MemoryWatchdogOptions = {}): Memor
       watched.add(entry);
       if (!timer && intervalMs > 0) timer = setInterval(check, intervalMs).unref();
       return {
+        restart() {
+          entry.baselineBytes = residentBytes();
+        },
         stop() {
           watched.delete(entry);
           if (watched.size === 0) stopTimer();

@@ -163,8 +163,14 @@ function createParsePool(maxHeapMb: number, watchdog: MemoryWatchdog) {
       cleanUp(keepWorker);
       outcome();
     };
-    const onMessage = (message: { id: number; reply: ParseReply; peakHeapMb: number }) => {
+    const onMessage = (
+      message: { id: number; started: true } | { id: number; reply: ParseReply; peakHeapMb: number },
+    ) => {
       if (message.id !== id) return;
+      if ("started" in message) {
+        memoryWatch.restart();
+        return;
+      }
       const { reply, peakHeapMb } = message;
       settle(true, () =>
         reply.ok

@@ -56,11 +56,10 @@ function dataOffset(bytes: Uint8Array, view: DataView, entry: ZipEntry, fileName
 
 function unpackEntry(bytes: Uint8Array, view: DataView, entry: ZipEntry, fileName: string): Uint8Array {
   if ((entry.flags & 0x1) !== 0) {
-    throw new ParseError(
-      "office_encrypted",
-      "This file is encrypted — remove the password and upload it again.",
-      { file: fileName, details: { entry: entry.name } },
-    );
+    throw new ParseError("office_encrypted", "This file is encrypted — remove the password and upload it again.", {
+      file: fileName,
+      details: { entry: entry.name },
+    });
   }
   const start = dataOffset(bytes, view, entry, fileName);
   const data = bytes.subarray(start, start + entry.compressedSize);
