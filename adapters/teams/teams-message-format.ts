@@ -5,6 +5,7 @@
  * uploads, commands and failures. Plain objects only (no SDK), so every rule is unit-tested.
  */
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
+import { defangUrls, literalMarkdown } from "../../src/answer/literal-links.js";
 import type { IngestResult } from "../../src/ingest/ingest-result.js";
 
 /** Limits Teams enforces on citation appearances; longer values get the message rejected. */
@@ -85,7 +86,7 @@ export function buildClaim(citation: Citation): TeamsClaim {
     appearance: {
       "@type": "DigitalDocument",
       name: citationName(citation),
-      abstract: truncateText(citation.quote, TEAMS_CITATION_LIMITS.abstract),
+      abstract: truncateText(defangUrls(citation.quote), TEAMS_CITATION_LIMITS.abstract),
       url: citation.url,
       image: { "@type": "ImageObject", name: citationIconName(citation.file) },
     },
@@ -114,11 +115,12 @@ export function limitText(text: string, limit: number = TEAMS_TEXT_LIMIT): strin
 }
 
 /**
- * The answer text: the core's Markdown as is (Teams renders it), and for a no-context answer the
- * closest sources listed with their markers, so the reader sees them even without opening a citation.
+ * The answer text: the core's Markdown (Teams renders its emphasis) made literal where it could link,
+ * and for a no-context answer the closest sources listed with their markers, so the reader sees them
+ * even without opening a citation.
  */
 export function buildAnswerText(answer: Answer): string {
-  const body = answer.answer.trim() || "I could not write an answer.";
+  const body = literalMarkdown(answer.answer.trim() || "I could not write an answer.");
   const cited = answer.citations.slice(0, TEAMS_CITATION_LIMITS.citationsPerMessage);
   if (!answer.noContext || cited.length === 0) return limitText(body);
   const lines = cited.map((citation) => `- ${citationName(citation)} [${citation.n}]`);
@@ -158,7 +160,7 @@ export function buildStreamingActivity(
 ): OutgoingActivity {
   return {
     type: "typing",
-    text: streamType === "streaming" ? limitText(text) : text,
+    text: streamType === "streaming" ? limitText(literalMarkdown(text)) : text,
     entities: [streamInfoEntity(streamType, options)],
   };
 }
