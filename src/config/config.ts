@@ -86,6 +86,11 @@ export type FolioConfig = {
   librarySpaceId: string | null;
   /** Who may use the web console: this machine only (default), anyone who reaches PORT, or nobody. */
   consoleAccess: ConsoleAccess;
+  /**
+   * FOLIO_CONSOLE_ALLOWED_HOSTS: host names (lower case, no port) the console answers to in `open` mode,
+   * besides loopback names, IP addresses and FOLIO_PUBLIC_URL's host; anything else is DNS rebinding.
+   */
+  consoleAllowedHosts: string[];
   logLevel: LogLevel;
   /** How `folio serve` behaves under load and at shutdown. */
   operations: OperationsConfig;
@@ -150,6 +155,8 @@ export class ConfigError extends FolioError {
 
 const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
 
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
 /** Collects problems instead of throwing at the first, so one run reports every bad variable. */
 class EnvironmentReader {
   readonly problems: ConfigProblem[] = [];
@@ -159,6 +166,24 @@ class EnvironmentReader {
   text(name: string): string | null {
     const value = this.environment[name]?.trim();
     return value ? value : null;
+  }
+
+  /** A comma-separated list of host names (no scheme, port or path), lower-cased; a bad entry is a problem. */
+  hostList(name: string): string[] {
+    const value = this.text(name);
+    if (value === null) return [];
+    const hosts = value
+      .split(",")
+      .map((entry) => entry.trim().toLowerCase())
+      .filter((entry) => entry.length > 0);
+    const bad = hosts.filter((host) => !HOST_NAME.test(host));
+    if (bad.length > 0) {
+      this.problems.push({
+        variable: name,
+        problem: `${bad.map((host) => `"${host}"`).join(", ")} must be host names only, comma-separated (example: folio.corp.example,folio)`,
+      });
+    }
+    return hosts.filter((host) => HOST_NAME.test(host));
   }
 
   url(name: string, protocols: string[]): string | null {
@@ -403,6 +428,7 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     linkTtlSeconds: reader.integer("FOLIO_LINK_TTL_SECONDS", 7 * 24 * 3600, { min: 60, max: 366 * 24 * 3600 }),
     librarySpaceId: reader.text("FOLIO_LIBRARY_SPACE"),
     consoleAccess: reader.oneOf("FOLIO_CONSOLE", CONSOLE_ACCESS, "local"),
+    consoleAllowedHosts: reader.hostList("FOLIO_CONSOLE_ALLOWED_HOSTS"),
     logLevel: reader.oneOf("FOLIO_LOG_LEVEL", LOG_LEVELS, "info"),
     operations: {
       maxConcurrentQuestions: reader.integer("FOLIO_MAX_CONCURRENT_QUESTIONS", 16, { min: 1, max: 10_000 }),
