@@ -53,6 +53,7 @@ import { loadSpellingDictionary } from "./retrieval/load-spelling-dictionary.js"
 import type { RetrievalMode, Retriever } from "./retrieval/retriever.js";
 import type { Catalog } from "./stores/catalog.js";
 import { openStores } from "./stores/open-stores.js";
+import { securePrivateDataDirectory } from "./stores/private-data-directory.js";
 import type { VectorIndex } from "./stores/vector-index.js";
 
 export type Folio = {
@@ -95,6 +96,8 @@ export type FolioOptions = {
 };
 
 export async function createFolio(config: FolioConfig, logger: Logger, options: FolioOptions = {}): Promise<Folio> {
+  // Before anything is written there: the data directory holds every space's documents.
+  await securePrivateDataDirectory(config.dataDir, logger);
   const inference = createInferenceClient({ threads: config.inferenceThreads, logger });
   try {
     return await assembleFolio(config, logger, options, inference);
