@@ -24,6 +24,7 @@ import type { FolioCore } from "../../src/folio-core.js";
 import type { HttpRoute } from "../../src/http/http-route.js";
 import { readJsonObject } from "../../src/http/read-body.js";
 import type { Logger } from "../../src/logger.js";
+import type { OutboundPolicy } from "../../src/outbound/public-fetch.js";
 import {
   type ActivityDecision,
   classifyActivity,
@@ -63,6 +64,8 @@ export type TeamsAdapterOptions = {
   logger: Logger;
   /** Where tokens are checked and fetched; the public Azure cloud unless given (tests use stand-ins). */
   endpoints?: TeamsEndpoints;
+  /** Where attachments may be downloaded from; Microsoft's file hosts unless given (tests use stand-ins). */
+  fileDownloads?: OutboundPolicy;
   tuning?: Partial<TeamsAdapterTuning>;
 };
 
@@ -230,7 +233,12 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     for (const file of files) {
       await context.sendActivity({ type: "typing" });
       const { text: reply } = await ingestTeamsFile(
-        { core, logger, maxBytes: tuning.maxFileBytes },
+        {
+          core,
+          logger,
+          maxBytes: tuning.maxFileBytes,
+          ...(options.fileDownloads ? { downloads: options.fileDownloads } : {}),
+        },
         { file, spaceId, uploader: conversation.userId, targetLabel, requestId: randomUUID() },
       );
       await sendText(context, reply);

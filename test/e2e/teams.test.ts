@@ -174,6 +174,8 @@ beforeAll(async () => {
       emulatorOpenIdMetadataUrl: standIn.openIdMetadataUrl,
       loginBaseUrl: standIn.url,
     },
+    // The stand-in serves attachments from loopback, which Microsoft's file hosts never are.
+    fileDownloads: { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, protocols: ["http:"] },
     tuning: { updateIntervalMs: 0 },
   });
   server = await serveRoutes(adapter.routes);
