@@ -146,7 +146,14 @@ function requestOnce(url: URL, policy: OutboundPolicy, init: PublicFetchInit): P
       },
       (incoming) => resolve(toResponse(incoming)),
     );
-    outgoing.on("error", reject);
+    // Network failures look as they do from fetch ("fetch failed", the cause attached), for callers that explain them.
+    outgoing.on("error", (error: Error) =>
+      reject(
+        error instanceof FolioError || error.name === "AbortError"
+          ? error
+          : new TypeError("fetch failed", { cause: error }),
+      ),
+    );
     outgoing.end();
   });
 }

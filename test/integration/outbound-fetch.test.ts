@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadTeamsFile, TEAMS_FILE_DOWNLOADS } from "../../adapters/teams/teams-files.js";
 import { isFolioError } from "../../src/errors.js";
+import { hubDownloadPolicy } from "../../src/models/download-hub-file.js";
 import { fetchPublic, isInternalAddress } from "../../src/outbound/public-fetch.js";
 
 type Target = { server: Server; url: string; hits: string[] };
@@ -128,6 +129,19 @@ describe("outbound fetches", () => {
     expect({ status: response.status, body: await response.text() }).toEqual({
       status: 200,
       body: "signed links of every document",
+    });
+  });
+
+  it("downloads models from huggingface.co over HTTPS to public addresses only; a configured mirror may be internal", async () => {
+    const huggingFace = hubDownloadPolicy({ endpoint: "https://huggingface.co", token: null });
+    expect(huggingFace).toEqual({ allowedHosts: null, allowPrivateAddresses: false, protocols: ["https:"] });
+    // Where a hub redirect to the CDN would land on an internal address:
+    expect(await codeOf(fetchPublic("https://127.0.0.1:9/model.onnx", huggingFace))).toBe("outbound_address_blocked");
+    expect(await codeOf(fetchPublic(`${api.url}/model.onnx`, huggingFace))).toBe("outbound_host_not_allowed");
+    expect(hubDownloadPolicy({ endpoint: "http://mirror.lan:8080", token: null })).toEqual({
+      allowedHosts: null,
+      allowPrivateAddresses: true,
+      protocols: ["http:", "https:"],
     });
   });
 });
