@@ -13,10 +13,12 @@ import {
   type Activity,
   CloudAdapter,
   type ConversationReference,
+  type InvokeResponse,
   type Request as SdkRequest,
   type Response as SdkResponse,
   TurnContext,
 } from "botbuilder";
+import { type AuthenticateRequestResult, AuthenticationError } from "botframework-connector";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { TeamsConfig } from "../../src/config/config.js";
 import { toFolioError } from "../../src/errors.js";
@@ -81,6 +83,33 @@ const DEFAULT_TUNING: TeamsAdapterTuning = {
   maxFileBytes: DEFAULT_PARSE_LIMITS.maxBytes,
 };
 
+/**
+ * The SDK's CloudAdapter prints every refused token's stack to stderr and answers with the error's
+ * text; refusals here are answered 401 with no body and reported once through Folio's logger.
+ */
+class QuietCloudAdapter extends CloudAdapter {
+  constructor(
+    authentication: ConstructorParameters<typeof CloudAdapter>[0],
+    private readonly onRefused: (error: AuthenticationError) => void,
+  ) {
+    super(authentication);
+  }
+
+  protected override async processActivity(
+    authorization: string | AuthenticateRequestResult,
+    activity: Activity,
+    logic: (context: TurnContext) => Promise<void>,
+  ): Promise<InvokeResponse | undefined> {
+    try {
+      return await super.processActivity(authorization as string, activity, logic);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      this.onRefused(error);
+      return { status: 401 };
+    }
+  }
+}
+
 /** The CloudAdapter reads an already parsed body and writes through an Express-like response. */
 function toSdkResponse(response: ServerResponse): SdkResponse {
   let body: unknown;
@@ -119,7 +148,12 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     { appId: teams.appId, appPassword: teams.appPassword, tenantId: teams.tenantId, appType: teams.appType },
     options.endpoints ?? PUBLIC_CLOUD_ENDPOINTS,
   );
-  const cloudAdapter = new CloudAdapter(authentication);
+  const cloudAdapter = new QuietCloudAdapter(authentication, (error) =>
+    logger.warn(
+      { code: "teams_unauthorized", reason: (error as { reason?: string }).reason ?? "invalid" },
+      "teams request refused: token not verified",
+    ),
+  );
   cloudAdapter.onTurnError = async (_context, error) => {
     logger.error({ code: toFolioError(error).code, error: toFolioError(error).message }, "teams turn failed");
   };
