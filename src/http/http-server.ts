@@ -146,8 +146,24 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       };
       if (await serveProbe(url.pathname, response, probes)) return;
       if (url.pathname.startsWith(FILES_PATH_PREFIX)) {
-        return serveSourceFile({ url, response, catalog: folio.catalog, linkSigner: folio.linkSigner });
+        return serveSourceFile({
+          url,
+          response,
+          catalog: folio.catalog,
+          linkSigner: folio.linkSigner,
+          range: request.headers.range,
+        });
       }
+    }
+    if (method === "HEAD" && url.pathname.startsWith(FILES_PATH_PREFIX)) {
+      return serveSourceFile({
+        url,
+        response,
+        catalog: folio.catalog,
+        linkSigner: folio.linkSigner,
+        method: "HEAD",
+        range: request.headers.range,
+      });
     }
     if (url.pathname.startsWith(LOCAL_CLI_API_PREFIX)) return localCliApi.handle(request, response, url);
     const isConsoleDocument = url.pathname.startsWith(CONSOLE_DOCUMENT_PREFIX);
