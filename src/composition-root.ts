@@ -3,7 +3,7 @@
  * links, wired into the FolioCore that adapters and the CLI use. Nothing else constructs these.
  */
 import path from "node:path";
-import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
+import { resolveParseLimits } from "../ingestion/limits.js";
 import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
 import { createAnswerService } from "./answer/answer-question.js";
 import { createExtractiveGenerator } from "./answer/extractive-generator.js";
@@ -203,6 +203,7 @@ async function assembleFolio(
   // Chunks are sized by the embedder's tokenizer; keyword-only set-ups size them like the default model.
   const tokenizerDirectory = path.join(config.modelsDir, config.embedModel ?? DEFAULT_EMBED_MODEL);
   const sparseVectors = createSparseVectorMaintainer({ catalog, vectorIndex, bm25: config.bm25, logger });
+  const parseLimits = resolveParseLimits({ maxMemoryMb: config.operations.parseMemoryMb });
   const ingestionService = createIngestionService({
     catalog,
     vectorIndex,
@@ -214,7 +215,7 @@ async function assembleFolio(
       processFileInWorker({
         bytes,
         fileName,
-        limits: DEFAULT_PARSE_LIMITS,
+        limits: parseLimits,
         chunking: { ...config.chunking, tokenizerDirectory },
         signal,
       }),

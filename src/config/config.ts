@@ -3,6 +3,7 @@
  * the storage mode. Only the composition root and the CLI call this; everything else takes options.
  */
 import path from "node:path";
+import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import { FolioError } from "../errors.js";
 import { LLAMA_GPU_SETTINGS, type LlamaGpuSetting } from "../llm/llama-gpu-setting.js";
 import type { LogLevel } from "../logger.js";
@@ -103,6 +104,11 @@ export type OperationsConfig = {
   maxConcurrentQuestions: number;
   /** FOLIO_SHUTDOWN_GRACE_SECONDS: how long SIGTERM waits for answers and uploads in progress. */
   shutdownGraceSeconds: number;
+  /**
+   * FOLIO_PARSE_MEMORY_MB: how much one file's parse may grow the process's memory before the watchdog
+   * stops it (`parse_memory_exceeded`); the bound on what an upload costs (docs/security.md).
+   */
+  parseMemoryMb: number;
 };
 
 /** Retrieval tuning; see src/retrieval/hybrid-retriever.ts for what each number does. */
@@ -433,6 +439,10 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     operations: {
       maxConcurrentQuestions: reader.integer("FOLIO_MAX_CONCURRENT_QUESTIONS", 16, { min: 1, max: 10_000 }),
       shutdownGraceSeconds: reader.integer("FOLIO_SHUTDOWN_GRACE_SECONDS", 25, { min: 0, max: 3600 }),
+      parseMemoryMb: reader.integer("FOLIO_PARSE_MEMORY_MB", DEFAULT_PARSE_LIMITS.maxMemoryMb, {
+        min: 256,
+        max: 1_048_576,
+      }),
     },
     chunking: {
       maxTokens: reader.integer("FOLIO_CHUNK_TOKENS", 512, { min: 32, max: 8192 }),
