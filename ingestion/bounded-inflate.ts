@@ -21,6 +21,8 @@ export type BoundedInflation = {
   ended: boolean;
   /** Set when the inflater refused the data as invalid Deflate. */
   invalid: boolean;
+  /** Compressed bytes handed to the inflater (the data's Deflate stream ends within the last step). */
+  consumedBytes: number;
 };
 
 export type BoundedInflateOptions = {
@@ -31,6 +33,17 @@ export type BoundedInflateOptions = {
   /** Keep the output (ZIP entries) or only count it (PDF streams, which pdf.js inflates later). */
   keepOutput: boolean;
 };
+
+/**
+ * Whether the inflater has read the Deflate stream's final block. fflate says so only when told the
+ * input is final; without this, data followed by more bytes (a PDF stream, then the rest of the file)
+ * would be fed to the end and kept in the inflater's input buffer. Reads fflate 0.8's state (`s.f`:
+ * final block seen, `s.l`: a block still open); test/unit/bounded-decompression.test.ts pins it.
+ */
+function finishedFinalBlock(inflater: Inflate | Unzlib): boolean {
+  const state = (inflater as unknown as { s?: { f?: number; l?: unknown } }).s;
+  return state?.f === 1 && !state.l;
+}
 
 /** Inflates `compressed`, stopping once the output passes `maxBytes`. */
 export function inflateBounded(compressed: Uint8Array, options: BoundedInflateOptions): BoundedInflation {
@@ -46,10 +59,13 @@ export function inflateBounded(compressed: Uint8Array, options: BoundedInflateOp
   };
   const inflater = options.format === "raw" ? new Inflate(onData) : new Unzlib(onData);
   let invalid = false;
+  let consumedBytes = 0;
   try {
     for (let offset = 0; offset < compressed.byteLength && !exceeded && !ended; offset += inputStepBytes) {
       const end = Math.min(compressed.byteLength, offset + inputStepBytes);
+      consumedBytes = end;
       inflater.push(compressed.subarray(offset, end), end === compressed.byteLength);
+      if (finishedFinalBlock(inflater)) ended = true;
     }
   } catch {
     // Invalid Deflate: the caller decides (a ZIP entry is corrupt; a PDF stream is left to pdf.js).
@@ -61,6 +77,7 @@ export function inflateBounded(compressed: Uint8Array, options: BoundedInflateOp
     exceeded,
     ended,
     invalid,
+    consumedBytes,
   };
 }
 

@@ -11,7 +11,8 @@ export type ParseLimits = {
   maxPages: number;
   /**
    * Most bytes a DOCX/XLSX package may expand to (`archive_too_large`; an entry past its declared size is
-   * `zip_size_mismatch`), and most bytes a PDF's Flate streams may inflate to in all (`pdf_stream_too_large`).
+   * `zip_size_mismatch`), and most bytes one of a PDF's Flate streams may inflate to (four times that for all
+   * of them together; `pdf_stream_too_large`).
    */
   maxUncompressedBytes: number;
   /** Most expansion ratio a single large zip entry may have (`zip_bomb`). */

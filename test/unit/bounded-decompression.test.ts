@@ -72,7 +72,21 @@ describe("inflateBounded", () => {
       exceeded: false,
       ended: false,
       invalid: true,
+      consumedBytes: 7,
     });
+  });
+
+  it("stops at the end of the Deflate stream when more bytes follow it (a PDF stream, then the file)", () => {
+    const stream = compressedRun(1, "zlib");
+    const followed = Buffer.concat([stream, Buffer.alloc(1024 * 1024, 0x41)]);
+    const inflated = inflateBounded(followed, { maxBytes: 2 * megabyte, format: "zlib", keepOutput: false });
+    expect({ ended: inflated.ended, invalid: inflated.invalid, producedBytes: inflated.producedBytes }).toEqual({
+      ended: true,
+      invalid: false,
+      producedBytes: megabyte,
+    });
+    // Stopped within one 4 KB step of the stream's end, not at the end of what follows.
+    expect(inflated.consumedBytes).toBeLessThanOrEqual(stream.byteLength + 4096);
   });
 });
 
@@ -168,21 +182,32 @@ describe("guardPdfStreams", () => {
     });
   });
 
-  it("counts every stream toward one budget: three 100 MB streams pass 200 MB together", () => {
-    const stream = compressedRun(100, "zlib");
-    const several = Buffer.concat(
-      [0, 1, 2].map(() =>
-        Buffer.concat([
-          Buffer.from("1 0 obj\n<< /Filter /FlateDecode >>\nstream\n"),
-          stream,
-          Buffer.from("\nendstream\nendobj\n"),
-        ]),
-      ),
-    );
-    expect(refusal(() => guardPdfStreams(several, "three.pdf", limits)).code).toBe("pdf_stream_too_large");
-    expect(() =>
-      guardPdfStreams(several, "three.pdf", resolveParseLimits({ maxUncompressedBytes: 300 * megabyte })),
-    ).not.toThrow();
+  it("bounds each stream by the budget and all together by four times it", () => {
+    const streams = (count: number, megabytes: number) => {
+      const stream = compressedRun(megabytes, "zlib");
+      return Buffer.concat(
+        Array.from({ length: count }, () =>
+          Buffer.concat([
+            Buffer.from("1 0 obj\n<< /Filter /FlateDecode >>\nstream\n"),
+            stream,
+            Buffer.from("\nendstream\nendobj\n"),
+          ]),
+        ),
+      );
+    };
+    const tight = resolveParseLimits({ maxUncompressedBytes: 20 * megabyte });
+    // Four 15 MB streams (60 MB in all) pass; one 25 MB stream does not, nor do six 15 MB (90 MB > 80 MB).
+    expect(() => guardPdfStreams(streams(4, 15), "four.pdf", tight)).not.toThrow();
+    const single = refusal(() => guardPdfStreams(streams(1, 25), "one.pdf", tight));
+    expect({ code: single.code, limitBytes: single.details.limitBytes }).toEqual({
+      code: "pdf_stream_too_large",
+      limitBytes: 20 * megabyte,
+    });
+    const many = refusal(() => guardPdfStreams(streams(6, 15), "six.pdf", tight));
+    expect({ code: many.code, limitBytes: many.details.limitBytes }).toEqual({
+      code: "pdf_stream_too_large",
+      limitBytes: 80 * megabyte,
+    });
   });
 
   it("passes a PDF with ordinary streams, and cannot see a bomb behind an ASCIIHex filter (the watchdog's case)", () => {
