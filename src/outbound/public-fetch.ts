@@ -165,9 +165,19 @@ export async function fetchPublic(
   init: PublicFetchInit = {},
 ): Promise<Response> {
   let current = new URL(url);
+  const origin = current.origin;
   const maxRedirects = init.maxRedirects ?? 5;
   for (let hop = 0; ; hop += 1) {
-    const response = await requestOnce(current, policy, init);
+    // Credentials go to the origin they were meant for only, as fetch does on a cross-origin redirect.
+    const headers =
+      current.origin === origin
+        ? init.headers
+        : Object.fromEntries(
+            Object.entries(init.headers ?? {}).filter(
+              ([name]) => !["authorization", "cookie"].includes(name.toLowerCase()),
+            ),
+          );
+    const response = await requestOnce(current, policy, { ...init, headers });
     const location = response.headers.get("location");
     if (init.redirect === "manual" || response.status < 300 || response.status >= 400 || location === null)
       return response;

@@ -144,4 +144,28 @@ describe("outbound fetches", () => {
       protocols: ["http:", "https:"],
     });
   });
+
+  it("sends credentials only to the origin they were meant for, not after a redirect to another", async () => {
+    const seen: Array<string | undefined> = [];
+    const target = await new Promise<Server>((resolve) => {
+      const server = createServer((request, response) => {
+        seen.push(request.headers.authorization);
+        response.end("file");
+      });
+      server.listen(0, "127.0.0.1", () => resolve(server));
+    });
+    const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/file`;
+    const bouncer = await startTarget("127.0.0.2", () => ({ status: 302, headers: { location: targetUrl } }));
+    try {
+      const policy = { allowedHosts: null, allowPrivateAddresses: true, protocols: ["http:"] as const };
+      const response = await fetchPublic(`${bouncer.url}/file`, policy, {
+        headers: { Authorization: "Bearer xoxb-secret" },
+      });
+      expect(await response.text()).toBe("file");
+      expect(seen).toEqual([undefined]);
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+      await new Promise((resolve) => bouncer.server.close(resolve));
+    }
+  });
 });
