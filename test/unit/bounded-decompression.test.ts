@@ -236,6 +236,21 @@ describe("memory watchdog", () => {
     ]);
   });
 
+  it("measures from a restart: a fresh worker's own start-up is not the file's cost", () => {
+    let resident = 100 * megabyte;
+    const watchdog = createMemoryWatchdog({ residentBytes: () => resident, intervalMs: 0 });
+    const reports: number[] = [];
+    const watch = watchdog.watch(50 * megabyte, (growth) => reports.push(growth));
+    resident = 180 * megabyte;
+    watch.restart();
+    resident = 220 * megabyte;
+    watchdog.check();
+    expect(reports).toEqual([]);
+    resident = 240 * megabyte;
+    watchdog.check();
+    expect(reports).toEqual([60 * megabyte]);
+  });
+
   it("stops watching a parse that finished", () => {
     let resident = 0;
     const watchdog = createMemoryWatchdog({ residentBytes: () => resident, intervalMs: 0 });
