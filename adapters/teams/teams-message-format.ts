@@ -62,7 +62,8 @@ export function citationIconName(fileName: string): string {
 export function citationName(citation: Citation): string {
   const pages = formatPages(citation.pageStart, citation.pageEnd);
   const suffix = pages ? ` — ${pages}` : "";
-  const title = citation.title.trim() || citation.file;
+  // A title comes from the document (PDF metadata, a heading): a URL in it is text, like any quote.
+  const title = defangUrls(citation.title.trim() || citation.file);
   // The pages are what makes the citation checkable, so the title gives way to them.
   return `${truncateText(title, TEAMS_CITATION_LIMITS.name - suffix.length)}${suffix}`;
 }

@@ -134,6 +134,12 @@ describe("text quoted from documents in Teams markdown", () => {
     expect(claim.appearance.abstract).toBe("Reset it at hxxps://evil[.]example/reset now.");
   });
 
+  it("shows a URL in a document's title as text", () => {
+    expect(buildClaim(citation({ title: "Claim at www.evil.example/claim" })).appearance.name).toBe(
+      "Claim at www[.]evil[.]example/claim — p. 3",
+    );
+  });
+
   it("makes streamed text literal too", () => {
     expect(
       buildStreamingActivity("streaming", "See [here](https://evil.example).", { streamId: "s1", sequence: 2 }).text,
