@@ -9,7 +9,11 @@ export type ParseLimits = {
   maxBytes: number;
   /** Most physical pages a PDF may have (`too_many_pages`). */
   maxPages: number;
-  /** Most bytes a DOCX/XLSX package may expand to (`archive_too_large`). */
+  /**
+   * Most bytes a DOCX/XLSX package may expand to (`archive_too_large`; an entry past its declared size is
+   * `zip_size_mismatch`), and most bytes one of a PDF's Flate streams may inflate to (four times that for all
+   * of them together; `pdf_stream_too_large`).
+   */
   maxUncompressedBytes: number;
   /** Most expansion ratio a single large zip entry may have (`zip_bomb`). */
   maxCompressionRatio: number;
@@ -21,6 +25,11 @@ export type ParseLimits = {
   timeMs: number;
   /** Heap cap of the parse worker, in MB (`parse_out_of_memory`). */
   maxHeapMb: number;
+  /**
+   * Most the process's resident memory may grow while one file parses, in MB (`parse_memory_exceeded`):
+   * the bound on what an upload costs, counting buffers outside the heap that `maxHeapMb` cannot see.
+   */
+  maxMemoryMb: number;
 };
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = {
@@ -32,6 +41,8 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxCells: 200_000,
   timeMs: 60_000,
   maxHeapMb: 1024,
+  // The heap cap, plus inflated package entries (at most maxUncompressedBytes) and the worker itself.
+  maxMemoryMb: 1536,
 };
 
 /** Fills unspecified limits with the defaults. */

@@ -1,5 +1,5 @@
 /**
- * DOCX parser: checks the package against zip-bomb limits, converts it with mammoth to HTML (headings
+ * DOCX parser: unpacks the package within the zip-bomb limits (unpack-zip.ts), converts it with mammoth to HTML (headings
  * keep their levels, lists and tables keep their structure), then reads blocks from that HTML.
  */
 import mammoth from "mammoth";
@@ -7,14 +7,17 @@ import { ParseError } from "../src/errors.js";
 import { htmlToBlocks } from "./html-blocks.js";
 import type { ParseLimits } from "./limits.js";
 import type { ParsedDocument } from "./parsed-document.js";
-import { guardZipArchive } from "./zip-guard.js";
+import { unpackZip } from "./unpack-zip.js";
 
 export async function parseDocx(bytes: Uint8Array, fileName: string, limits: ParseLimits): Promise<ParsedDocument> {
-  guardZipArchive(bytes, fileName, limits);
+  const unpacked = unpackZip(bytes, fileName, limits);
   let html: string;
   let messages: Array<{ type: string; message: string }>;
   try {
-    const result = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) }, { ignoreEmptyParagraphs: true });
+    const result = await mammoth.convertToHtml(
+      { buffer: Buffer.from(unpacked.stored()) },
+      { ignoreEmptyParagraphs: true },
+    );
     html = result.value;
     messages = result.messages;
   } catch (error) {

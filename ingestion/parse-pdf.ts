@@ -16,6 +16,7 @@ import type { Block, ParsedDocument, TableBlock, TextBlock } from "./parsed-docu
 import { headingPathAt, headingPaths } from "./pdf-headings.js";
 import { layoutLines, normalizePageText } from "./pdf-lines.js";
 import { type CleanPdfPage, cleanPdfPages, type PdfCleanupCounts, type RawPdfPage } from "./pdf-page-text.js";
+import { guardPdfStreams } from "./pdf-stream-guard.js";
 import { continuesTable, type PdfTable } from "./pdf-tables.js";
 
 /** Below this many visible characters a document is treated as having no text layer. */
@@ -242,6 +243,7 @@ export async function parsePdfWithCleanup(
   fileName: string,
   limits: ParseLimits,
 ): Promise<{ document: ParsedDocument; cleanup: PdfCleanupCounts }> {
+  guardPdfStreams(bytes, fileName, limits);
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js may take over the buffer it is given, so it gets its own copy.

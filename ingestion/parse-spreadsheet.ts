@@ -7,13 +7,13 @@
  */
 import { parse as parseCsvText } from "csv-parse/sync";
 import ExcelJS from "exceljs";
-import { strToU8, unzipSync, zipSync } from "fflate";
+import { strToU8, zipSync } from "fflate";
 import type { MediaType } from "../src/domain/types.js";
 import { ParseError } from "../src/errors.js";
 import { formatCellDate, formatCellNumber, type NumberFormat } from "./cell-values.js";
 import type { ParseLimits } from "./limits.js";
 import type { Block, ParsedDocument, TableBlock } from "./parsed-document.js";
-import { guardZipArchive } from "./zip-guard.js";
+import { unpackZip } from "./unpack-zip.js";
 
 export function tooManyCells(fileName: string, limit: number): ParseError {
   return new ParseError(
@@ -155,29 +155,29 @@ const emptyDrawing = strToU8(
   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"/>',
 );
 
-function hasDrawings(bytes: Uint8Array): boolean {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes("xl/drawings/", 0, "latin1");
+function hasDrawings(files: Record<string, Uint8Array>): boolean {
+  return Object.keys(files).some((name) => drawingPartPattern.test(name));
 }
 
 /** The package with every DrawingML part emptied (stored, not recompressed). */
-function withoutDrawings(bytes: Uint8Array): Uint8Array {
-  const parts = unzipSync(bytes);
-  for (const name of Object.keys(parts)) if (drawingPartPattern.test(name)) parts[name] = emptyDrawing;
+function withoutDrawings(files: Record<string, Uint8Array>): Uint8Array {
+  const parts: Record<string, Uint8Array> = Object.create(null);
+  for (const [name, part] of Object.entries(files)) parts[name] = drawingPartPattern.test(name) ? emptyDrawing : part;
   return zipSync(parts, { level: 0 });
 }
 
 export async function parseXlsx(bytes: Uint8Array, fileName: string, limits: ParseLimits): Promise<ParsedDocument> {
-  guardZipArchive(bytes, fileName, limits);
+  const unpacked = unpackZip(bytes, fileName, limits);
   let workbook = new ExcelJS.Workbook();
   try {
     try {
-      await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
+      await workbook.xlsx.load(Buffer.from(unpacked.stored()) as unknown as ArrayBuffer);
     } catch (error) {
       // exceljs crashes on drawings it cannot read (e.g. un-prefixed DrawingML from non-Excel writers);
       // Folio reads no images, so a second attempt replaces the drawing parts with empty ones.
-      if (!hasDrawings(bytes)) throw error;
+      if (!hasDrawings(unpacked.files)) throw error;
       workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(Buffer.from(withoutDrawings(bytes)) as unknown as ArrayBuffer);
+      await workbook.xlsx.load(Buffer.from(withoutDrawings(unpacked.files)) as unknown as ArrayBuffer);
     }
   } catch (error) {
     throw new ParseError(

@@ -88,6 +88,8 @@ function watchHeap(): () => number {
 }
 
 parentPort?.on("message", async (message: { id: number; job: ParseJob }) => {
+  // The worker's modules are loaded by now: the parent's memory watchdog measures the file from here.
+  parentPort?.postMessage({ id: message.id, started: true });
   const stopWatching = watchHeap();
   const reply = await run(message.job);
   parentPort?.postMessage({ id: message.id, reply, peakHeapMb: stopWatching() });

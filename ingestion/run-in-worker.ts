@@ -3,7 +3,9 @@
  * limit per file, so a zip bomb, a pathological PDF or a parser bug costs one thread and yields a clear
  * ParseError instead of stalling or crashing the bot. Workers are reused across files (starting one and
  * loading the tokenizer costs about a second); a worker that times out, runs out of memory or crashes
- * is thrown away and the next file gets a fresh one.
+ * is thrown away and the next file gets a fresh one. A memory watchdog (memory-watchdog.ts) stops a file
+ * whose parse grows the process past `maxMemoryMb`, which the heap cap alone cannot (it does not count
+ * buffers outside the V8 heap).
  */
 
 import { availableParallelism } from "node:os";
@@ -12,6 +14,7 @@ import type { ChunkDraft } from "../src/domain/types.js";
 import { FolioError, ParseError } from "../src/errors.js";
 import { startWorker } from "../src/workers/start-worker.js";
 import type { ParseLimits } from "./limits.js";
+import { createMemoryWatchdog, type MemoryWatchdog } from "./memory-watchdog.js";
 import type { ChunkingSettings, ParseJob, ParseReply } from "./parse-protocol.js";
 import type { ParsedDocument } from "./parsed-document.js";
 
@@ -70,6 +73,14 @@ function fromReply(reply: Extract<ParseReply, { ok: false }>, fileName: string, 
     : new FolioError(reply.error.code, reply.error.message, { details });
 }
 
+function memoryExceeded(request: ProcessFileRequest, growthBytes: number): ParseError {
+  return new ParseError(
+    "parse_memory_exceeded",
+    `Reading this file made Folio use more than ${request.limits.maxMemoryMb} MB of extra memory, so it stopped — it may be a decompression bomb or far too large; upload a smaller file or a re-saved copy.`,
+    { file: request.fileName, details: { growthMb: Math.round(growthBytes / (1024 * 1024)) } },
+  );
+}
+
 function workerFailure(
   error: (Error & { code?: string }) | null,
   exitCode: number | null,
@@ -94,7 +105,7 @@ function workerFailure(
 }
 
 /** A small pool of parse workers with the same heap cap. */
-function createParsePool(maxHeapMb: number) {
+function createParsePool(maxHeapMb: number, watchdog: MemoryWatchdog) {
   const idle: PooledWorker[] = [];
   const queue: QueuedJob[] = [];
   let running = 0;
@@ -129,6 +140,7 @@ function createParsePool(maxHeapMb: number) {
 
     const cleanUp = (keepWorker: boolean) => {
       clearTimeout(timer);
+      memoryWatch.stop();
       request.signal?.removeEventListener("abort", onAbort);
       worker.off("message", onMessage);
       worker.off("error", onError);
@@ -151,8 +163,14 @@ function createParsePool(maxHeapMb: number) {
       cleanUp(keepWorker);
       outcome();
     };
-    const onMessage = (message: { id: number; reply: ParseReply; peakHeapMb: number }) => {
+    const onMessage = (
+      message: { id: number; started: true } | { id: number; reply: ParseReply; peakHeapMb: number },
+    ) => {
       if (message.id !== id) return;
+      if ("started" in message) {
+        memoryWatch.restart();
+        return;
+      }
       const { reply, peakHeapMb } = message;
       settle(true, () =>
         reply.ok
@@ -175,6 +193,9 @@ function createParsePool(maxHeapMb: number) {
         ),
       );
     }, request.limits.timeMs);
+    const memoryWatch = watchdog.watch(request.limits.maxMemoryMb * 1024 * 1024, (growthBytes) =>
+      settle(false, () => job.reject(memoryExceeded(request, growthBytes))),
+    );
 
     worker.on("message", onMessage);
     worker.once("error", onError);
@@ -205,13 +226,14 @@ function createParsePool(maxHeapMb: number) {
 }
 
 const pools = new Map<number, ReturnType<typeof createParsePool>>();
+const memoryWatchdog = createMemoryWatchdog();
 
 export function processFileInWorker(request: ProcessFileRequest): Promise<Processed> {
   if (request.bytes.byteLength > request.limits.maxBytes) return Promise.reject(tooLarge(request));
   if (request.signal?.aborted) return Promise.reject(new FolioError("aborted", "The upload was cancelled."));
   let pool = pools.get(request.limits.maxHeapMb);
   if (!pool) {
-    pool = createParsePool(request.limits.maxHeapMb);
+    pool = createParsePool(request.limits.maxHeapMb, memoryWatchdog);
     pools.set(request.limits.maxHeapMb, pool);
   }
   return pool.process(request);

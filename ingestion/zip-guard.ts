@@ -2,7 +2,8 @@
  * Reads a ZIP's central directory (without inflating anything) so DOCX/XLSX packages can be
  * checked before mammoth or exceljs inflate them: zip bombs, oversized packages, nested
  * archives and corrupt archives are refused here with a sentence a person can act on.
- * The declared sizes can lie; the parse worker's heap limit is the backstop for that case.
+ * The declared sizes can lie: unpack-zip.ts then inflates each entry with a ceiling at its declared size
+ * and refuses the package when an entry runs past it.
  */
 import { ParseError } from "../src/errors.js";
 import type { ParseLimits } from "./limits.js";
@@ -13,6 +14,10 @@ export type ZipEntry = {
   uncompressedSize: number;
   /** 0 = stored, 8 = deflate. */
   method: number;
+  /** General-purpose flags; bit 0 = encrypted. */
+  flags: number;
+  /** Where the entry's local header starts; its data follows that header. */
+  localHeaderOffset: number;
 };
 
 const endOfCentralDirectorySignature = 0x06054b50;
@@ -82,18 +87,20 @@ export function readZipEntries(bytes: Uint8Array, fileName: string): ZipEntry[] 
     if (offset + 46 > bytes.byteLength || view.getUint32(offset, true) !== centralEntrySignature) {
       throw corrupt(fileName, `bad central directory entry ${index}`);
     }
+    const flags = view.getUint16(offset + 8, true);
     const method = view.getUint16(offset + 10, true);
     let compressedSize = view.getUint32(offset + 20, true);
     let uncompressedSize = view.getUint32(offset + 24, true);
     const nameLength = view.getUint16(offset + 28, true);
     const extraLength = view.getUint16(offset + 30, true);
     const commentLength = view.getUint16(offset + 32, true);
+    let localHeaderOffset = view.getUint32(offset + 42, true);
     const nameStart = offset + 46;
     const extraStart = nameStart + nameLength;
     const next = extraStart + extraLength + commentLength;
     if (next > bytes.byteLength) throw corrupt(fileName, `entry ${index} out of range`);
     const name = decoder.decode(bytes.subarray(nameStart, extraStart));
-    if (uncompressedSize === 0xffffffff || compressedSize === 0xffffffff) {
+    if (uncompressedSize === 0xffffffff || compressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) {
       // ZIP64 extended information: the 64-bit sizes replace the 0xFFFFFFFF markers, in order.
       let extraOffset = extraStart;
       while (extraOffset + 4 <= extraStart + extraLength) {
@@ -107,13 +114,17 @@ export function readZipEntries(bytes: Uint8Array, fileName: string): ZipEntry[] 
           }
           if (compressedSize === 0xffffffff && field + 8 <= extraOffset + 4 + dataSize) {
             compressedSize = readUint64(view, field);
+            field += 8;
+          }
+          if (localHeaderOffset === 0xffffffff && field + 8 <= extraOffset + 4 + dataSize) {
+            localHeaderOffset = readUint64(view, field);
           }
           break;
         }
         extraOffset += 4 + dataSize;
       }
     }
-    entries.push({ name, compressedSize, uncompressedSize, method });
+    entries.push({ name, compressedSize, uncompressedSize, method, flags, localHeaderOffset });
     offset = next;
   }
   return entries;

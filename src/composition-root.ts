@@ -4,7 +4,7 @@
  */
 import { access } from "node:fs/promises";
 import path from "node:path";
-import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
+import { resolveParseLimits } from "../ingestion/limits.js";
 import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
 import { createAnswerService } from "./answer/answer-question.js";
 import { createExtractiveGenerator } from "./answer/extractive-generator.js";
@@ -54,6 +54,7 @@ import { loadSpellingDictionary } from "./retrieval/load-spelling-dictionary.js"
 import type { RetrievalMode, Retriever } from "./retrieval/retriever.js";
 import type { Catalog } from "./stores/catalog.js";
 import { openStores } from "./stores/open-stores.js";
+import { securePrivateDataDirectory } from "./stores/private-data-directory.js";
 import type { VectorIndex } from "./stores/vector-index.js";
 
 export type Folio = {
@@ -96,6 +97,8 @@ export type FolioOptions = {
 };
 
 export async function createFolio(config: FolioConfig, logger: Logger, options: FolioOptions = {}): Promise<Folio> {
+  // Before anything is written there: the data directory holds every space's documents.
+  await securePrivateDataDirectory(config.dataDir, logger);
   const inference = createInferenceClient({ threads: config.inferenceThreads, logger });
   try {
     return await assembleFolio(config, logger, options, inference);
@@ -215,6 +218,7 @@ async function assembleFolio(
 
   const tokenizerDirectory = await chooseTokenizerDirectory(config);
   const sparseVectors = createSparseVectorMaintainer({ catalog, vectorIndex, bm25: config.bm25, logger });
+  const parseLimits = resolveParseLimits({ maxMemoryMb: config.operations.parseMemoryMb });
   const ingestionService = createIngestionService({
     catalog,
     vectorIndex,
@@ -226,7 +230,7 @@ async function assembleFolio(
       processFileInWorker({
         bytes,
         fileName,
-        limits: DEFAULT_PARSE_LIMITS,
+        limits: parseLimits,
         chunking: { ...config.chunking, tokenizerDirectory },
         signal,
       }),

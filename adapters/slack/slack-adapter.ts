@@ -33,6 +33,7 @@ import {
 import { type ConversationQuestion, registerConversationEvents } from "./slack-conversation-events.js";
 import { registerFeedbackAction } from "./slack-feedback-action.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
+import { checkSlackTimestamp } from "./slack-request-freshness.js";
 import { isDirectMessageChannel, searchSpaceIds, spaceIdForConversation } from "./slack-space.js";
 import { runSlackStartupChecks } from "./slack-startup-checks.js";
 import {
@@ -255,10 +256,23 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 
   // Slack redelivers an event it thinks was not acknowledged; the event log (in the database) makes
   // every replica skip an event id that one of them already took.
-  app.use(async ({ body, next }) => {
+  // A signed slash command or button click replayed within Slack's five minutes (HTTP mode) has the same
+  // trigger id; every real use gets a new one. Acknowledged (so Slack does not retry) and dropped.
+  app.use(async ({ body, next, ack }) => {
     const eventId = (body as { event_id?: unknown }).event_id;
     if (typeof eventId === "string" && !(await core.markEventProcessed(`slack:${eventId}`))) {
       logger.info({ eventId }, "duplicate slack event skipped");
+      return;
+    }
+    const triggerId = (body as { trigger_id?: unknown }).trigger_id;
+    // HTTP only: Socket Mode's messages arrive over Folio's own authenticated connection, not replayable.
+    if (
+      !socketMode &&
+      typeof triggerId === "string" &&
+      !(await core.markEventProcessed(`slack:trigger:${triggerId}`))
+    ) {
+      logger.warn({}, "replayed slack command or action skipped");
+      await (ack as (() => Promise<void>) | undefined)?.();
       return;
     }
     await next();
@@ -345,6 +359,16 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       method: "POST",
       path: SLACK_EVENTS_PATH,
       handle(request, response) {
+        const freshness = checkSlackTimestamp(
+          request.headers["x-slack-request-timestamp"],
+          Math.floor(Date.now() / 1000),
+        );
+        if (freshness !== "fresh") {
+          logger.warn({ freshness }, "slack request refused: timestamp outside five minutes");
+          response.writeHead(401, { "Content-Type": "application/json" });
+          response.end(JSON.stringify({ error: { code: "slack_request_expired" } }));
+          return;
+        }
         try {
           listener(request, response);
         } catch (error) {

@@ -9,6 +9,7 @@
  */
 import type { webApi } from "@slack/bolt";
 import type { ConversationTurn } from "../../src/answer/answer-events.js";
+import { literalMarkdown } from "../../src/answer/literal-links.js";
 import type { SpaceId } from "../../src/domain/types.js";
 import { toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
@@ -276,7 +277,8 @@ export async function answerInThread(options: AnswerInThreadOptions): Promise<An
       } else if (event.type === "delta") {
         text += event.text;
         if (streamNatively) {
-          unsent += event.text;
+          // markdown_text is Markdown: quoted text must not become a link (each delta is whole sentences).
+          unsent += literalMarkdown(event.text);
           await streamThrottled();
         } else {
           await showThrottled(buildStreamingText(text));

@@ -9,6 +9,7 @@ import type { FolioCore } from "../../src/folio-core.js";
 import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
 import { fileTooLarge, readBodyWithinLimit } from "../../src/ingest/read-limited-body.js";
 import type { Logger } from "../../src/logger.js";
+import { fetchPublic, type OutboundPolicy } from "../../src/outbound/public-fetch.js";
 import type { SlackFileObject } from "./slack-events.js";
 import {
   buildApologyText,
@@ -52,6 +53,13 @@ export function isAllowedDownloadUrl(url: string, apiOrigin: string | null): boo
   );
 }
 
+/** Where Slack keeps shared files. */
+const SLACK_FILE_DOWNLOADS: OutboundPolicy = {
+  allowedHosts: ["slack.com", "*.slack.com", "slack-gov.com", "*.slack-gov.com"],
+  allowPrivateAddresses: false,
+  protocols: ["https:"],
+};
+
 /** Reads a file's bytes from Slack, refusing more than `maxBytes` even when Slack's `size` is wrong. */
 export async function downloadSlackFile(options: {
   url: string;
@@ -63,7 +71,14 @@ export async function downloadSlackFile(options: {
   if (!isAllowedDownloadUrl(options.url, options.apiOrigin)) {
     throw new FolioError("slack_file_url_rejected", "The file's download address is not on Slack.");
   }
-  const response = await fetch(options.url, {
+  // Slack's hosts over HTTPS, never an internal address, redirects included (src/outbound/public-fetch.ts);
+  // SLACK_API_URL, when set, is the operator's own (a test stand-in, GovSlack) and may be internal.
+  const target = new URL(options.url);
+  const policy: OutboundPolicy =
+    options.apiOrigin !== null && target.origin === options.apiOrigin
+      ? { allowedHosts: [target.hostname], allowPrivateAddresses: true, protocols: ["http:", "https:"] }
+      : SLACK_FILE_DOWNLOADS;
+  const response = await fetchPublic(target, policy, {
     headers: { Authorization: `Bearer ${options.botToken}` },
     signal: options.signal ?? AbortSignal.timeout(60_000),
   });

@@ -5,6 +5,7 @@
  */
 
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
+import { defangUrls } from "../../src/answer/literal-links.js";
 import { labelDocument } from "../../src/domain/document-label.js";
 import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
 
@@ -72,8 +73,6 @@ export function escapeMrkdwn(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
-const MARKDOWN_LINK = /\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)/g;
-
 /** A URL inside `<url|label>` must not contain the delimiters `|` and `>`. */
 function escapeLinkUrl(url: string): string {
   return url.replaceAll("&", "&amp;").replaceAll("<", "%3C").replaceAll(">", "%3E").replaceAll("|", "%7C");
@@ -96,20 +95,13 @@ function convertInlineMarkdown(escaped: string): string {
 }
 
 /**
- * The generator writes Markdown-ish text (bold, headings, links, `[n]` markers); Slack speaks mrkdwn.
- * Everything is escaped first so a document quoting `<script>` or `a & b` cannot break the message.
+ * The generator writes Markdown-ish text (bold, headings, `[n]` markers); Slack speaks mrkdwn. The text
+ * quotes documents, so nothing in it becomes a link: `[label](url)` stays as written (mrkdwn has no such
+ * syntax) and every URL is defanged, since Slack links bare URLs and domains by itself. Everything is
+ * escaped as well, so a document quoting `<script>` or `a & b` cannot break the message.
  */
 export function markdownToMrkdwn(markdown: string): string {
-  let output = "";
-  let last = 0;
-  for (const match of markdown.matchAll(MARKDOWN_LINK)) {
-    const index = match.index ?? 0;
-    output += convertInlineMarkdown(escapeMrkdwn(markdown.slice(last, index)));
-    output += formatLink(match[2] ?? "", match[1] ?? "");
-    last = index + match[0].length;
-  }
-  output += convertInlineMarkdown(escapeMrkdwn(markdown.slice(last)));
-  return output;
+  return convertInlineMarkdown(escapeMrkdwn(defangUrls(markdown)));
 }
 
 /** Moves a cut point back so it never lands inside an entity (`&amp;`), a link (`<…>`) or a surrogate pair. */
@@ -176,7 +168,7 @@ export function formatSource(citation: Citation): string {
   const label = pages ? `${name} — ${pages}` : name;
   const line = `[${citation.n}] ${formatLink(citation.url, label)}`;
   const quote = shortenQuote(citation.quote);
-  return quote ? `${line}\n> ${escapeMrkdwn(quote)}` : line;
+  return quote ? `${line}\n> ${escapeMrkdwn(defangUrls(quote))}` : line;
 }
 
 export function encodeFeedbackValue(value: FeedbackButtonValue): string {
@@ -317,7 +309,7 @@ export function buildAnswerMessages(
 /** The message while the answer streams in: plain escaped text, kept under the `text` limit. */
 export function buildStreamingText(partial: string): string {
   const budget = SLACK_LIMITS.messageText - 100;
-  const escaped = escapeMrkdwn(partial.trim());
+  const escaped = escapeMrkdwn(defangUrls(partial.trim()));
   const shown = escaped.length > budget ? `…${escaped.slice(escaped.length - budget)}` : escaped;
   return `${shown} …`;
 }

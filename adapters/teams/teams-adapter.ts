@@ -13,10 +13,12 @@ import {
   type Activity,
   CloudAdapter,
   type ConversationReference,
+  type InvokeResponse,
   type Request as SdkRequest,
   type Response as SdkResponse,
   TurnContext,
 } from "botbuilder";
+import { type AuthenticateRequestResult, AuthenticationError } from "botframework-connector";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { TeamsConfig } from "../../src/config/config.js";
 import { toFolioError } from "../../src/errors.js";
@@ -24,6 +26,7 @@ import type { FolioCore } from "../../src/folio-core.js";
 import type { HttpRoute } from "../../src/http/http-route.js";
 import { readJsonObject } from "../../src/http/read-body.js";
 import type { Logger } from "../../src/logger.js";
+import type { OutboundPolicy } from "../../src/outbound/public-fetch.js";
 import {
   type ActivityDecision,
   classifyActivity,
@@ -63,6 +66,8 @@ export type TeamsAdapterOptions = {
   logger: Logger;
   /** Where tokens are checked and fetched; the public Azure cloud unless given (tests use stand-ins). */
   endpoints?: TeamsEndpoints;
+  /** Where attachments may be downloaded from; Microsoft's file hosts unless given (tests use stand-ins). */
+  fileDownloads?: OutboundPolicy;
   tuning?: Partial<TeamsAdapterTuning>;
 };
 
@@ -77,6 +82,33 @@ const DEFAULT_TUNING: TeamsAdapterTuning = {
   answerTimeoutMs: 120_000,
   maxFileBytes: DEFAULT_PARSE_LIMITS.maxBytes,
 };
+
+/**
+ * The SDK's CloudAdapter prints every refused token's stack to stderr and answers with the error's
+ * text; refusals here are answered 401 with no body and reported once through Folio's logger.
+ */
+class QuietCloudAdapter extends CloudAdapter {
+  constructor(
+    authentication: ConstructorParameters<typeof CloudAdapter>[0],
+    private readonly onRefused: (error: AuthenticationError) => void,
+  ) {
+    super(authentication);
+  }
+
+  protected override async processActivity(
+    authorization: string | AuthenticateRequestResult,
+    activity: Activity,
+    logic: (context: TurnContext) => Promise<void>,
+  ): Promise<InvokeResponse | undefined> {
+    try {
+      return await super.processActivity(authorization as string, activity, logic);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      this.onRefused(error);
+      return { status: 401 };
+    }
+  }
+}
 
 /** The CloudAdapter reads an already parsed body and writes through an Express-like response. */
 function toSdkResponse(response: ServerResponse): SdkResponse {
@@ -116,7 +148,12 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     { appId: teams.appId, appPassword: teams.appPassword, tenantId: teams.tenantId, appType: teams.appType },
     options.endpoints ?? PUBLIC_CLOUD_ENDPOINTS,
   );
-  const cloudAdapter = new CloudAdapter(authentication);
+  const cloudAdapter = new QuietCloudAdapter(authentication, (error) =>
+    logger.warn(
+      { code: "teams_unauthorized", reason: (error as { reason?: string }).reason ?? "invalid" },
+      "teams request refused: token not verified",
+    ),
+  );
   cloudAdapter.onTurnError = async (_context, error) => {
     logger.error({ code: toFolioError(error).code, error: toFolioError(error).message }, "teams turn failed");
   };
@@ -230,7 +267,12 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     for (const file of files) {
       await context.sendActivity({ type: "typing" });
       const { text: reply } = await ingestTeamsFile(
-        { core, logger, maxBytes: tuning.maxFileBytes },
+        {
+          core,
+          logger,
+          maxBytes: tuning.maxFileBytes,
+          ...(options.fileDownloads ? { downloads: options.fileDownloads } : {}),
+        },
         { file, spaceId, uploader: conversation.userId, targetLabel, requestId: randomUUID() },
       );
       await sendText(context, reply);

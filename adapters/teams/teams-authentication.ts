@@ -2,7 +2,8 @@
  * Bot Framework authentication for the Teams adapter, both ways. Incoming: the SDK's own JWT
  * validation (OpenID metadata, signing keys and their channel endorsements, issuer, audience = the
  * app id, expiry, service URL claim), with every token it cannot verify reported as 401 — the SDK
- * lets a bad signature surface as a plain error, which its CloudAdapter would answer with 500.
+ * lets a bad signature, or signing keys it could not fetch, surface as a plain error, which its
+ * CloudAdapter would answer with 500 and the upstream error's text.
  * Outgoing: the bot's access token for the Bot Connector, fetched with the OAuth 2.0
  * client-credentials grant from the app's Entra tenant (or botframework.com for multi-tenant apps)
  * and cached by the SDK until shortly before it expires. Both endpoints can be pointed elsewhere,
@@ -128,15 +129,28 @@ class ClientSecretCredentialsFactory extends ServiceClientCredentialsFactory {
 /** jsonwebtoken's verification failures: a token that does not verify, which is a 401. */
 const TOKEN_ERRORS = new Set(["JsonWebTokenError", "TokenExpiredError", "NotBeforeError"]);
 
+/** A token Folio could not verify: always 401, with a message that carries nothing from upstream. */
+export function unverifiedToken(cause: unknown, reason: "invalid" | "keys_unavailable"): AuthenticationError {
+  const error = new AuthenticationError(
+    reason === "invalid" ? "Unauthorized: the token does not verify." : "Unauthorized: the token could not be checked.",
+    401,
+  );
+  (error as Error & { cause?: unknown; reason?: string }).cause = cause;
+  (error as Error & { reason?: string }).reason = reason;
+  return error;
+}
+
 class StrictBotFrameworkAuthentication extends ConfigurationBotFrameworkAuthentication {
   override async authenticateRequest(activity: Activity, authHeader: string): Promise<AuthenticateRequestResult> {
     try {
       return await super.authenticateRequest(activity, authHeader);
     } catch (error) {
-      if (error instanceof Error && TOKEN_ERRORS.has(error.name)) {
-        throw new AuthenticationError(`Unauthorized: ${error.message}`, 401);
-      }
-      throw error;
+      if (error instanceof AuthenticationError && error.statusCode === 401) throw unverifiedToken(error, "invalid");
+      if (error instanceof Error && TOKEN_ERRORS.has(error.name)) throw unverifiedToken(error, "invalid");
+      // Anything else (the SDK's own 500 included) means Microsoft's signing keys could not be fetched
+      // (their outage, no route out): the token cannot be checked, so it is refused like a bad one —
+      // 401, not 500, and not the upstream error's text.
+      throw unverifiedToken(error, "keys_unavailable");
     }
   }
 }

@@ -2,21 +2,42 @@
  * Files sent to Folio in a 1:1 chat: downloads the attachment's `downloadUrl` (a short-lived,
  * pre-authorised address — a bearer credential in itself, so it is never logged), checking the size
  * before and while reading, and hands the bytes to the core's ingestion for the target space. The
- * reply names the pages and chunks indexed, or the specific reason the file was refused.
+ * reply names the pages and chunks indexed, or the specific reason the file was refused. The address
+ * comes from an activity a user sent, so it is fetched only from Microsoft's file hosts over HTTPS,
+ * never from an internal address, redirects included (src/outbound/public-fetch.ts): an attachment
+ * pointing at http://127.0.0.1/api/documents would otherwise be fetched and indexed.
  */
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import type { IngestResult } from "../../src/ingest/ingest-result.js";
 import { fileTooLarge, readBodyWithinLimit } from "../../src/ingest/read-limited-body.js";
 import type { Logger } from "../../src/logger.js";
+import { fetchPublic, type OutboundPolicy } from "../../src/outbound/public-fetch.js";
 import type { TeamsFile } from "./teams-activity.js";
 import { buildIngestResultText } from "./teams-message-format.js";
+
+/** Where Teams keeps files sent to a bot (SharePoint / OneDrive, every cloud), and nothing internal. */
+export const TEAMS_FILE_DOWNLOADS: OutboundPolicy = {
+  allowedHosts: [
+    "*.sharepoint.com",
+    "*.sharepoint.us",
+    "*.sharepoint-mil.us",
+    "*.sharepoint.de",
+    "*.sharepoint.cn",
+    "*.sharepoint-df.com",
+    "*.svc.ms",
+  ],
+  allowPrivateAddresses: false,
+  protocols: ["https:"],
+};
 
 /** Reads a Teams file, refusing more than `maxBytes` by its Content-Length and by what arrives. */
 export async function downloadTeamsFile(options: {
   downloadUrl: string;
   maxBytes: number;
   signal?: AbortSignal;
+  /** TEAMS_FILE_DOWNLOADS unless given (tests serve files from a loopback stand-in). */
+  policy?: OutboundPolicy;
 }): Promise<Uint8Array> {
   let parsed: URL;
   try {
@@ -27,7 +48,9 @@ export async function downloadTeamsFile(options: {
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
     throw new FolioError("teams_file_url_invalid", "Teams did not give Folio a usable download address for the file.");
   }
-  const response = await fetch(parsed, { signal: options.signal ?? AbortSignal.timeout(60_000), redirect: "follow" });
+  const response = await fetchPublic(parsed, options.policy ?? TEAMS_FILE_DOWNLOADS, {
+    signal: options.signal ?? AbortSignal.timeout(60_000),
+  });
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     throw new FolioError(
@@ -55,13 +78,17 @@ export type IngestTeamsFileInput = {
 
 /** Downloads and ingests one file; returns the reply to send (never throws for a bad file). */
 export async function ingestTeamsFile(
-  dependencies: { core: FolioCore; logger: Logger; maxBytes: number },
+  dependencies: { core: FolioCore; logger: Logger; maxBytes: number; downloads?: OutboundPolicy },
   input: IngestTeamsFileInput,
 ): Promise<{ text: string; result: IngestResult | null }> {
   const log = dependencies.logger.child({ requestId: input.requestId, space: input.spaceId });
   const started = Date.now();
   try {
-    const bytes = await downloadTeamsFile({ downloadUrl: input.file.downloadUrl, maxBytes: dependencies.maxBytes });
+    const bytes = await downloadTeamsFile({
+      downloadUrl: input.file.downloadUrl,
+      maxBytes: dependencies.maxBytes,
+      ...(dependencies.downloads ? { policy: dependencies.downloads } : {}),
+    });
     const result = await dependencies.core.ingestFile({
       bytes,
       fileName: input.file.name,

@@ -6,6 +6,7 @@
  */
 
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
+import { defangUrls, literalMarkdown } from "../../src/answer/literal-links.js";
 import { labelDocumentWithin } from "../../src/domain/document-label.js";
 import type { IngestResult } from "../../src/ingest/ingest-result.js";
 
@@ -64,8 +65,9 @@ export function citationName(citation: Citation): string {
   const pages = formatPages(citation.pageStart, citation.pageEnd);
   const suffix = pages ? ` — ${pages}` : "";
   // The pages are what makes the citation checkable, so the title gives way to them (then to the file name).
+  // A title comes from the document (PDF metadata, a heading): a URL in it is text, like any quote.
   const label = labelDocumentWithin(
-    citation.title,
+    defangUrls(citation.title),
     citation.file,
     TEAMS_CITATION_LIMITS.name - suffix.length,
     truncateText,
@@ -92,7 +94,7 @@ export function buildClaim(citation: Citation): TeamsClaim {
     appearance: {
       "@type": "DigitalDocument",
       name: citationName(citation),
-      abstract: truncateText(citation.quote, TEAMS_CITATION_LIMITS.abstract),
+      abstract: truncateText(defangUrls(citation.quote), TEAMS_CITATION_LIMITS.abstract),
       url: citation.url,
       image: { "@type": "ImageObject", name: citationIconName(citation.file) },
     },
@@ -121,11 +123,12 @@ export function limitText(text: string, limit: number = TEAMS_TEXT_LIMIT): strin
 }
 
 /**
- * The answer text: the core's Markdown as is (Teams renders it), and for a no-context answer the
- * closest sources listed with their markers, so the reader sees them even without opening a citation.
+ * The answer text: the core's Markdown (Teams renders its emphasis) made literal where it could link,
+ * and for a no-context answer the closest sources listed with their markers, so the reader sees them
+ * even without opening a citation.
  */
 export function buildAnswerText(answer: Answer): string {
-  const body = answer.answer.trim() || "I could not write an answer.";
+  const body = literalMarkdown(answer.answer.trim() || "I could not write an answer.");
   const cited = answer.citations.slice(0, TEAMS_CITATION_LIMITS.citationsPerMessage);
   if (!answer.noContext || cited.length === 0) return limitText(body);
   const lines = cited.map((citation) => `- ${citationName(citation)} [${citation.n}]`);
@@ -165,7 +168,7 @@ export function buildStreamingActivity(
 ): OutgoingActivity {
   return {
     type: "typing",
-    text: streamType === "streaming" ? limitText(text) : text,
+    text: streamType === "streaming" ? limitText(literalMarkdown(text)) : text,
     entities: [streamInfoEntity(streamType, options)],
   };
 }

@@ -51,8 +51,11 @@ export type Answer = {
   verification?: AnswerVerificationSummary;
 };
 
-/** "queued": the language model is busy and the question waits in line. */
-export type AnswerStatus = "rewriting" | "searching" | "reading" | "writing" | "queued";
+/**
+ * "queued": the language model is busy and the question waits in line. "checking": the model's draft is
+ * being verified against the sources (nothing of it is shown before).
+ */
+export type AnswerStatus = "rewriting" | "searching" | "reading" | "writing" | "queued" | "checking";
 
 export type AnswerEvent =
   | { type: "status"; status: AnswerStatus; message: string }

@@ -1,9 +1,11 @@
 /**
- * Answering with a language model: the model's draft streams to the asker as it is written, then it
- * is checked against the sources (verify-answer.ts). The verified answer replaces the draft in the
- * final `done` event; when the check fails, or the model is unreachable, busy, times out or fails,
- * the extractive answer takes over with a note saying why — never an empty or broken message. While
- * the model is busy the asker is told their place in line.
+ * Answering with a language model: the model writes a draft, which is checked against the sources
+ * (verify-answer.ts) before any of it reaches the asker. Only verified sentences stream (as one delta
+ * once the check is done); until then the asker sees statuses. A draft is unchecked text a document may
+ * have steered, so it is never shown, not even for the seconds before the check replaces it. When the
+ * check fails, or the model is unreachable, busy, times out or fails, the extractive answer (quotes
+ * from the sources) takes over with a note saying why — never an empty or broken message. While the
+ * model is busy the asker is told their place in line.
  */
 import type { Embedder } from "../embedding/embedder.js";
 import { toFolioError } from "../errors.js";
@@ -109,7 +111,6 @@ export async function* writeVerifiedAnswer(options: {
       }
       if (piece.kind !== "text") continue;
       draft += piece.text;
-      yield { type: "delta", text: piece.text };
     }
   } catch (error) {
     if (signal?.aborted) throw error;
@@ -119,6 +120,7 @@ export async function* writeVerifiedAnswer(options: {
   }
 
   if (!unavailable) {
+    yield { type: "status", status: "checking", message: "Checking the answer against the sources…" };
     const started = performance.now();
     try {
       const verification = await verifyAnswer({
@@ -137,11 +139,13 @@ export async function* writeVerifiedAnswer(options: {
         latencyMs: Math.round(performance.now() - started),
       };
       logger.info(summary, "answer verified");
-      if (verification.outcome === "verified")
+      if (verification.outcome === "verified") {
+        yield { type: "delta", text: verification.text };
         return { text: verification.text, quotes: verification.quotes, refusal: false, verification: summary };
+      }
       if (verification.outcome === "refusal")
         return { text: "", quotes: new Map(), refusal: true, verification: summary };
-      return yield* answerExtractively(options, UNVERIFIED_NOTE, draft.length > 0, summary);
+      return yield* answerExtractively(options, UNVERIFIED_NOTE, summary);
     } catch (error) {
       if (signal?.aborted) throw error;
       logger.warn(
@@ -150,7 +154,7 @@ export async function* writeVerifiedAnswer(options: {
       );
     }
   }
-  return yield* answerExtractively(options, unavailable ? LLM_UNAVAILABLE_NOTE : UNVERIFIED_NOTE, draft.length > 0, {
+  return yield* answerExtractively(options, unavailable ? LLM_UNAVAILABLE_NOTE : UNVERIFIED_NOTE, {
     outcome: unavailable ? "unavailable" : "unchecked",
     citedSentences: 0,
     supportedSentences: 0,
@@ -159,22 +163,18 @@ export async function* writeVerifiedAnswer(options: {
   });
 }
 
-/**
- * The extractive answer under a note. Streamed when nothing was streamed yet; after a draft it is not
- * (it would be appended to the draft): the `done` event's answer replaces the draft in every adapter.
- */
+/** The extractive answer under a note, streamed (nothing of the draft was shown, so nothing is replaced). */
 async function* answerExtractively(
   options: { question: string; sources: NumberedSource[]; signal?: AbortSignal; fallback: AnswerGenerator },
   note: string,
-  draftShown: boolean,
   verification: AnswerVerificationSummary,
 ): AsyncGenerator<AnswerEvent, WrittenAnswer> {
   let text = note;
-  if (!draftShown) yield { type: "delta", text: note };
+  yield { type: "delta", text: note };
   for await (const piece of options.fallback.generate(options.question, options.sources, options.signal)) {
     const separated = text === note ? `\n${piece.replace(/^\n/, "")}` : piece;
     text += separated;
-    if (!draftShown) yield { type: "delta", text: separated };
+    yield { type: "delta", text: separated };
   }
   return { text, quotes: new Map(), refusal: false, verification };
 }

@@ -3,6 +3,7 @@
  * the storage mode. Only the composition root and the CLI call this; everything else takes options.
  */
 import path from "node:path";
+import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import { FolioError } from "../errors.js";
 import { LLAMA_GPU_SETTINGS, type LlamaGpuSetting } from "../llm/llama-gpu-setting.js";
 import type { LogLevel } from "../logger.js";
@@ -86,6 +87,11 @@ export type FolioConfig = {
   librarySpaceId: string | null;
   /** Who may use the web console: this machine only (default), anyone who reaches PORT, or nobody. */
   consoleAccess: ConsoleAccess;
+  /**
+   * FOLIO_CONSOLE_ALLOWED_HOSTS: host names (lower case, no port) the console answers to in `open` mode,
+   * besides loopback names, IP addresses and FOLIO_PUBLIC_URL's host; anything else is DNS rebinding.
+   */
+  consoleAllowedHosts: string[];
   logLevel: LogLevel;
   /** How `folio serve` behaves under load and at shutdown. */
   operations: OperationsConfig;
@@ -98,6 +104,11 @@ export type OperationsConfig = {
   maxConcurrentQuestions: number;
   /** FOLIO_SHUTDOWN_GRACE_SECONDS: how long SIGTERM waits for answers and uploads in progress. */
   shutdownGraceSeconds: number;
+  /**
+   * FOLIO_PARSE_MEMORY_MB: how much one file's parse may grow the process's memory before the watchdog
+   * stops it (`parse_memory_exceeded`); the bound on what an upload costs (docs/security.md).
+   */
+  parseMemoryMb: number;
 };
 
 /** Retrieval tuning; see src/retrieval/hybrid-retriever.ts for what each number does. */
@@ -150,6 +161,8 @@ export class ConfigError extends FolioError {
 
 const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
 
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
 /** Collects problems instead of throwing at the first, so one run reports every bad variable. */
 class EnvironmentReader {
   readonly problems: ConfigProblem[] = [];
@@ -159,6 +172,24 @@ class EnvironmentReader {
   text(name: string): string | null {
     const value = this.environment[name]?.trim();
     return value ? value : null;
+  }
+
+  /** A comma-separated list of host names (no scheme, port or path), lower-cased; a bad entry is a problem. */
+  hostList(name: string): string[] {
+    const value = this.text(name);
+    if (value === null) return [];
+    const hosts = value
+      .split(",")
+      .map((entry) => entry.trim().toLowerCase())
+      .filter((entry) => entry.length > 0);
+    const bad = hosts.filter((host) => !HOST_NAME.test(host));
+    if (bad.length > 0) {
+      this.problems.push({
+        variable: name,
+        problem: `${bad.map((host) => `"${host}"`).join(", ")} must be host names only, comma-separated (example: folio.corp.example,folio)`,
+      });
+    }
+    return hosts.filter((host) => HOST_NAME.test(host));
   }
 
   url(name: string, protocols: string[]): string | null {
@@ -403,10 +434,15 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     linkTtlSeconds: reader.integer("FOLIO_LINK_TTL_SECONDS", 7 * 24 * 3600, { min: 60, max: 366 * 24 * 3600 }),
     librarySpaceId: reader.text("FOLIO_LIBRARY_SPACE"),
     consoleAccess: reader.oneOf("FOLIO_CONSOLE", CONSOLE_ACCESS, "local"),
+    consoleAllowedHosts: reader.hostList("FOLIO_CONSOLE_ALLOWED_HOSTS"),
     logLevel: reader.oneOf("FOLIO_LOG_LEVEL", LOG_LEVELS, "info"),
     operations: {
       maxConcurrentQuestions: reader.integer("FOLIO_MAX_CONCURRENT_QUESTIONS", 16, { min: 1, max: 10_000 }),
       shutdownGraceSeconds: reader.integer("FOLIO_SHUTDOWN_GRACE_SECONDS", 25, { min: 0, max: 3600 }),
+      parseMemoryMb: reader.integer("FOLIO_PARSE_MEMORY_MB", DEFAULT_PARSE_LIMITS.maxMemoryMb, {
+        min: 256,
+        max: 1_048_576,
+      }),
     },
     chunking: {
       maxTokens: reader.integer("FOLIO_CHUNK_TOKENS", 512, { min: 32, max: 8192 }),

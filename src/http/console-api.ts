@@ -20,6 +20,13 @@ import { readJsonObject } from "./read-body.js";
 const HISTORY_TURNS = 3;
 const MAX_QUESTION_CHARACTERS = 2_000;
 const MAX_FILES_PER_UPLOAD = 20;
+/** The console sends no text fields; a few are tolerated for other clients. */
+const MAX_FIELDS_PER_UPLOAD = 10;
+/**
+ * Uploads received at once. Each is held in memory until the ingestion queue takes it, so without a cap
+ * twelve 45 MB uploads in parallel added 0.85 GB that stayed; past it, a client is told to retry.
+ */
+const MAX_CONCURRENT_UPLOADS = 4;
 /** The reply to a question asked before any document was added: what to do, not "couldn't find". */
 export const EMPTY_SPACE_ANSWER = "No documents yet — drop a file here (or use Add files), then ask again.";
 /** Room for multipart boundaries and headers around the file itself. */
@@ -82,14 +89,21 @@ function tooManyFiles(): FolioError {
 }
 
 /**
- * Reads the multipart body into memory, counting every file byte against maxBytes: a chunked request
- * declares no Content-Length, so this count is what bounds it. Stops reading at the first byte over.
+ * Reads the multipart body into memory, counting every file byte against maxBytes, and every byte of
+ * the body (text fields and part headers included) against maxBytes plus the multipart overhead: a
+ * chunked request declares no Content-Length, so these counts are what bound it. Stops reading at the
+ * first byte over.
  */
 function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<ReceivedFile[]> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: request.headers, limits: { fileSize: maxBytes, files: MAX_FILES_PER_UPLOAD } });
+      // utf8: busboy reads a multipart file name as Latin-1 unless told ("Übersicht.txt" became "Ãbersicht.txt").
+      parser = busboy({
+        headers: request.headers,
+        defParamCharset: "utf8",
+        limits: { fileSize: maxBytes, files: MAX_FILES_PER_UPLOAD, fields: MAX_FIELDS_PER_UPLOAD },
+      });
     } catch {
       reject(
         new FolioError("invalid_upload", "Send files as multipart/form-data.", {
@@ -116,6 +130,12 @@ function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<Recei
     };
     const files: ReceivedFile[] = [];
     let totalBytes = 0;
+    let bodyBytes = 0;
+    // Text fields are not files but still arrive: 112 MB of them were once accepted in a chunked body.
+    request.on("data", (chunk: Buffer) => {
+      bodyBytes += chunk.length;
+      if (bodyBytes > maxBytes + MULTIPART_OVERHEAD_BYTES) fail(uploadTooLarge(maxBytes));
+    });
     parser.on("file", (_field, stream, info) => {
       const parts: Buffer[] = [];
       const file: ReceivedFile = { fileName: info.filename || "upload", bytes: Buffer.alloc(0), truncated: false };
@@ -139,6 +159,13 @@ function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<Recei
       });
     });
     parser.on("filesLimit", () => fail(tooManyFiles()));
+    parser.on("fieldsLimit", () =>
+      fail(
+        new FolioError("invalid_upload", "The upload holds more form fields than a file upload needs.", {
+          details: { status: 413 },
+        }),
+      ),
+    );
     parser.on("close", () => {
       if (settled) return;
       settled = true;
@@ -162,6 +189,8 @@ async function* emptySpaceEvents(requestId: string): AsyncIterable<AnswerEvent> 
 export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
   const { core, history, spaceId } = options;
   const searchSpaces = options.librarySpaceId ? [spaceId, options.librarySpaceId] : [spaceId];
+  /** Uploads whose bodies are being read now (see MAX_CONCURRENT_UPLOADS). */
+  let receiving = 0;
 
   const resign = (citation: Citation): Citation => ({
     ...citation,
@@ -181,13 +210,25 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
         response.setHeader("Connection", "close");
         throw tooLarge(options.maxUploadBytes);
       }
+      if (receiving >= MAX_CONCURRENT_UPLOADS) {
+        response.setHeader("Connection", "close");
+        response.setHeader("Retry-After", "5");
+        throw new FolioError(
+          "upload_busy",
+          `Folio is receiving ${MAX_CONCURRENT_UPLOADS} uploads already — try again in a few seconds.`,
+          { retryable: true, details: { status: 429 } },
+        );
+      }
       let files: ReceivedFile[];
+      receiving += 1;
       try {
         files = await receiveFiles(request, options.maxUploadBytes);
       } catch (error) {
         // The rest of the body is left unread; closing the connection stops the client sending it.
         if (isFolioError(error) && error.details.status === 413) response.setHeader("Connection", "close");
         throw error;
+      } finally {
+        receiving -= 1;
       }
       if (files.length === 0) {
         throw new FolioError("no_file", "The upload holds no file; choose one and try again.", {

@@ -15,7 +15,7 @@ import type { Logger } from "../logger.js";
 import type { MetricsExposition } from "../observability/metrics.js";
 import { PROBE_PATHS, serveProbe } from "../observability/probe-endpoints.js";
 import { runInRequestContext } from "../observability/request-context.js";
-import { CONSOLE_REQUEST_HEADER, cameThroughProxy, consoleRefusal } from "./console-access.js";
+import { CONSOLE_REQUEST_HEADER, type ConsoleHosts, cameThroughProxy, consoleRefusal } from "./console-access.js";
 import { createConsoleApi } from "./console-api.js";
 import { createConsoleHistory } from "./console-history.js";
 import { sendJsonError } from "./http-responses.js";
@@ -86,6 +86,10 @@ function statusOf(error: unknown): number {
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { folio } = options;
   const spaceId = options.consoleSpaceId ?? DEFAULT_CONSOLE_SPACE_ID;
+  const consoleHosts: ConsoleHosts = {
+    publicHost: new URL(folio.config.publicUrl).hostname.toLowerCase(),
+    allowedHosts: folio.config.consoleAllowedHosts,
+  };
   const history = createConsoleHistory({ dataDir: folio.config.dataDir, spaceId, logger: options.logger });
   const gate =
     options.gate ?? createWorkGate({ maxConcurrentQuestions: folio.config.operations.maxConcurrentQuestions });
@@ -126,19 +130,40 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       };
       if (await serveProbe(url.pathname, response, probes)) return;
       if (url.pathname.startsWith(FILES_PATH_PREFIX)) {
-        return serveSourceFile({ url, response, catalog: folio.catalog, linkSigner: folio.linkSigner });
+        return serveSourceFile({
+          url,
+          response,
+          catalog: folio.catalog,
+          linkSigner: folio.linkSigner,
+          range: request.headers.range,
+        });
       }
+    }
+    if (method === "HEAD" && url.pathname.startsWith(FILES_PATH_PREFIX)) {
+      return serveSourceFile({
+        url,
+        response,
+        catalog: folio.catalog,
+        linkSigner: folio.linkSigner,
+        method: "HEAD",
+        range: request.headers.range,
+      });
     }
     if (url.pathname.startsWith(LOCAL_CLI_API_PREFIX)) return localCliApi.handle(request, response, url);
     const isConsoleDocument = url.pathname.startsWith(CONSOLE_DOCUMENT_PREFIX);
     if (CONSOLE_API_PATHS.has(url.pathname) || CONSOLE_ASSETS[url.pathname] || isConsoleDocument) {
-      const refusal = consoleRefusal(folio.config.consoleAccess, {
-        method,
-        remoteAddress: request.socket.remoteAddress,
-        host: request.headers.host,
-        hasConsoleHeader: request.headers[CONSOLE_REQUEST_HEADER] !== undefined,
-        viaProxy: cameThroughProxy(request.headers),
-      });
+      const refusal = consoleRefusal(
+        folio.config.consoleAccess,
+        {
+          method,
+          remoteAddress: request.socket.remoteAddress,
+          host: request.headers.host,
+          hasConsoleHeader: request.headers[CONSOLE_REQUEST_HEADER] !== undefined,
+          viaProxy: cameThroughProxy(request.headers),
+          origin: request.headers.origin,
+        },
+        consoleHosts,
+      );
       if (refusal) return sendJsonError(response, refusal.status, refusal.code, refusal.message);
     }
     if (method === "GET") {

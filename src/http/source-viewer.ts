@@ -1,13 +1,15 @@
 /**
  * The source viewer: `GET /files/<documentId>?exp=&sig=` serves a document's original bytes to
  * whoever holds a valid signed link, so a citation opens the file at its page (`#page=N`).
- * Served files are never trusted: no sniffing, and anything that is not a PDF runs sandboxed.
+ * Served files are never trusted: no sniffing, and anything that is not a PDF runs sandboxed. HEAD
+ * and single byte ranges are answered (PDF viewers ask for a large file in pieces).
  */
 
 import type { ServerResponse } from "node:http";
 import { decodeText } from "../../ingestion/decode-text.js";
 import type { LinkSigner } from "../links/signed-links.js";
 import type { Catalog } from "../stores/catalog.js";
+import { parseByteRange } from "./byte-range.js";
 import { sendJsonError } from "./http-responses.js";
 
 export const FILES_PATH_PREFIX = "/files/";
@@ -17,6 +19,10 @@ export async function serveSourceFile(options: {
   response: ServerResponse;
   catalog: Catalog;
   linkSigner: LinkSigner;
+  /** GET (default) or HEAD: HEAD answers the same headers without the body. */
+  method?: "GET" | "HEAD";
+  /** The request's Range header. */
+  range?: string | undefined;
 }): Promise<void> {
   const { url, response } = options;
   let documentId: string;
@@ -58,8 +64,21 @@ export async function serveSourceFile(options: {
   };
   // The browser's PDF viewer does not run inside a sandboxed document; every other type (HTML above all) does.
   if (document.mediaType !== "application/pdf") headers["Content-Security-Policy"] = "sandbox";
-  response.writeHead(200, headers);
-  response.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  headers["Accept-Ranges"] = "bytes";
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const range = parseByteRange(options.range, body.byteLength);
+  if (range === "unsatisfiable") {
+    response.writeHead(416, { ...headers, "Content-Range": `bytes */${body.byteLength}`, "Content-Length": 0 });
+    response.end();
+    return;
+  }
+  const part = range === null ? body : body.subarray(range.start, range.end + 1);
+  if (range !== null) {
+    headers["Content-Range"] = `bytes ${range.start}-${range.end}/${body.byteLength}`;
+    headers["Content-Length"] = part.byteLength;
+  }
+  response.writeHead(range === null ? 200 : 206, headers);
+  response.end(options.method === "HEAD" ? undefined : part);
 }
 
 /** `inline` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). */

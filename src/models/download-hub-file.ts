@@ -5,14 +5,19 @@
  * corrupted, stalled or aborted download leaves nothing at the destination and nothing temporary.
  *
  * Redirects are followed by hand: the hub's identity headers sit on its redirect to the CDN (which
- * `fetch` would swallow), and the token must not travel to another host.
+ * `fetch` would swallow), and the token must not travel to another host. Every hop goes through
+ * src/outbound/public-fetch.ts: from huggingface.co, HTTPS to public addresses only, so a redirect to
+ * an internal address is refused; a custom HF_ENDPOINT is the operator's mirror, often on the LAN, and
+ * may use internal addresses.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { DEFAULT_HUB_ENDPOINT } from "../config/config.js";
 import { FolioError } from "../errors.js";
+import { fetchPublic, type OutboundPolicy } from "../outbound/public-fetch.js";
 import { type ProgressListener, throttleProgress } from "./download-progress.js";
 import { computeGitBlobSha1, type FileIdentity, readHubIdentity } from "./hub-file-identity.js";
 
@@ -49,6 +54,20 @@ const DEFAULT_PROGRESS_INTERVAL_MS = 1_000;
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
+/** Where downloads from `hub` may go: public HTTPS only for huggingface.co; the operator's mirror may be internal. */
+export function hubDownloadPolicy(hub: HubConnection): OutboundPolicy {
+  return new URL(hub.endpoint).origin === new URL(DEFAULT_HUB_ENDPOINT).origin
+    ? { allowedHosts: null, allowPrivateAddresses: false, protocols: ["https:"] }
+    : { allowedHosts: null, allowPrivateAddresses: true, protocols: ["http:", "https:"] };
+}
+
+/** fetch's shape over fetchPublic (redirects returned, not followed: resolveDownload follows them). */
+function guardedHubFetch(hub: HubConnection): typeof fetch {
+  const policy = hubDownloadPolicy(hub);
+  return ((input: URL, init: { headers: Record<string, string>; signal: AbortSignal }) =>
+    fetchPublic(input, policy, { headers: init.headers, signal: init.signal, redirect: "manual" })) as typeof fetch;
+}
+
 /** The hub's `resolve` URL for a file (huggingface_hub's `hf_hub_url` form). */
 export function hubFileUrl(endpoint: string, repository: string, revision: string, filePath: string): string {
   const encodedPath = filePath.split("/").map(encodeURIComponent).join("/");
@@ -78,7 +97,13 @@ export async function downloadHubFile(
   );
   try {
     rearm();
-    const { response, promised } = await resolveDownload(url, hub, signal, options.fetch ?? fetch, label);
+    const { response, promised } = await resolveDownload(
+      url,
+      hub,
+      signal,
+      options.fetch ?? guardedHubFetch(hub),
+      label,
+    );
     const totalBytes = request.expected.bytes ?? promised.bytes;
     const progress = throttleProgress(
       options.onProgress ?? (() => {}),

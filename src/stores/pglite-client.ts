@@ -8,6 +8,7 @@ import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { FolioError } from "../errors.js";
+import { tightenPrivateTree } from "./private-data-directory.js";
 import type { SqlClient, SqlExecutor } from "./sql-client.js";
 
 function executorOf(target: Pick<PGlite, "query">): SqlExecutor {
@@ -71,7 +72,7 @@ export async function openPgliteClient(dataDir: string): Promise<SqlClient> {
   let database: PGlite;
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) {
-    await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
       throw new FolioError(
         "database_open_failed",
         `Cannot create the embedded database directory ${dataDir}; check that FOLIO_DATA_DIR is writable.`,
@@ -82,6 +83,8 @@ export async function openPgliteClient(dataDir: string): Promise<SqlClient> {
   const releaseLock = inMemory ? async () => {} : await lockDataDirectory(dataDir);
   try {
     database = await PGlite.create(dataDir, { extensions: { vector } });
+    // PGlite unpacks a fresh database with modes of its own (0666), past the process's umask.
+    if (!inMemory) await tightenPrivateTree(dataDir);
   } catch (error) {
     await releaseLock();
     throw new FolioError(

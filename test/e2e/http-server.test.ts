@@ -160,6 +160,23 @@ describe.skipIf(!hasSharedData)("Folio HTTP server", () => {
     expect(Buffer.from(await response.arrayBuffer()).equals(pdfBytes)).toBe(true);
   });
 
+  it("answers HEAD and a byte range of a signed link, and refuses a range past the end", async () => {
+    const url = server.folio.core.signedDocumentUrl({ documentId });
+    const head = await fetch(url, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(pdfBytes.byteLength));
+    expect(head.headers.get("accept-ranges")).toBe("bytes");
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    const ranged = await fetch(url, { headers: { Range: "bytes=0-7" } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get("content-range")).toBe(`bytes 0-7/${pdfBytes.byteLength}`);
+    expect(Buffer.from(await ranged.arrayBuffer()).equals(pdfBytes.subarray(0, 8))).toBe(true);
+    const past = await fetch(url, { headers: { Range: `bytes=${pdfBytes.byteLength}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get("content-range")).toBe(`bytes */${pdfBytes.byteLength}`);
+    expect((await fetch(`${server.url}/files/${documentId}`, { method: "HEAD" })).status).toBe(403);
+  });
+
   it("refuses a link with another document id, a changed expiry, or a past expiry (403)", async () => {
     const url = new URL(server.folio.core.signedDocumentUrl({ documentId }));
     const otherId = new URL(url);

@@ -3,6 +3,7 @@
  * correctly signed Events API / interactivity / slash-command requests, talking to a local stand-in
  * of Slack's Web API, over a real Folio core (embedded PGlite, real PDF parsing, BM25, answers).
  */
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -166,6 +167,11 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
     expect(
       (await postSigned(body, "application/json", { timestamp: stale, signature: sign(body, stale) })).status,
     ).toBe(401);
+    // Signed for ten minutes ahead: it would stay replayable until a quarter of an hour from now.
+    const future = Math.floor(Date.now() / 1000) + 10 * 60;
+    const ahead = await postSigned(body, "application/json", { timestamp: future, signature: sign(body, future) });
+    expect(ahead.status).toBe(401);
+    expect(await ahead.json()).toEqual({ error: { code: "slack_request_expired" } });
   });
 
   it("ingests an uploaded PDF into the channel's space and confirms in the file's thread", async () => {
@@ -362,6 +368,28 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
     ]);
   });
 
+  it("runs a signed slash command once: the same request replayed is acknowledged and dropped", async () => {
+    const body = new URLSearchParams({
+      command: "/folio",
+      text: "docs",
+      team_id: FAKE_TEAM_ID,
+      channel_id: CHANNEL_A,
+      user_id: OTHER,
+      response_url: `${fake.url}/response`,
+      trigger_id: `t-${randomUUID()}`,
+      token: "t",
+      api_app_id: "A0FOLIO",
+    }).toString();
+    const timestamp = Math.floor(Date.now() / 1000);
+    const options = { timestamp, signature: sign(body, timestamp) };
+    const first = await postSigned(body, "application/x-www-form-urlencoded", options);
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { text: string }).text).toMatch(/^\*\d+ documents? here:\*/);
+    const replayed = await postSigned(body, "application/x-www-form-urlencoded", options);
+    expect(replayed.status).toBe(200);
+    expect(await replayed.text()).toBe("");
+  });
+
   it("runs /folio docs and lets only the uploader or an admin forget a document", async () => {
     const command = (text: string, user: string) =>
       postSigned(
@@ -372,7 +400,8 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
           channel_id: CHANNEL_A,
           user_id: user,
           response_url: `${fake.url}/response`,
-          trigger_id: "t",
+          // Slack gives every use of a command its own trigger id; a repeated one is a replay.
+          trigger_id: `t-${randomUUID()}`,
           token: "t",
           api_app_id: "A0FOLIO",
         }).toString(),

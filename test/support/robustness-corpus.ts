@@ -55,8 +55,11 @@ export const SPECIFIC_REJECTION_CODES = new Set([
   "file_corrupt",
   "zip_bomb",
   "archive_too_large",
+  "zip_size_mismatch",
+  "pdf_stream_too_large",
   "too_many_cells",
   "parse_out_of_memory",
+  "parse_memory_exceeded",
   "parse_timeout",
   "no_text",
 ]);

@@ -46,6 +46,27 @@ describe("loadConfig", () => {
     expect((caught as ConfigError).code).toBe("invalid_configuration");
   });
 
+  it("reads FOLIO_CONSOLE_ALLOWED_HOSTS as lower-case host names and reports entries that are not", () => {
+    expect(loadConfig({ FOLIO_CONSOLE_ALLOWED_HOSTS: " Folio.Corp.example , folio ," }).consoleAllowedHosts).toEqual([
+      "folio.corp.example",
+      "folio",
+    ]);
+    expect(loadConfig({}).consoleAllowedHosts).toEqual([]);
+    let caught: unknown;
+    try {
+      loadConfig({ FOLIO_CONSOLE_ALLOWED_HOSTS: "folio,https://kb.example,kb.example:3000" });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ConfigError).problems).toEqual([
+      {
+        variable: "FOLIO_CONSOLE_ALLOWED_HOSTS",
+        problem:
+          '"https://kb.example", "kb.example:3000" must be host names only, comma-separated (example: folio.corp.example,folio)',
+      },
+    ]);
+  });
+
   it("requires a signing secret or app token with a Slack bot token", () => {
     expect(() => loadConfig({ SLACK_BOT_TOKEN: "xoxb-1" })).toThrow(/SLACK_SIGNING_SECRET/);
     const http = loadConfig({ SLACK_BOT_TOKEN: "xoxb-1", SLACK_SIGNING_SECRET: "s3cret" });

@@ -2,10 +2,13 @@
  * The console API's conversation logic with a fake core (the answer pipeline itself is tested
  * elsewhere): follow-ups carry the conversation's earlier turns, "new conversation" starts over, a
  * question asked of an empty console says to add a file, and only the console's own documents can
- * be deleted. Requests go through a real loopback HTTP server.
+ * be deleted; uploads keep non-ASCII file names, count text fields of a chunked body against the limit
+ * and are refused past four at once. Requests go through a real loopback HTTP server.
  */
+
+import { EventEmitter, once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { type ClientRequest, createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -39,7 +42,12 @@ function documentRecord(id: string, spaceId: string): DocumentRecord {
 function fakeCore(documents: DocumentRecord[]) {
   const contexts: AnswerContext[] = [];
   const deleted: string[] = [];
+  const ingested: string[] = [];
   const core = {
+    async ingestFile(input: { fileName: string }) {
+      ingested.push(input.fileName);
+      return { file: input.fileName, documentId: "d1", status: "ingested", pages: 1, chunks: 1 };
+    },
     async *answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
       contexts.push(context);
       const answer = `answer to ${question}`;
@@ -57,7 +65,7 @@ function fakeCore(documents: DocumentRecord[]) {
     },
     signedDocumentUrl: ({ documentId }: { documentId: string }) => `http://folio.test/files/${documentId}`,
   } as unknown as FolioCore;
-  return { core, contexts, deleted };
+  return { core, contexts, deleted, ingested };
 }
 
 describe("console API conversation", () => {
@@ -65,6 +73,8 @@ describe("console API conversation", () => {
   let server: Server;
   let baseUrl: string;
   let fake: ReturnType<typeof fakeCore>;
+  /** Emits "upload" each time the API starts on an upload request. */
+  const uploads = new EventEmitter();
 
   const start = async (documents: DocumentRecord[]) => {
     fake = fakeCore(documents);
@@ -80,19 +90,22 @@ describe("console API conversation", () => {
     });
     server = createServer((request, response) => {
       const url = new URL(request.url ?? "/", "http://folio.test");
+      if (url.pathname === "/api/upload") uploads.emit("upload");
       const handled =
-        url.pathname === "/api/ask"
-          ? api.ask(request, response)
-          : url.pathname === "/api/history"
-            ? api.history(response)
-            : url.pathname === "/api/conversation"
-              ? api.startConversation(response)
-              : url.pathname === "/api/documents"
-                ? api.documents(response)
-                : api.deleteDocument(response, url.pathname.split("/").pop() ?? "");
+        url.pathname === "/api/upload"
+          ? api.upload(request, response)
+          : url.pathname === "/api/ask"
+            ? api.ask(request, response)
+            : url.pathname === "/api/history"
+              ? api.history(response)
+              : url.pathname === "/api/conversation"
+                ? api.startConversation(response)
+                : url.pathname === "/api/documents"
+                  ? api.documents(response)
+                  : api.deleteDocument(response, url.pathname.split("/").pop() ?? "");
       handled.catch((error: { message: string; details?: { status?: number } }) => {
         response.writeHead(error.details?.status ?? 500, { "Content-Type": "application/json" });
-        response.end(JSON.stringify({ error: { message: error.message } }));
+        response.end(JSON.stringify({ error: { code: (error as { code?: string }).code, message: error.message } }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -169,5 +182,76 @@ describe("console API conversation", () => {
     const deleted = await fetch(`${baseUrl}/api/documents/mine`, { method: "DELETE" });
     expect(deleted.status).toBe(200);
     expect(fake.deleted).toEqual(["mine"]);
+  });
+
+  /** An upload whose body is sent chunked (no Content-Length), held open until `end` is called. */
+  const openUpload = (fileName: string) => {
+    const boundary = "folio-test-boundary";
+    const target = new URL(`${baseUrl}/api/upload`);
+    const outgoing: ClientRequest = httpRequest({
+      host: target.hostname,
+      port: Number(target.port),
+      path: target.pathname,
+      method: "POST",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Transfer-Encoding": "chunked" },
+    });
+    const reply = once(outgoing, "response").then(async ([response]) => {
+      let body = "";
+      for await (const chunk of response) body += chunk;
+      return { status: response.statusCode as number, body };
+    });
+    outgoing.on("error", () => undefined);
+    outgoing.write(`--${boundary}\r\n`);
+    return {
+      reply,
+      writeField: (size: number) =>
+        outgoing.write(`Content-Disposition: form-data; name="note"\r\n\r\n${"x".repeat(size)}\r\n--${boundary}\r\n`),
+      end: () =>
+        outgoing.end(
+          `Content-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
+        ),
+    };
+  };
+
+  it("keeps a non-ASCII file name as sent (UTF-8), not as Latin-1", async () => {
+    await start([]);
+    const form = new FormData();
+    form.append("file", new Blob(["Quarterly figures."]), "Übersicht 2026 – Zürich.txt");
+    const response = await fetch(`${baseUrl}/api/upload`, { method: "POST", body: form });
+    expect(response.status).toBe(200);
+    expect(fake.ingested).toEqual(["Übersicht 2026 – Zürich.txt"]);
+    expect(await response.text()).toContain('"file":"Übersicht 2026 – Zürich.txt"');
+  });
+
+  it("counts text fields of a chunked body against the upload limit", async () => {
+    await start([]);
+    const upload = openUpload("a.txt");
+    // 1 KB limit plus 64 KB of multipart overhead: 200 KB of text fields is far past it.
+    for (let index = 0; index < 4; index += 1) upload.writeField(50 * 1024);
+    upload.end();
+    const reply = await upload.reply;
+    expect(reply.status).toBe(413);
+    expect(JSON.parse(reply.body).error.code).toBe("file_too_large");
+    expect(fake.ingested).toEqual([]);
+  });
+
+  it("receives at most four uploads at once and tells a fifth to retry", async () => {
+    await start([]);
+    const held = [];
+    for (let index = 0; index < 4; index += 1) {
+      const started = once(uploads, "upload");
+      held.push(openUpload(`held-${index}.txt`));
+      await started;
+    }
+    const fifth = openUpload("fifth.txt");
+    fifth.end();
+    const refused = await fifth.reply;
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).error.code).toBe("upload_busy");
+    for (const upload of held) upload.end();
+    expect((await Promise.all(held.map((upload) => upload.reply))).map((reply) => reply.status)).toEqual([
+      200, 200, 200, 200,
+    ]);
+    expect(fake.ingested.sort()).toEqual(["held-0.txt", "held-1.txt", "held-2.txt", "held-3.txt"]);
   });
 });

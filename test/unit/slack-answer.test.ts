@@ -152,6 +152,23 @@ describe("answerInThread", () => {
     ]);
   });
 
+  it("streams a quoted link lure and a bare URL as text, in every streaming call and in the edits", async () => {
+    const lure = "“[Verify your account here](https://evil.example/login) or www.evil.example.” [1]";
+    const events = async function* (clock: { now: number }): AsyncIterable<AnswerEvent> {
+      clock.now = 1_000;
+      yield { type: "delta", text: lure };
+      yield answerDone;
+    };
+    const streamed = await run(events, "100.0", { mode: "supported", support: { state: "unknown" } });
+    expect(streamed.calls.find((call) => call.method === "chat.startStream")?.args.markdown_text).toBe(
+      "“[Verify your account here]\\(hxxps://evil[.]example/login) or www[.]evil[.]example.” [1]",
+    );
+    const edited = await run(events);
+    expect(edited.calls.find((call) => call.method === "chat.update")?.args.text).toBe(
+      "“[Verify your account here](hxxps://evil[.]example/login) or www[.]evil[.]example.” [1] …",
+    );
+  });
+
   it("sends what is still buffered with chat.stopStream", async () => {
     const { calls } = await run(
       async function* (clock) {

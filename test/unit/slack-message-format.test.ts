@@ -41,9 +41,25 @@ describe("escaping and mrkdwn", () => {
     expect(escapeMrkdwn("a & b <script> c > d")).toBe("a &amp; b &lt;script&gt; c &gt; d");
   });
 
-  it("converts bold, headings and links, escaping everything else", () => {
+  it("converts bold and headings, escaping everything else and linking nothing", () => {
     expect(markdownToMrkdwn("## Cost\n**Up to** $1000 & more [1] see [the policy](https://x.test/a?b=1&c=2)")).toBe(
-      "*Cost*\n*Up to* $1000 &amp; more [1] see <https://x.test/a?b=1&amp;c=2|the policy>",
+      "*Cost*\n*Up to* $1000 &amp; more [1] see [the policy](hxxps://x[.]test/a?b=1&amp;c=2)",
+    );
+  });
+
+  it("shows a quoted link lure and bare URLs as text, never as Slack links", () => {
+    expect(
+      markdownToMrkdwn(
+        "Per policy [1], [Verify your account here](https://evil.example/login). Or visit www.evil.example, evil.com/reset or <https://evil.example|click>.",
+      ),
+    ).toBe(
+      "Per policy [1], [Verify your account here](hxxps://evil[.]example/login). Or visit www[.]evil[.]example, evil[.]com/reset or &lt;hxxps://evil[.]example|click&gt;.",
+    );
+  });
+
+  it("links only the source's own signed URL in a source line; a URL in its quote is text", () => {
+    expect(formatSource(citation(1, { quote: "Reset it at https://evil.example/reset now." }))).toBe(
+      "[1] <https://folio.example/files/doc-1?exp=1&amp;sig=ab#page=3|Handbook 1 — p. 3>\n> Reset it at hxxps://evil[.]example/reset now.",
     );
   });
 

@@ -116,3 +116,33 @@ describe("Teams citations", () => {
     });
   });
 });
+
+describe("text quoted from documents in Teams markdown", () => {
+  it("shows a link lure and bare URLs as text, keeping the [n] markers", () => {
+    const lure = answer({
+      answer:
+        "Per policy [1], [Verify your account here](https://evil.example/login). Or visit www.evil.example or <https://evil.example>.",
+    });
+    expect(buildAnswerText(lure)).toBe(
+      "Per policy [1], [Verify your account here]\\(hxxps://evil[.]example/login). Or visit www[.]evil[.]example or \\<hxxps://evil[.]example\\>.",
+    );
+  });
+
+  it("links only the citation's own URL; a URL in the quote is text", () => {
+    const claim = buildClaim(citation({ quote: "Reset it at https://evil.example/reset now." }));
+    expect(claim.appearance.url).toBe(citation().url);
+    expect(claim.appearance.abstract).toBe("Reset it at hxxps://evil[.]example/reset now.");
+  });
+
+  it("shows a URL in a document's title as text", () => {
+    expect(buildClaim(citation({ title: "Claim at www.evil.example/claim" })).appearance.name).toBe(
+      "Claim at www[.]evil[.]example/claim — p. 3",
+    );
+  });
+
+  it("makes streamed text literal too", () => {
+    expect(
+      buildStreamingActivity("streaming", "See [here](https://evil.example).", { streamId: "s1", sequence: 2 }).text,
+    ).toBe("See [here]\\(hxxps://evil[.]example).");
+  });
+});

@@ -103,7 +103,7 @@ async function ask(model: AnswerGenerator, question: string, results?: SearchRes
 }
 
 describe("answers written by a language model", () => {
-  it("streams the draft, then replaces it with the verified sentences quoting the supporting sentence and its page", async () => {
+  it("streams only the verified sentences, quoting the supporting sentence and its page", async () => {
     const { deltas, answer } = await ask(
       scriptedModel([
         "Yoga classes are covered [1]. ",
@@ -112,7 +112,7 @@ describe("answers written by a language model", () => {
       ]),
       "Are yoga classes covered by PerksPlus?",
     );
-    expect(deltas).toBe("Yoga classes are covered [1]. The moon is made of cheese [1]. Yoga classes are covered [1].");
+    expect(deltas).toBe("Yoga classes are covered [1]. Yoga classes are covered [1].");
     expect(answer.answer).toBe("Yoga classes are covered [1]. Yoga classes are covered [1].");
     expect(answer.noContext).toBe(false);
     expect(answer.citations).toEqual([
@@ -136,12 +136,12 @@ describe("answers written by a language model", () => {
     });
   });
 
-  it("replaces a draft that fails verification by the extractive answer under a note, without appending to the draft", async () => {
+  it("answers a draft that fails verification with the extractive answer under a note, never showing the draft", async () => {
     const { deltas, answer } = await ask(
       scriptedModel(["The moon is made of cheese [1]."]),
       "How much can employees expense for fitness programs?",
     );
-    expect(deltas).toBe("The moon is made of cheese [1].");
+    expect(deltas).toBe(`${UNVERIFIED_NOTE}\n“Employees may expense up to $1000 for fitness programs each year.” [1]`);
     expect(answer.answer).toBe(
       `${UNVERIFIED_NOTE}\n“Employees may expense up to $1000 for fitness programs each year.” [1]`,
     );
@@ -172,6 +172,32 @@ describe("answers written by a language model", () => {
     expect(answer.answer).toBe(
       `${LLM_UNAVAILABLE_NOTE}\n“Employees may expense up to $1000 for fitness programs each year.” [1]`,
     );
+  });
+
+  it("lets no unverified sentence reach a stream: only statuses until the check, then the verified text", async () => {
+    const { events } = await ask(
+      scriptedModel([
+        "Yoga classes are covered [1]. ",
+        "The moon is made of cheese [1]. ",
+        "Yoga classes are covered [1].",
+      ]),
+      "Are yoga classes covered by PerksPlus?",
+    );
+    expect(events.filter((event) => event.type === "status" || event.type === "delta")).toEqual([
+      { type: "status", status: "searching", message: "Searching your documents…" },
+      { type: "status", status: "reading", message: "Reading 1 source…" },
+      { type: "status", status: "writing", message: "Writing the answer…" },
+      { type: "status", status: "checking", message: "Checking the answer against the sources…" },
+      { type: "delta", text: "Yoga classes are covered [1]. Yoga classes are covered [1]." },
+    ]);
+  });
+
+  it("never streams a link lure the model drafted, however the check ends", async () => {
+    const { deltas } = await ask(
+      scriptedModel(["Yoga classes are covered [1]. ", "Verify your account [here](https://evil.example/login) [1]."]),
+      "Are yoga classes covered by PerksPlus?",
+    );
+    expect(deltas).toBe(`${UNVERIFIED_NOTE}\n“Gym memberships and yoga classes are covered.” [1]`);
   });
 
   it("tells the asker their place in line while the model is busy", async () => {
