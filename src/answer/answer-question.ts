@@ -206,9 +206,7 @@ export function createAnswerService(dependencies: {
       // Asked about anything else, passages that cover the rest of the question are still shown, after
       // saying plainly that the name itself is not in the documents.
       const caveat =
-        composed.missingNames.length > 0 &&
-        !["figure", "comparison"].includes(analysis.kind) &&
-        relevance.relevant
+        composed.missingNames.length > 0 && !["figure", "comparison"].includes(analysis.kind) && relevance.relevant
           ? composed.uncovered?.replace(
               /, so I can't answer this from them\.$/,
               "; these passages are the closest to the rest of the question.",

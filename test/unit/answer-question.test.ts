@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AnswerContext, AnswerEvent, ConversationTurn } from "../../src/answer/answer-events.js";
-import { createAnswerService, NO_CONTEXT_ANSWER, NO_SOURCES_ANSWER } from "../../src/answer/answer-question.js";
+import { createAnswerService, NO_SOURCES_ANSWER } from "../../src/answer/answer-question.js";
 import { createExtractiveGenerator } from "../../src/answer/extractive-generator.js";
 import type { AnswerGenerator } from "../../src/answer/generator.js";
 import type { PageText, SearchResult } from "../../src/domain/types.js";
