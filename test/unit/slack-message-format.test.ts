@@ -59,7 +59,7 @@ describe("escaping and mrkdwn", () => {
 
   it("links only the source's own signed URL in a source line; a URL in its quote is text", () => {
     expect(formatSource(citation(1, { quote: "Reset it at https://evil.example/reset now." }))).toBe(
-      "[1] <https://folio.example/files/doc-1?exp=1&amp;sig=ab#page=3|Handbook 1 — p. 3>\n> Reset it at hxxps://evil[.]example/reset now.",
+      "[1] <https://folio.example/files/doc-1?exp=1&amp;sig=ab#page=3|Handbook 1 (handbook-1.pdf) — p. 3>\n> Reset it at hxxps://evil[.]example/reset now.",
     );
   });
 

@@ -136,7 +136,7 @@ describe("text quoted from documents in Teams markdown", () => {
 
   it("shows a URL in a document's title as text", () => {
     expect(buildClaim(citation({ title: "Claim at www.evil.example/claim" })).appearance.name).toBe(
-      "Claim at www[.]evil[.]example/claim — p. 3",
+      "Claim at www[.]evil[.]example/claim (contoso-perksplus.pdf) — p. 3",
     );
   });
 
