@@ -71,7 +71,7 @@ export function createDocumentFactsIndex(
 export type NameCoverage = {
   /** Names the question gives that no found document names. */
   missing: string[];
-  /** Per document id: whether it is about every name the question gives (see SUBJECT_NAMINGS). */
+  /** Per document id: whether it is about a name the question gives (see SUBJECT_NAMINGS); true for all when it gives none. */
   aboutAsked: Map<string, boolean>;
 };
 
@@ -84,7 +84,9 @@ export async function coverNames(
   const documents = new Map<string, SearchResult>();
   for (const result of results) if (!documents.has(result.documentId)) documents.set(result.documentId, result);
   const missing: string[] = [];
-  const aboutAsked = new Map<string, boolean>([...documents.keys()].map((id) => [id, true]));
+  // A document is about what the question asks when it is about one of the names it gives: two names
+  // in one figure question are mostly one company's ("Block (formerly known as Square)").
+  const aboutAsked = new Map<string, boolean>([...documents.keys()].map((id) => [id, entities.length === 0]));
   const passages = results.map((result) => {
     const text = normalizeForNames(result.text);
     return { documentId: result.documentId, text, words: text.trim().split(" ") };
@@ -97,7 +99,7 @@ export async function coverNames(
       );
       const mention = await index.mentions({ documentId, title: result.title, file: result.file }, entity);
       if (inPassage || mention !== "absent") named = true;
-      if (mention !== "subject") aboutAsked.set(documentId, false);
+      if (mention === "subject") aboutAsked.set(documentId, true);
     }
     if (!named) missing.push(entity);
   }

@@ -81,8 +81,13 @@ const NOT_MEASURE = uniqueTerms(
 /** Words a question opens with: a capital there says nothing about a name. */
 function isSentenceStart(text: string, index: number): boolean {
   const before = text.slice(0, index).trimEnd();
-  return before.length === 0 || /[.?!:;]$/.test(before);
+  // "(balance sheet) Define …": a parenthesis information-need.ts moved ahead of a new sentence.
+  return before.length === 0 || /[.?!:;)]$/.test(before);
 }
+
+/** Nouns that make "the X …" a named thing: "the Northwind Premium plan". */
+const NAMED_THING =
+  /^\s+(?:plan|plans|program|programme|policy|product|fund|card|account|service|brand|app|platform|model|device|team|company|group|report|handbook)\b/i;
 
 const NAME_TOKEN = /(?<![\p{L}\p{N}])(?:\p{Lu}[\p{L}\p{N}&.-]*|\p{N}+\p{Lu}[\p{L}\p{N}]*)(?:['’]s)?(?![\p{L}\p{N}])/gu;
 
@@ -99,7 +104,12 @@ export function namedEntities(question: string): string[] {
     // A short all-capitals word alone is mostly a measure's or a term's abbreviation (EPS, DPO, COGS,
     // PTO), unless it is possessive ("JPM's") or stands in a longer name ("MGM Resorts").
     const abbreviation = run.length === 1 && /^[\p{Lu}&]{2,5}$/u.test(run[0] ?? "") && !runPossessive;
-    if (run.length > 0 && !abbreviation) names.push(question.slice(runStart, wordEnd).replace(/\s+/g, " "));
+    // "the Highest EBITDAR Contribution" is a term set in capitals; "the Northwind Premium plan" is a name.
+    const term =
+      /\bthe\s+$/i.test(question.slice(Math.max(0, runStart - 4), runStart)) &&
+      !runPossessive &&
+      !NAMED_THING.test(question.slice(wordEnd));
+    if (run.length > 0 && !abbreviation && !term) names.push(question.slice(runStart, wordEnd).replace(/\s+/g, " "));
     run = [];
     runPossessive = false;
   };
