@@ -78,7 +78,8 @@ function renderCitations(message, citations, noContext) {
       attributes: { "data-role": "citation", href: citation.url, target: "_blank", rel: "noopener noreferrer" },
     });
     const item = element("li", {}, [link]);
-    if (citation.quote) item.append(element("blockquote", { text: citation.quote }));
+    // The answer already shows a quote it quotes: the same words twice help no one.
+    if (citation.quote && !citation.quotedInAnswer) item.append(element("blockquote", { text: citation.quote }));
     list.append(item);
   }
   message.append(label, list);

@@ -167,7 +167,8 @@ export function formatSource(citation: Citation): string {
   const name = labelDocument(citation.title, citation.file);
   const label = pages ? `${name} — ${pages}` : name;
   const line = `[${citation.n}] ${formatLink(citation.url, label)}`;
-  const quote = shortenQuote(citation.quote);
+  // The answer already quotes it (an extractive answer is its quotes): the same words twice help no one.
+  const quote = citation.quotedInAnswer ? "" : shortenQuote(citation.quote);
   return quote ? `${line}\n> ${escapeMrkdwn(defangUrls(quote))}` : line;
 }
 

@@ -28,6 +28,8 @@ export type Citation = {
   quote: string;
   /** Signed link to the source viewer, with `#page=N` for PDFs. */
   url: string;
+  /** The answer's text already shows this quote: renderers list the source without printing it again. */
+  quotedInAnswer?: boolean;
 };
 
 /** How a language model's draft fared against its sources (absent for extractive answers). */

@@ -17,6 +17,7 @@ import type { Answer, AnswerContext, AnswerEvent, AnswerVerificationSummary, Cit
 import {
   buildCitation,
   buildCitations,
+  isQuotedInAnswer,
   type LinkForCitation,
   numberCitations,
   type QuotedPassage,
@@ -291,6 +292,9 @@ export function createAnswerService(dependencies: {
         }
       }
       throwIfAborted(signal);
+      citations = citations.map((citation) =>
+        isQuotedInAnswer(answerText, citation) ? { ...citation, quotedInAnswer: true } : citation,
+      );
       yield { type: "citations", citations };
       lap("total", startedAt);
       const answer: Answer = {

@@ -5,7 +5,9 @@
  * itself is computed here from the two cited figures, shown with its inputs ("1,933 < 2,020"), never
  * left to a quote.
  */
+
 import { formatCellValue } from "./figure-sentence.js";
+import { possessive } from "./possessive.js";
 import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-analysis.js";
 import type { TableCell, UnitScale } from "./table-cells.js";
 
@@ -16,7 +18,7 @@ function periodText(period: Period): string {
 }
 
 function sideQuestion(entity: string | null, measure: string, periods: Period[]): string {
-  const owner = entity === null ? "" : `${entity}'s `;
+  const owner = entity === null ? "" : `${possessive(entity)} `;
   const when = periods.length > 0 ? ` in ${periods.map(periodText).join(" and ")}` : "";
   return `What was ${owner}${measure}${when}?`;
 }

@@ -5,6 +5,7 @@
  * cell, the measure and period alone are searched once more: a statement's row shares few words with a
  * question phrased around a company's name.
  */
+
 import type { PageText, SearchResult } from "../domain/types.js";
 import { comparisonSentence, comparisonSides } from "./compare-figures.js";
 import { DirectAnswer } from "./direct-answer.js";
@@ -13,6 +14,7 @@ import { type FigureEvidence, gatherFigureEvidence, uncoveredMessage } from "./f
 import { type FoundDefinition, findDefinition } from "./find-definition.js";
 import { findList } from "./find-list.js";
 import type { NumberedSource } from "./generator.js";
+import { possessive } from "./possessive.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
 import { pageScale, type TableCell, takesTableScale } from "./table-cells.js";
 
@@ -131,7 +133,7 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
       continue;
     }
     direct.addFigure(sideEvidence.figure, side.entity);
-    const label = byPeriod ? periodWords(side.analysis.periods) : `${side.entity ?? side.question}'s`;
+    const label = byPeriod ? periodWords(side.analysis.periods) : possessive(side.entity ?? side.question);
     found.push({ label, cell: sideEvidence.figure.cell });
   }
   if (found.length === 0) return { direct: null, uncovered: null, missingNames: [] };

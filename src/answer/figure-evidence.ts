@@ -3,6 +3,7 @@
  * documents name what the question names, whether they report the year it asks about, and the table
  * cell that answers it. Shared by plain figure questions and by each side of a comparison.
  */
+
 import type { SearchResult } from "../domain/types.js";
 import {
   coverNames,
@@ -13,6 +14,7 @@ import {
   type PeriodCoverage,
 } from "./evidence-coverage.js";
 import { type FoundFigure, findFigure } from "./find-figure.js";
+import { possessive } from "./possessive.js";
 import type { QuestionAnalysis } from "./question-analysis.js";
 
 export type FigureEvidence = {
@@ -52,6 +54,6 @@ export function uncoveredMessage(evidence: FigureEvidence, entity: string | null
   }
   if (evidence.periods.missing.length === 0) return null;
   const asked = describeYears(evidence.periods.missing.map((period) => period.year));
-  const whose = entity === null ? "" : `${entity}'s `;
+  const whose = entity === null ? "" : `${possessive(entity)} `;
   return `The documents available here have ${whose}figures for ${describeYears(evidence.periods.coveredYears)}, not ${asked}.`;
 }

@@ -4,8 +4,10 @@
  * $1,933 million [1]." Every number written is the cell's own, scaled by the unit its table states; a
  * thousands figure also gets its value in millions, rounded and marked "about".
  */
+
 import type { QuotedPassage } from "./citations.js";
 import type { FoundFigure } from "./find-figure.js";
+import { possessive } from "./possessive.js";
 import { type TableCell, tableCells, type UnitScale } from "./table-cells.js";
 
 const SCALE_FACTORS: Record<UnitScale, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
@@ -70,7 +72,7 @@ export function figureSentence(figure: FoundFigure, entity: string | null): stri
   // A shouted label lower-cased ("Total nike, inc. revenues") gets the name back as the question wrote it.
   if (namesEntity) label = label.replace(new RegExp(entity.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), entity);
   const subject =
-    entity === null || namesEntity ? label : `${entity}'s ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+    entity === null || namesEntity ? label : `${possessive(entity)} ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
   const when = cell.column === "" ? "" : ` for ${periodPhrase(cell.column)}`;
   return `${subject}${when} ${verbFor(label)} ${formatCellValue(cell)} [${figure.source.n}].`;
 }

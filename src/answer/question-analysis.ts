@@ -87,7 +87,7 @@ function isSentenceStart(text: string, index: number): boolean {
 
 /** Nouns that make "the X …" a named thing: "the Northwind Premium plan". */
 const NAMED_THING =
-  /^\s+(?:plan|plans|program|programme|policy|product|fund|card|account|service|brand|app|platform|model|device|team|company|group|report|handbook)\b/i;
+  /^\s+(?:plan|plans|program|programme|policy|product|fund|card|account|service|brand|app|platform|model|device|team|company|group|report|handbook|office|branch|site|store|plant|campus|division|segment)\b/i;
 
 const NAME_TOKEN = /(?<![\p{L}\p{N}])(?:\p{Lu}[\p{L}\p{N}&.-]*|\p{N}+\p{Lu}[\p{L}\p{N}]*)(?:['’]s)?(?![\p{L}\p{N}])/gu;
 

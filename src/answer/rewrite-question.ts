@@ -9,6 +9,7 @@
 import type { Logger } from "../logger.js";
 import { analyzeText } from "../retrieval/text-analyzer.js";
 import type { ConversationTurn } from "./answer-events.js";
+import { possessive } from "./possessive.js";
 import { analyzeQuestion, type Period } from "./question-analysis.js";
 
 /**
@@ -88,7 +89,7 @@ export function standaloneFollowUp(question: string, previous: string): string |
   const newMeasure = [...asked.measureTerms].some((term) => !before.measureTerms.has(term));
   if (newMeasure) {
     const measure = asked.measure.replace(/^(?:about|its|their|the|same|for|of)\s+/gi, "").trim();
-    const owner = entities.length > 0 ? `${entities.join(" and ")}'s ` : "";
+    const owner = entities.length > 0 ? `${possessive(entities.join(" and "))} ` : "";
     const when = periods.length > 0 ? ` in ${periods.map(periodText).join(" and ")}` : "";
     return `What was ${owner}${measure}${when}?`;
   }

@@ -201,6 +201,8 @@ describe("answerQuestion", () => {
         pageEnd: 1,
         quote: "Employees may expense up to $1000 for fitness programs each year.",
         url: "https://folio.test/files/doc-perks#page=1",
+        // The extractive answer quotes it: renderers leave the quote out of the source list.
+        quotedInAnswer: true,
       },
       {
         n: 2,
@@ -211,6 +213,7 @@ describe("answerQuestion", () => {
         pageEnd: 4,
         quote: "Employees submit fitness program claims through the benefits portal with a receipt.",
         url: "https://folio.test/files/doc-claims#page=4",
+        quotedInAnswer: true,
       },
     ]);
     expect(citationsEvent).toEqual({ type: "citations", citations: done.answer.citations });

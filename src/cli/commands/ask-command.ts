@@ -4,7 +4,6 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/answer-events.js";
-import { isQuotedInAnswer } from "../../answer/citations.js";
 import { labelDocument } from "../../domain/document-label.js";
 import { FolioError } from "../../errors.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
@@ -37,7 +36,7 @@ export async function runAskCommand(backend: CommandBackend, words: string[], op
         ? ""
         : ` — p. ${citation.pageStart}${citation.pageEnd !== null && citation.pageEnd !== citation.pageStart ? `–${citation.pageEnd}` : ""}`;
     const name = labelDocument(citation.title, citation.file);
-    const quote = isQuotedInAnswer(answer.answer, citation) ? "" : `    "${citation.quote}"\n`;
+    const quote = citation.quotedInAnswer ? "" : `    "${citation.quote}"\n`;
     process.stdout.write(`[${citation.n}] ${name}${pages}\n${quote}    ${citation.url}\n`);
   }
   return EXIT_CODES.ok;
