@@ -38,7 +38,7 @@ export type ComposedDirectAnswer = {
   direct: DirectAnswer | null;
   /** Set when the documents do not cover a name or a year the question asks about. */
   uncovered: string | null;
-  /** The names the question gives that no found document names. */
+  /** Names no found document gives, for which an answer may still go ahead under a caveat (never a variant). */
   missingNames: string[];
 };
 
@@ -93,6 +93,11 @@ function numberedResults(results: SearchResult[]): NumberedSource[] {
 /** Results a list is looked for in: a list that answers is in one of the first few. */
 const LIST_SOURCES = 10;
 
+/** Missing names an answer may still go ahead under a caveat: none when one is a variant of what the documents hold. */
+function namesForCaveat(evidence: FigureEvidence): string[] {
+  return evidence.names.variants.length > 0 ? [] : evidence.names.missing;
+}
+
 export async function composeDirectAnswer(input: DirectAnswerInput): Promise<ComposedDirectAnswer> {
   const { analysis } = input;
   const entity = analysis.entities[0] ?? null;
@@ -103,7 +108,7 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     return {
       direct: direct.isEmpty() ? null : direct,
       uncovered: uncoveredMessage(evidence, entity),
-      missingNames: evidence.names.missing,
+      missingNames: namesForCaveat(evidence),
     };
   }
   const evidence = await gatherFigureEvidence(analysis, input.results, input.facts);
@@ -111,15 +116,15 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   if (analysis.kind === "list" && uncovered === null) {
     const list = findList(analysis, numberedResults(input.results.slice(0, LIST_SOURCES)));
     if (list !== null) direct.addList(list.source, list.introduction, list.items, list.passage);
-    return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: evidence.names.missing };
+    return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
   }
   if (analysis.kind === "definition" && uncovered === null) {
     const definition = await definitionEvidence(analysis, input);
     if (definition !== null) direct.addQuote(definition.source, definition.passage);
-    return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: evidence.names.missing };
+    return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
   }
   const sides = uncovered === null ? comparisonSides(input.need, analysis) : [];
-  if (sides.length === 0) return { direct: null, uncovered, missingNames: evidence.names.missing };
+  if (sides.length === 0) return { direct: null, uncovered, missingNames: namesForCaveat(evidence) };
   // Each side is looked up in its own search, so each named document is searched.
   const byPeriod = sides.every((side) => side.entity === sides[0]?.entity);
   const found: Array<{ label: string; cell: TableCell }> = [];

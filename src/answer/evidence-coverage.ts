@@ -11,7 +11,7 @@ import type { SearchResult } from "../domain/types.js";
 import { countNamings, namesIn, normalizeForNames } from "./name-matching.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
 import { uniqueTerms } from "./sentence-scoring.js";
-import { tableCells } from "./table-cells.js";
+import { periodOfColumn, tableCells } from "./table-cells.js";
 
 /** What a document's passages show about it: its text (normalized for names) and the years its tables report. */
 type DocumentFacts = { text: string; words: string[]; reportedYears: Set<number> };
@@ -57,7 +57,7 @@ export function createDocumentFactsIndex(
   return {
     async mentions(document, name) {
       const label = normalizeForNames(`${document.title} ${document.file.replace(/[_-]+/g, " ")}`);
-      if (namesIn(label, label.trim().split(" "), name)) return "subject";
+      if (namesIn(label, label.trim().split(" "), name) || startsLabelWord(label, name)) return "subject";
       const { text, words } = await factsOf(document.documentId);
       const namings = countNamings(text, words, name, SUBJECT_NAMINGS);
       return namings >= SUBJECT_NAMINGS ? "subject" : namings > 0 ? "named" : "absent";
@@ -71,6 +71,13 @@ export function createDocumentFactsIndex(
 export type NameCoverage = {
   /** Names the question gives that no found document names. */
   missing: string[];
+  /**
+   * Missing names of two or more words whose first word the documents do use ("Northwind Premium" where
+   * they have Northwind Standard): a variant of what the documents cover, which they do not hold.
+   */
+  variants: string[];
+  /** Found passages (chunk ids) that name every name the question gives. */
+  namingPassages: Set<string>;
   /** Per document id: whether it is about a name the question gives (see SUBJECT_NAMINGS); true for all when it gives none. */
   aboutAsked: Map<string, boolean>;
 };
@@ -89,10 +96,14 @@ export async function coverNames(
   const aboutAsked = new Map<string, boolean>([...documents.keys()].map((id) => [id, entities.length === 0]));
   const passages = results.map((result) => {
     const text = normalizeForNames(result.text);
-    return { documentId: result.documentId, text, words: text.trim().split(" ") };
+    return { chunkId: result.chunkId, documentId: result.documentId, text, words: text.trim().split(" ") };
   });
+  const variants: string[] = [];
+  const namingPassages = new Set(results.map((result) => result.chunkId));
   for (const entity of entities) {
     let named = false;
+    for (const passage of passages)
+      if (!namesIn(passage.text, passage.words, entity)) namingPassages.delete(passage.chunkId);
     for (const [documentId, result] of documents) {
       const inPassage = passages.some(
         (passage) => passage.documentId === documentId && namesIn(passage.text, passage.words, entity),
@@ -101,9 +112,34 @@ export async function coverNames(
       if (inPassage || mention !== "absent") named = true;
       if (mention === "subject") aboutAsked.set(documentId, true);
     }
-    if (!named) missing.push(entity);
+    if (!named) {
+      missing.push(entity);
+      if (await isVariant(entity, documents, index)) variants.push(entity);
+    }
   }
-  return { missing, aboutAsked };
+  return { missing, variants, namingPassages, aboutAsked };
+}
+
+/** Whether a missing name of two or more words starts with a word the found documents use as a name. */
+async function isVariant(
+  entity: string,
+  documents: Map<string, SearchResult>,
+  index: DocumentFactsIndex,
+): Promise<boolean> {
+  const words = normalizeForNames(entity).trim().split(" ");
+  const first = words[0];
+  if (words.length < 2 || first === undefined || first.length < 3) return false;
+  for (const [documentId, result] of documents)
+    if ((await index.mentions({ documentId, title: result.title, file: result.file }, first)) !== "absent") return true;
+  return false;
+}
+
+/** "JPM" starts "JPMORGAN_2021Q1_10Q.pdf", "Foot Locker" starts "FOOTLOCKER_2022_8K.pdf": the name run together starts a label word. */
+function startsLabelWord(label: string, name: string): boolean {
+  const compact = normalizeForNames(name).replace(/ /g, "");
+  if (compact.length < 3) return false;
+  const words = label.trim().split(" ");
+  return words.some((_, index) => words.slice(index).join("").startsWith(compact));
 }
 
 export type PeriodCoverage = { missing: Period[]; coveredYears: number[] };
@@ -143,9 +179,9 @@ function yearsInColumns(passages: Array<Pick<SearchResult, "text" | "kind" | "pr
   for (const passage of passages) {
     let latest = 0;
     for (const cell of tableCells(passage))
-      if (cell.period !== null) {
-        years.add(cell.period.year);
-        latest = Math.max(latest, cell.period.year);
+      for (const year of yearsOfColumn(cell.column)) {
+        years.add(year);
+        latest = Math.max(latest, year);
       }
     if (latest > 0) latestCounts.set(latest, (latestCounts.get(latest) ?? 0) + 1);
   }
@@ -153,13 +189,24 @@ function yearsInColumns(passages: Array<Pick<SearchResult, "text" | "kind" | "pr
   return [...years].filter((year) => reportingYear === undefined || year <= reportingYear).sort((a, b) => a - b);
 }
 
-/** Whether a sentence of `text` gives a figure for `year`: it names the year, a word of the measure, and another number. */
+/**
+ * The years a column reports: its period's year, or both years a January or February period end may
+ * belong to ("January 28, 2023" ends fiscal 2022 for most retailers), so coverage is not refused on it.
+ */
+function yearsOfColumn(column: string): number[] {
+  const period = periodOfColumn(column);
+  if (period !== null) return [period.year];
+  const ending = /\b(?:jan(?:uary)?|feb(?:ruary)?)\.?\s+\d{1,2},?\s+((?:19|20)\d{2})\b/i.exec(column);
+  return ending ? [Number(ending[1]) - 1, Number(ending[1])] : [];
+}
+
+/** Whether a sentence of `text` gives a figure for `year`: it names the year, every word of the measure, and another number. */
 function sentenceReports(text: string, year: number, measureTerms: Set<string>): boolean {
   return splitSentences(text).some(({ start, end }) => {
     const sentence = text.slice(start, end);
     if (!new RegExp(`\\b${year}\\b`).test(sentence)) return false;
     const terms = uniqueTerms(sentence);
-    if (![...measureTerms].some((term) => terms.has(term))) return false;
+    if (![...measureTerms].every((term) => terms.has(term))) return false;
     return /\d/.test(sentence.replace(new RegExp(`\\b${year}\\b`, "g"), ""));
   });
 }

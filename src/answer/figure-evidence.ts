@@ -32,7 +32,10 @@ export async function gatherFigureEvidence(
   facts: DocumentFactsIndex,
 ): Promise<FigureEvidence> {
   const names = await coverNames(analysis.entities, results, facts);
-  const isAboutAsked = (result: SearchResult) => names.aboutAsked.get(result.documentId) !== false;
+  // A figure comes from a document about what the question names, or from a passage that names it (a
+  // table of companies names each in its row).
+  const isAboutAsked = (result: SearchResult) =>
+    names.aboutAsked.get(result.documentId) !== false || names.namingPassages.has(result.chunkId);
   // A comparison's periods are each side's, looked up by the side (compare-figures.ts).
   if (names.missing.length > 0 || analysis.kind !== "figure") return { names, periods: NO_PERIODS, figure: null };
   const periods = await coverPeriods(analysis, results.filter(isAboutAsked), facts);
@@ -48,12 +51,14 @@ export async function gatherFigureEvidence(
 /** What the answer says when the documents do not cover a name or a year the question asks about; null when they do. */
 export function uncoveredMessage(evidence: FigureEvidence, entity: string | null): string | null {
   const { missing } = evidence.names;
-  if (missing.length > 0) {
-    const names = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} or ${missing.at(-1)}`;
-    return `The documents available here don't mention ${names}, so I can't answer this from them.`;
-  }
+  if (missing.length > 0)
+    return `The documents available here don't mention ${listed(missing)}, so I can't answer this from them.`;
   if (evidence.periods.missing.length === 0) return null;
   const asked = describeYears(evidence.periods.missing.map((period) => period.year));
   const whose = entity === null ? "" : `${possessive(entity)} `;
   return `The documents available here have ${whose}figures for ${describeYears(evidence.periods.coveredYears)}, not ${asked}.`;
+}
+
+function listed(names: string[]): string {
+  return names.length === 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
 }

@@ -33,16 +33,24 @@ const NEUTRAL_LABEL_WORDS = new Set(["total", "net", "consolid"]);
  * words the row and its section add (each a sign the row is a part of the measure, not the measure:
  * "North America › Net sales", "Net income attributable to noncontrolling interests").
  */
-function labelFit(measureTerms: Set<string>, cell: TableCell): { coverage: number; extraWords: number } {
-  const label = uniqueTerms([...cell.parents, cell.label].join(" "));
+function labelFit(
+  measureTerms: Set<string>,
+  cell: TableCell,
+  neutralTerms: ReadonlySet<string>,
+): { coverage: number; ownCoverage: number; extraWords: number } {
+  const own = uniqueTerms(cell.label);
+  const parents = uniqueTerms(cell.parents.join(" "));
+  const holds = (terms: Set<string>, term: string) => synonymsOf(term).some((synonym) => terms.has(synonym));
   let matched = 0;
-  for (const term of measureTerms) if (synonymsOf(term).some((synonym) => label.has(synonym))) matched += 1;
+  let ownMatched = 0;
+  for (const term of measureTerms) {
+    if (holds(own, term)) ownMatched += 1;
+    if (holds(own, term) || holds(parents, term)) matched += 1;
+  }
   const isExtra = (term: string) =>
-    !NEUTRAL_LABEL_WORDS.has(term) && !synonymsOf(term).some((synonym) => measureTerms.has(synonym));
-  const extraWords =
-    [...uniqueTerms(cell.label)].filter(isExtra).length +
-    0.5 * [...uniqueTerms(cell.parents.join(" "))].filter(isExtra).length;
-  return { coverage: matched / measureTerms.size, extraWords };
+    !NEUTRAL_LABEL_WORDS.has(term) && !neutralTerms.has(term) && !synonymsOf(term).some((s) => measureTerms.has(s));
+  const extraWords = [...own].filter(isExtra).length + 0.5 * [...parents].filter(isExtra).length;
+  return { coverage: matched / measureTerms.size, ownCoverage: ownMatched / measureTerms.size, extraWords };
 }
 
 export function periodMatches(asked: Period, column: Period | null): boolean {
@@ -57,13 +65,15 @@ function minimumCoverage(measureTerms: Set<string>): number {
 }
 
 export function findFigure(
-  analysis: Pick<QuestionAnalysis, "measureTerms" | "periods">,
+  analysis: Pick<QuestionAnalysis, "measureTerms" | "periods" | "entities">,
   sources: NumberedSource[],
   /** Whether a source's document is about what the question names (true for every source when it names nothing). */
   isAboutAsked: (source: NumberedSource) => boolean = () => true,
 ): FoundFigure | null {
   if (analysis.measureTerms.size === 0) return null;
   const period = analysis.periods[0];
+  // The company's own name in a row ("Total NIKE, Inc. Revenues") is no extra word.
+  const neutralTerms = uniqueTerms(analysis.entities.join(" "));
   let best: FoundFigure | null = null;
   sources.forEach((source, rank) => {
     if (!isAboutAsked(source)) return;
@@ -72,11 +82,12 @@ export function findFigure(
     const firstPeriodColumn = cells.find((cell) => cell.period !== null)?.column;
     for (const cell of cells) {
       if (period !== undefined ? !periodMatches(period, cell.period) : cell.column !== firstPeriodColumn) continue;
-      const { coverage, extraWords } = labelFit(analysis.measureTerms, cell);
+      const { coverage, ownCoverage, extraWords } = labelFit(analysis.measureTerms, cell, neutralTerms);
       if (coverage < minimumCoverage(analysis.measureTerms)) continue;
+      // "Revenues › Converse" is a part of revenues, not revenues: the measure named by a section only weighs less.
       // "Net income" beats "Net income attributable to noncontrolling interests"; the retrieval ranking
       // breaks ties (the statement ranked first is the one the question names best).
-      const score = coverage - 0.04 * extraWords - 0.01 * rank;
+      const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords - 0.01 * rank;
       if (best === null || score > best.score) best = { source, cell, score };
     }
   });

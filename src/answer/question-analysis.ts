@@ -81,8 +81,9 @@ const NOT_MEASURE = uniqueTerms(
 /** Words a question opens with: a capital there says nothing about a name. */
 function isSentenceStart(text: string, index: number): boolean {
   const before = text.slice(0, index).trimEnd();
-  // "(balance sheet) Define …": a parenthesis information-need.ts moved ahead of a new sentence.
-  return before.length === 0 || /[.?!:;)]$/.test(before);
+  // "(balance sheet) Define …": a parenthesis information-need.ts moved ahead of a new sentence. A colon
+  // introduces what follows ("higher: Nike … or Amazon …"), so a capital after it may well be a name.
+  return before.length === 0 || /[.?!)]$/.test(before);
 }
 
 /** Nouns that make "the X …" a named thing: "the Northwind Premium plan". */
