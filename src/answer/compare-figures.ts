@@ -55,7 +55,12 @@ export function comparisonSides(question: string, analysis: QuestionAnalysis): C
           : other !== undefined && other.measureTerms.size > 0
             ? other.measure
             : shared.measure;
-      const periods = read.periods.length > 0 ? read.periods : (other?.periods ?? analysis.periods);
+      const periods =
+        read.periods.length > 0
+          ? read.periods
+          : other !== undefined && other.periods.length > 0
+            ? other.periods
+            : analysis.periods;
       const text = sideQuestion(entity, measure, periods);
       return { question: text, entity, analysis: analyzeQuestion(text) };
     });
@@ -99,11 +104,17 @@ export function comparisonSentence(
   const rightValue = baseValue(right.cell);
   if (leftValue === null || rightValue === null) return null;
   const shown = (side: { cell: TableCell }) => formatCellValue(side.cell).replace(/\s*\(about [^()]*\)$/, "");
-  const scale = left.cell.scale === right.cell.scale ? left.cell.scale : null;
+  // The difference is written in the larger of the two scales, with the currency both share.
+  const scales = [left.cell.scale, right.cell.scale].filter((scale): scale is UnitScale => scale !== null);
+  const scale = scales.sort((a, b) => SCALE_FACTORS[b] - SCALE_FACTORS[a])[0] ?? null;
+  const currency = left.cell.currency !== null && left.cell.currency === right.cell.currency ? left.cell.currency : "";
   const difference = Math.abs(leftValue - rightValue);
+  const inScale = (difference / (scale === null ? 1 : SCALE_FACTORS[scale])).toLocaleString("en-US", {
+    maximumFractionDigits: 2,
+  });
   const amount = left.cell.percent
-    ? `${(difference).toLocaleString("en-US", { maximumFractionDigits: 2 })} percentage points`
-    : `${(difference / (scale === null ? 1 : SCALE_FACTORS[scale])).toLocaleString("en-US", { maximumFractionDigits: 2 })}${scale === null ? "" : ` ${scale}`}`;
+    ? `${difference.toLocaleString("en-US", { maximumFractionDigits: 2 })} percentage points`
+    : `${currency}${inScale}${scale === null ? "" : ` ${scale}`}`;
   if (byPeriod) {
     const [earlier, later] = [left, right].sort((a, b) => a.label.localeCompare(b.label)) as [
       typeof left,

@@ -56,7 +56,11 @@ function itemsAfter(lines: Line[], from: number): { items: string[]; end: number
   for (let index = from; index < lines.length && items.length < MAX_ITEMS; index += 1) {
     const line = lines[index] as Line;
     const text = line.text.trim();
-    if (text === "") continue;
+    // Short lines after bare bullets end at a blank line: what follows is prose again.
+    if (text === "") {
+      if (style === "short" && (current !== null || items.length > 0)) break;
+      continue;
+    }
     if (BARE_MARKER.test(text)) {
       sawBareMarkers = true;
       continue;

@@ -89,8 +89,8 @@ export function pageScale(pageText: string): { scale: UnitScale; note: string } 
 }
 
 /** Whether a cell's amount takes its table's scale: not a per-share amount, a count or a percentage. */
-export function takesTableScale(cell: Pick<TableCell, "label" | "percent">): boolean {
-  return !cell.percent && !UNSCALED_ROW.test(cell.label);
+export function takesTableScale(cell: Pick<TableCell, "label" | "parents" | "percent">): boolean {
+  return !cell.percent && ![cell.label, ...cell.parents].some((label) => UNSCALED_ROW.test(label));
 }
 
 /** The period a column header names: "2018", "Fiscal 2018", "Q1 2023", "Three Months Ended March 31, 2023". */
@@ -169,14 +169,18 @@ export function tableCells(result: Pick<SearchResult, "text" | "kind" | "provena
       section = label.replace(/:$/, "");
       continue;
     }
-    const unscaled = UNSCALED_ROW.test(label);
+    // "Diluted" under "Earnings per common share:" is a per-share amount too.
+    const unscaled = UNSCALED_ROW.test(label) || (section !== null && UNSCALED_ROW.test(section));
+    // A total row sums its section ("Total net sales" after a segment's rows) or the table: it closes the section.
+    const parents = section === null || /^total\b/i.test(label) ? [] : [section];
+    if (/^total\b/i.test(label)) section = null;
     values.forEach((value, index) => {
       if (value === "") return;
       const parsed = parseCellNumber(value);
       const column = (header[index + 1] ?? "").trim();
       cells.push({
         label,
-        parents: section === null ? [] : [section],
+        parents,
         column,
         value,
         number: parsed?.number ?? null,

@@ -149,6 +149,7 @@ export async function runAnswerEvaluation(
           top: results.map((result) => `${result.file}#${pageRange(result.pageStart, result.pageEnd)}`),
           noContext: answer?.noContext ?? null,
           answer: answer?.answer ?? null,
+          timingsMs: answer?.timingsMs ?? null,
           cited: (answer?.citations ?? []).map(
             (citation) => `${citation.file}#${pageRange(citation.pageStart, citation.pageEnd)}`,
           ),

@@ -94,6 +94,13 @@ describe("namedEntities", () => {
     expect(namedEntities("What was JPM's revenue in 2020?")).toEqual(["JPM"]);
   });
 
+  it("reads a name right after a colon", () => {
+    expect(namedEntities("Which company had higher net income: Nike in 2018 or Amazon in 2018?")).toEqual([
+      "Nike",
+      "Amazon",
+    ]);
+  });
+
   it("joins words over '&' and 'of'", () => {
     expect(namedEntities("Compare Johnson & Johnson with Bank of America.")).toEqual([
       "Johnson & Johnson",
