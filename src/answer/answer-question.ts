@@ -47,6 +47,9 @@ export const NO_CONTEXT_ANSWER =
 /** When the search returns nothing at all there are no closest sources to point to. */
 export const NO_SOURCES_ANSWER = "I couldn't find anything about this in the documents available here.";
 
+/** Quotes of the extractive generator shown after a direct answer. */
+const QUOTES_AFTER_DIRECT_ANSWER = 1;
+
 /** Results a figure is looked for among (the cells of table passages; the generator still reads the top few). */
 const FIGURE_CANDIDATES = 50;
 
@@ -267,6 +270,8 @@ export function createAnswerService(dependencies: {
             throwIfAborted(signal);
             // A figure's row is quoted under its citation: a quote of the same row would say it twice.
             if (directAnswer?.repeatsQuotedRow(text)) continue;
+            // After a direct answer one quote gives context; more push the answer out of view.
+            if (directAnswer !== null && lines >= QUOTES_AFTER_DIRECT_ANSWER) break;
             const line = generated !== "" && lines === 0 ? `\n${text.replace(/^\n/, "")}` : text;
             lines += 1;
             generated += line;

@@ -129,8 +129,13 @@ export function tableCells(result: Pick<SearchResult, "text" | "kind" | "provena
   const { rowStart, rowEnd, headingPath } = result.provenance;
   if (rowStart === undefined || rowEnd === undefined) return [];
   const lines = linesOf(result.text);
-  const rowCount = rowEnd - rowStart + 1;
-  if (rowCount < 1 || rowCount > lines.length) return [];
+  // Every piece of a table repeats its header row; a row range that leaves no line for it (a PDF table
+  // whose header the detector counted as a row) still has it first.
+  const rowCount = Math.min(
+    rowEnd - rowStart + 1,
+    result.provenance.columns === undefined ? lines.length - 1 : lines.length,
+  );
+  if (rowCount < 1) return [];
   const rows = lines.slice(lines.length - rowCount);
   const above = lines.slice(0, lines.length - rowCount);
   let header = result.provenance.columns ?? above.at(-1)?.text.split(TABLE_CELL_SEPARATOR) ?? [];
