@@ -61,7 +61,7 @@ function asksForPlural(question: string): boolean {
 }
 const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|must)\b/i;
 const FIGURE =
-  /\b(?:how\s+(?:much|many)|what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:total\s+)?\w*|amount|figure|number of|revenues?|sales|income|earnings|eps|profit|loss|margin|cash|assets|liabilities|expenses?|costs?|debt|capex|expenditures?|dividends?|ratio|rate|percentage|headcount|employees)\b/i;
+  /\b(?:how\s+(?:much|many)|amount|figure|number of|revenues?|sales|income|earnings|eps|profit|loss|margin|cash|assets|liabilities|expenses?|costs?|debt|capex|expenditures?|dividends?|ratio|rate|percentage|headcount|employees|deductible|copay|price|fee)\b/i;
 
 /** Capitalized words that are not names: question and helper words, months, period and unit tokens. */
 const NOT_NAMES = new Set(

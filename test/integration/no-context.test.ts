@@ -107,8 +107,13 @@ describe.skipIf(!hasSharedData)("no-context on the real core (three Northwind PD
   it.each(ABSENT)("says %s is not in the documents and shows the closest sources", async (question) => {
     const { answer, events } = await ask(question);
     expect(answer.noContext).toBe(true);
-    expect(answer.answer).toBe(NO_CONTEXT_ANSWER);
-    expect(events.filter((event) => event.type === "delta")).toEqual([{ type: "delta", text: NO_CONTEXT_ANSWER }]);
+    // Plain "not found", or, when the question names something no document names, which name that is.
+    expect(answer.answer).toMatch(
+      /^(?:I couldn't find this in the documents available here\.|The documents available here don't mention [^.]+, so I can't answer this from them\. The closest sources are below\.$)/,
+    );
+    if (answer.answer !== NO_CONTEXT_ANSWER)
+      expect(answer.answer).toMatch(/don't mention (?:CEO|Jupiter|FIFA World Cup|London)\b/);
+    expect(events.filter((event) => event.type === "delta")).toEqual([{ type: "delta", text: answer.answer }]);
     // Closest sources: real chunks of the ingested files, with a page, a quote and a signed link.
     expect(answer.citations.length).toBeGreaterThanOrEqual(1);
     expect(answer.citations.length).toBeLessThanOrEqual(3);
