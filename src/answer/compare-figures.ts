@@ -9,7 +9,7 @@
 import { formatCellValue } from "./figure-sentence.js";
 import { possessive } from "./possessive.js";
 import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-analysis.js";
-import type { TableCell, UnitScale } from "./table-cells.js";
+import { SCALE_FACTORS, type TableCell, type UnitScale } from "./table-cells.js";
 
 export type ComparisonSide = { question: string; entity: string | null; analysis: QuestionAnalysis };
 
@@ -75,8 +75,6 @@ export function comparisonSides(question: string, analysis: QuestionAnalysis): C
   }
   return [];
 }
-
-const SCALE_FACTORS: Record<UnitScale, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
 
 function baseValue(cell: TableCell): number | null {
   if (cell.number === null) return null;

@@ -8,9 +8,7 @@
 import type { QuotedPassage } from "./citations.js";
 import type { FoundFigure } from "./find-figure.js";
 import { possessive } from "./possessive.js";
-import { type TableCell, tableCells, type UnitScale } from "./table-cells.js";
-
-const SCALE_FACTORS: Record<UnitScale, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
+import { SCALE_FACTORS, type TableCell, tableCells, type UnitScale } from "./table-cells.js";
 
 /** "NET INCOME" reads as "Net income"; "Net income" stays. */
 function asPrinted(label: string): string {

@@ -4,10 +4,12 @@
  * bulleted or numbered lines, or paragraphs that open with a run-in label ("On-demand self-service. A
  * consumer can …"). The answer shows the items as a list, each as the document words it.
  */
+
 import type { QuotedPassage } from "./citations.js";
 import type { NumberedSource } from "./generator.js";
 import type { QuestionAnalysis } from "./question-analysis.js";
 import { uniqueTerms } from "./sentence-scoring.js";
+import { linesOf, type TextLine } from "./text-lines.js";
 
 export type FoundList = { source: NumberedSource; introduction: string; items: string[]; passage: QuotedPassage };
 
@@ -20,18 +22,6 @@ const MAX_ITEM_CHARACTERS = 160;
 /** How far before the introducing line its subject may be named ("… lessons covered under PerksPlus include:"). */
 const INTRODUCTION_CONTEXT = 200;
 
-type Line = { text: string; start: number; end: number };
-
-function linesOf(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (const line of text.split("\n")) {
-    lines.push({ text: line, start, end: start + line.length });
-    start += line.length + 1;
-  }
-  return lines;
-}
-
 /** An item as the answer shows it: its first sentence, shortened at a word when long. */
 function itemText(text: string): string {
   const collapsed = text.replace(/\s+/g, " ").trim();
@@ -43,7 +33,7 @@ function itemText(text: string): string {
 }
 
 /** The items after an introducing line: marked lines, short lines after bare bullets, or run-in labelled paragraphs. */
-function itemsAfter(lines: Line[], from: number): { items: string[]; end: number } {
+function itemsAfter(lines: TextLine[], from: number): { items: string[]; end: number } {
   const items: string[] = [];
   let current: string | null = null;
   let end = lines[from - 1]?.end ?? 0;
@@ -54,7 +44,7 @@ function itemsAfter(lines: Line[], from: number): { items: string[]; end: number
     current = null;
   };
   for (let index = from; index < lines.length && items.length < MAX_ITEMS; index += 1) {
-    const line = lines[index] as Line;
+    const line = lines[index] as TextLine;
     const text = line.text.trim();
     // Short lines after bare bullets end at a blank line: what follows is prose again.
     if (text === "") {
@@ -92,7 +82,7 @@ function itemsAfter(lines: Line[], from: number): { items: string[]; end: number
 }
 
 /** The introducing sentence, from its start on an earlier line ("Some of the lessons covered under\nPerksPlus include:"). */
-function introductionOf(text: string, line: Line): string {
+function introductionOf(text: string, line: TextLine): string {
   const before = text.slice(Math.max(0, line.start - INTRODUCTION_CONTEXT), line.start);
   const sentenceStart = Math.max(before.lastIndexOf(". "), before.lastIndexOf("\n\n"), before.lastIndexOf(":\n"));
   const opening = sentenceStart < 0 ? "" : before.slice(sentenceStart + 2);

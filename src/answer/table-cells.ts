@@ -5,11 +5,15 @@
  * caption or section heading). A figure answer is built from one such cell, so it says what the
  * number is, for when, and in what unit — never a bare row of numbers.
  */
+
 import { TABLE_CELL_SEPARATOR } from "../../ingestion/chunker.js";
 import type { SearchResult } from "../domain/types.js";
 import { namedPeriods, type Period } from "./question-analysis.js";
+import { linesOf, type TextLine } from "./text-lines.js";
 
 export type UnitScale = "thousand" | "million" | "billion";
+
+export const SCALE_FACTORS: Record<UnitScale, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
 
 export type TableCell = {
   /** The row's label as printed ("Net income"). */
@@ -109,18 +113,6 @@ export function periodOfColumn(header: string): Period | null {
     return quarter === undefined ? period : { ...period, quarter };
   }
   return period;
-}
-
-type Line = { text: string; start: number; end: number };
-
-function linesOf(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (const line of text.split("\n")) {
-    lines.push({ text: line, start, end: start + line.length });
-    start += line.length + 1;
-  }
-  return lines;
 }
 
 /** The cells of a table passage; none for prose or a table without numbers. */
