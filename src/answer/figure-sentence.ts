@@ -8,7 +8,7 @@
 import type { QuotedPassage } from "./citations.js";
 import type { FoundFigure } from "./find-figure.js";
 import { possessive } from "./possessive.js";
-import { SCALE_FACTORS, type TableCell, tableCells, type UnitScale } from "./table-cells.js";
+import { SCALE_FACTORS, type TableCell, tableCells } from "./table-cells.js";
 
 /** "NET INCOME" reads as "Net income"; "Net income" stays. */
 function asPrinted(label: string): string {

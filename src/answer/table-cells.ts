@@ -9,7 +9,7 @@
 import { TABLE_CELL_SEPARATOR } from "../../ingestion/chunker.js";
 import type { SearchResult } from "../domain/types.js";
 import { namedPeriods, type Period } from "./question-analysis.js";
-import { linesOf, type TextLine } from "./text-lines.js";
+import { linesOf } from "./text-lines.js";
 
 export type UnitScale = "thousand" | "million" | "billion";
 
