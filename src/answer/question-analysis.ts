@@ -110,7 +110,9 @@ export function namedEntities(question: string): string[] {
       /\bthe\s+$/i.test(question.slice(Math.max(0, runStart - 4), runStart)) &&
       !runPossessive &&
       !NAMED_THING.test(question.slice(wordEnd));
-    if (run.length > 0 && !abbreviation && !term) names.push(question.slice(runStart, wordEnd).replace(/\s+/g, " "));
+    // "Adjusted EBIT", "Diluted EPS": a run that ends in an abbreviation names a measure.
+    const measureName = run.length > 1 && /^[\p{Lu}&]{2,6}$/u.test(run.at(-1) ?? "") && !runPossessive;
+    if (run.length > 0 && !abbreviation && !term && !measureName) names.push(question.slice(runStart, wordEnd).replace(/\s+/g, " "));
     run = [];
     runPossessive = false;
   };
@@ -124,7 +126,7 @@ export function namedEntities(question: string): string[] {
     // "Johnson & Johnson", "Bank of America" are one name; "COB and COBRA" are two.
     const joins = run.length > 0 && /^\s+(?:(?:&|of)\s+)?$/.test(between);
     if (!joins) flush();
-    const isYearToken = /^(?:fy)?\d{2,4}$/i.test(word) || /^q[1-4]$/i.test(word);
+    const isYearToken = /^(?:fy)?\d{2,4}$/i.test(word) || /^[qh][1-4]$/i.test(word);
     const generic = NOT_NAMES.has(lower) || isYearToken || word.length < 2;
     // A capital at the start of a sentence is grammar, unless a possessive marks it as a name ("Nike's revenue?").
     const atStart = isSentenceStart(question, start) && !possessive && run.length === 0;

@@ -86,6 +86,17 @@ describe("analyzeQuestion parts", () => {
 });
 
 describe("namedEntities", () => {
+  it("reads a capitalized measure ending in an abbreviation and a half-year as no names", () => {
+    expect(
+      namedEntities(
+        "What was MGM's interest coverage ratio using FY2022 Adjusted EBIT as the numerator and annual Interest Expense as the denominator?",
+      ),
+    ).toEqual(["MGM", "Interest Expense"]);
+    expect(namedEntities("Which debt received the largest investment for MGM Resorts in H1 FY2023?")).toEqual([
+      "MGM Resorts",
+    ]);
+  });
+
   it("reads a possessive as a name even as the first word", () => {
     expect(namedEntities("Nike's revenue in 2018?")).toEqual(["Nike"]);
   });
