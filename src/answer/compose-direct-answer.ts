@@ -123,7 +123,8 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     if (definition !== null) direct.addQuote(definition.source, definition.passage);
     return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
   }
-  const sides = uncovered === null ? comparisonSides(input.need, analysis) : [];
+  // A comparison's names are looked up side by side: one search rarely finds both companies' documents.
+  const sides = uncovered === null || analysis.kind === "comparison" ? comparisonSides(input.need, analysis) : [];
   if (sides.length === 0) return { direct: null, uncovered, missingNames: namesForCaveat(evidence) };
   // Each side is looked up in its own search, so each named document is searched.
   const byPeriod = sides.every((side) => side.entity === sides[0]?.entity);

@@ -37,7 +37,7 @@ function labelFit(
   measureTerms: Set<string>,
   cell: TableCell,
   neutralTerms: ReadonlySet<string>,
-): { coverage: number; ownCoverage: number; extraWords: number } {
+): { coverage: number; ownCoverage: number; extraWords: number; ownExtraWords: number } {
   const own = uniqueTerms(cell.label);
   const parents = uniqueTerms(cell.parents.join(" "));
   const holds = (terms: Set<string>, term: string) => synonymsOf(term).some((synonym) => terms.has(synonym));
@@ -49,8 +49,14 @@ function labelFit(
   }
   const isExtra = (term: string) =>
     !NEUTRAL_LABEL_WORDS.has(term) && !neutralTerms.has(term) && !synonymsOf(term).some((s) => measureTerms.has(s));
-  const extraWords = [...own].filter(isExtra).length + 0.5 * [...parents].filter(isExtra).length;
-  return { coverage: matched / measureTerms.size, ownCoverage: ownMatched / measureTerms.size, extraWords };
+  const ownExtraWords = [...own].filter(isExtra).length;
+  const extraWords = ownExtraWords + 0.5 * [...parents].filter(isExtra).length;
+  return {
+    coverage: matched / measureTerms.size,
+    ownCoverage: ownMatched / measureTerms.size,
+    extraWords,
+    ownExtraWords,
+  };
 }
 
 export function periodMatches(asked: Period, column: Period | null): boolean {
@@ -82,8 +88,11 @@ export function findFigure(
     const firstPeriodColumn = cells.find((cell) => cell.period !== null)?.column;
     for (const cell of cells) {
       if (period !== undefined ? !periodMatches(period, cell.period) : cell.column !== firstPeriodColumn) continue;
-      const { coverage, ownCoverage, extraWords } = labelFit(analysis.measureTerms, cell, neutralTerms);
+      const { coverage, ownCoverage, extraWords, ownExtraWords } = labelFit(analysis.measureTerms, cell, neutralTerms);
       if (coverage < minimumCoverage(analysis.measureTerms)) continue;
+      // A row that names none of the measure itself is a part of what its section names ("Revenues ›
+      // Rooms"), unless it is the section's total ("Total").
+      if (ownCoverage === 0 && ownExtraWords > 0) continue;
       // "Revenues › Converse" is a part of revenues, not revenues: the measure named by a section only weighs less.
       // "Net income" beats "Net income attributable to noncontrolling interests"; the retrieval ranking
       // breaks ties (the statement ranked first is the one the question names best).

@@ -112,7 +112,8 @@ export function namedEntities(question: string): string[] {
       !NAMED_THING.test(question.slice(wordEnd));
     // "Adjusted EBIT", "Diluted EPS": a run that ends in an abbreviation names a measure.
     const measureName = run.length > 1 && /^[\p{Lu}&]{2,6}$/u.test(run.at(-1) ?? "") && !runPossessive;
-    if (run.length > 0 && !abbreviation && !term && !measureName) names.push(question.slice(runStart, wordEnd).replace(/\s+/g, " "));
+    if (run.length > 0 && !abbreviation && !term && !measureName)
+      names.push(question.slice(runStart, wordEnd).replace(/\s+/g, " "));
     run = [];
     runPossessive = false;
   };

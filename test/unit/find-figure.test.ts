@@ -151,6 +151,16 @@ describe("findFigure", () => {
     expect([found?.cell.label, found?.cell.value]).toEqual(["Net income", "$ 512"]);
   });
 
+  it("takes no part of a section for the measure the section names", () => {
+    const source = tableSource(
+      1,
+      "mgm-q4-2022",
+      ["Revenues: |  | ", "Casino | 1,530 | 1,095", "Rooms | 813 | 556"],
+      ["(In millions)", "2022", "2021"],
+    );
+    expect(findFigure(analyzeQuestion("What was MGM Resorts' revenue in 2022?"), [source])).toBeNull();
+  });
+
   it("prefers the row that names the measure itself to rows a section names it for", () => {
     const source = tableSource(
       1,
