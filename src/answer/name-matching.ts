@@ -18,7 +18,7 @@ export function normalizeForNames(text: string): string {
 
 /** Slips allowed in a word of this length: none in short words (a typo there is another word). */
 function allowedSlips(length: number): number {
-  if (length >= 8) return 2;
+  if (length >= 7) return 2;
   return length >= 5 ? 1 : 0;
 }
 

@@ -61,7 +61,7 @@ function asksForPlural(question: string): boolean {
 }
 const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|must)\b/i;
 const FIGURE =
-  /\b(?:how\s+(?:much|many)|amount|figure|number of|revenues?|sales|income|earnings|eps|profit|loss|margin|cash|assets|liabilities|expenses?|costs?|debt|capex|expenditures?|dividends?|ratio|rate|percentage|headcount|employees|deductible|copay|price|fee)\b/i;
+  /\b(?:how\s+(?:much|many)|amount|figure|number of|revenues?|sales|income|earnings|eps|profit|loss|margin|cash|assets|liabilities|expenses?|costs?|debt|capex|expenditures?|dividends?|ratio|rate|percentage|headcount|deductible|copay|price|fee)\b/i;
 
 /** Capitalized words that are not names: question and helper words, months, period and unit tokens. */
 const NOT_NAMES = new Set(
@@ -107,7 +107,7 @@ export function namedEntities(question: string): string[] {
     const abbreviation = run.length === 1 && /^[\p{Lu}&]{2,5}$/u.test(run[0] ?? "") && !runPossessive;
     // "the Highest EBITDAR Contribution" is a term set in capitals; "the Northwind Premium plan" is a name.
     const term =
-      /\bthe\s+$/i.test(question.slice(Math.max(0, runStart - 4), runStart)) &&
+      /\b(?:the|a|an|any|each|every|your|my|our)\s+$/i.test(question.slice(Math.max(0, runStart - 6), runStart)) &&
       !runPossessive &&
       !NAMED_THING.test(question.slice(wordEnd));
     // "Adjusted EBIT", "Diluted EPS": a run that ends in an abbreviation names a measure.
@@ -182,9 +182,11 @@ function kindOf(question: string, entities: string[], periods: Period[]): Questi
   if (LIST.test(question) || (asksForPlural(question) && periods.length === 0)) return "list";
   if (YES_NO.test(question)) return "yesno";
   if (FIGURE.test(question) && (periods.length > 0 || /\bhow\s+(?:much|many)\b/i.test(question))) return "figure";
+  // A figure word alone ("… if I worried about cost …") makes no figure question: it asks what something is.
+  const asksWhatIs = /^\s*what\s+(?:is|was|were|are)\b/i.test(question);
   const whatIs = WHAT_IS.exec(question);
   if (whatIs && periods.length === 0 && !/\d/.test(whatIs[1] ?? "")) return "definition";
-  if (FIGURE.test(question)) return "figure";
+  if (FIGURE.test(question) && asksWhatIs) return "figure";
   return "other";
 }
 
