@@ -265,8 +265,7 @@ export function createAnswerService(dependencies: {
             yield { type: "delta", text: directAnswer.text() };
           }
           let lines = 0;
-          const quoting = directAnswer?.standsAlone ? [] : dependencies.generator.generate(asked, sources, signal);
-          for await (const text of quoting) {
+          for await (const text of dependencies.generator.generate(asked, sources, signal)) {
             throwIfAborted(signal);
             // A figure's row is quoted under its citation: a quote of the same row would say it twice.
             if (directAnswer?.repeatsQuotedRow(text)) continue;

@@ -16,8 +16,6 @@ const MARKERS = /\s?\[\d{1,3}\]/g;
 export class DirectAnswer {
   private readonly lines: string[] = [];
   readonly quotes = new Map<number, QuotedPassage>();
-  /** A defining sentence answers by itself: quotes of other sentences would only repeat or distract. */
-  standsAlone = false;
 
   /** `sources` is the answer's numbered sources; a figure from elsewhere is appended to it. */
   constructor(private readonly sources: NumberedSource[]) {}
@@ -34,7 +32,6 @@ export class DirectAnswer {
   addQuote(from: NumberedSource, passage: QuotedPassage): void {
     const source = this.numbered(from);
     if (source === undefined) return;
-    this.standsAlone = true;
     this.lines.push(`“${passage.text.replace(/\s+/g, " ").replace(/\[(\d{1,3})\]/g, "($1)")}” [${source.n}]`);
     this.quotes.set(source.n, passage);
   }

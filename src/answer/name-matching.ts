@@ -69,11 +69,15 @@ export function countNamings(normalized: string, words: readonly string[], name:
     count += 1;
   const asked = wanted.trim().split(" ");
   const first = asked[0] as string;
-  // Only a name with a word long enough to hold a slip can be named with one.
-  if (count > 0 || !asked.some((word) => allowedSlips(word.length) > 0)) return count;
+  // Only a name with a word long enough to hold a slip (or of three words or more) can be named with one.
+  if (count > 0 || (asked.length < 3 && !asked.some((word) => allowedSlips(word.length) > 0))) return count;
+  // A name of three or more words is still named with one word mistyped past recognition ("Contoso Finance
+  // Analytics" for Contoso Financial Analytics); a two-word name must match in both ("Northwind Premium").
+  const allowedMisses = asked.length >= 3 ? 1 : 0;
   for (let start = 0; start + asked.length <= words.length && count < enough; start += 1) {
     if (!wordMatches(first, words[start] as string)) continue;
-    if (asked.every((word, offset) => wordMatches(word, words[start + offset] as string))) count += 1;
+    const misses = asked.filter((word, offset) => !wordMatches(word, words[start + offset] as string)).length;
+    if (misses <= allowedMisses) count += 1;
   }
   return count;
 }

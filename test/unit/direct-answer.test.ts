@@ -54,7 +54,6 @@ describe("DirectAnswer.addFigure", () => {
       [2, { text: "Net income — 2018: $ 1,933; 2017: $ 4,240 (In millions)", start: 59, end: 89 }],
     ]);
     expect(sources).toHaveLength(2);
-    expect(answer.standsAlone).toBe(false);
   });
 
   it("appends a source the generator was not given and cites it by its new number", () => {
@@ -96,7 +95,6 @@ describe("DirectAnswer.addQuote", () => {
     const passage = { text: "Cloud computing is a model [2]\nfor access.", start: 0, end: 41 };
     answer.addQuote(source, passage);
     expect(answer.text()).toBe("“Cloud computing is a model (2) for access.” [3]");
-    expect(answer.standsAlone).toBe(true);
     expect(answer.quotes.get(3)).toEqual(passage);
   });
 });
@@ -109,7 +107,6 @@ describe("DirectAnswer.addList", () => {
     answer.addList(source, "Company Values", ["Integrity", "Teamwork [4]"], { text, start: 0, end: text.length });
     expect(answer.text()).toBe("Company Values: [1]\n• Integrity\n• Teamwork (4)");
     expect(answer.quotes.get(1)).toEqual({ text: "Company Values", start: 0, end: text.length });
-    expect(answer.standsAlone).toBe(false);
   });
 });
 
