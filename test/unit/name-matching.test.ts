@@ -35,6 +35,15 @@ describe("editDistanceWithin", () => {
 });
 
 describe("namesIn and countNamings", () => {
+  it("names a name of three words with one word past recognition, but not a two-word name", () => {
+    const text = normalizeForNames(
+      "The report by Contoso Financial Analytics covers Northwind Standard and a premium.",
+    );
+    const words = text.trim().split(" ");
+    expect(namesIn(text, words, "Contoso Finance Analytics")).toBe(true);
+    expect(namesIn(text, words, "Northwind Premium")).toBe(false);
+  });
+
   const handbook = () =>
     normalizedText(
       "Northwind Health Plus covers vision. Northwind Standard covers less; premium options vary. Northwind Health Plus is offered.",
