@@ -25,6 +25,7 @@ import {
 } from "./citations.js";
 import { composeDirectAnswer } from "./compose-direct-answer.js";
 import { createDocumentFactsIndex } from "./evidence-coverage.js";
+import { missingNamesCaveat } from "./figure-evidence.js";
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { guardSources } from "./instruction-guard.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
@@ -211,10 +212,7 @@ export function createAnswerService(dependencies: {
       // saying plainly that the name itself is not in the documents.
       const caveat =
         composed.missingNames.length > 0 && !["figure", "comparison"].includes(analysis.kind) && relevance.relevant
-          ? composed.uncovered?.replace(
-              /, so I can't answer this from them\.$/,
-              "; these passages are the closest to the rest of the question.",
-            )
+          ? missingNamesCaveat(composed.missingNames)
           : undefined;
       const uncovered = caveat === undefined ? composed.uncovered : null;
       let noContext = uncovered !== null || (!relevance.relevant && directAnswer === null);

@@ -59,6 +59,11 @@ export function uncoveredMessage(evidence: FigureEvidence, entity: string | null
   return `The documents available here have ${whose}figures for ${describeYears(evidence.periods.coveredYears)}, not ${asked}.`;
 }
 
+/** The line that precedes passages shown although the documents do not name what the question names. */
+export function missingNamesCaveat(names: string[]): string {
+  return `The documents available here don't mention ${listed(names)}; these passages are the closest to the rest of the question.`;
+}
+
 function listed(names: string[]): string {
   return names.length === 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
 }
