@@ -78,6 +78,11 @@ export type NameCoverage = {
   variants: string[];
   /** Found passages (chunk ids) that name every name the question gives. */
   namingPassages: Set<string>;
+  /**
+   * Names the found documents give only in passing: no document is about it and no found table names it
+   * ("Apple" in a sentence of Nike's report). A figure for it would be another company's.
+   */
+  inPassingOnly: string[];
   /** Per document id: whether it is about a name the question gives (see SUBJECT_NAMINGS); true for all when it gives none. */
   aboutAsked: Map<string, boolean>;
 };
@@ -99,25 +104,33 @@ export async function coverNames(
     return { chunkId: result.chunkId, documentId: result.documentId, text, words: text.trim().split(" ") };
   });
   const variants: string[] = [];
+  const inPassingOnly: string[] = [];
   const namingPassages = new Set(results.map((result) => result.chunkId));
   for (const entity of entities) {
     let named = false;
-    for (const passage of passages)
+    let subject = false;
+    let inTable = false;
+    for (const [index, passage] of passages.entries()) {
       if (!namesIn(passage.text, passage.words, entity)) namingPassages.delete(passage.chunkId);
+      else if (results[index]?.kind === "table") inTable = true;
+    }
     for (const [documentId, result] of documents) {
       const inPassage = passages.some(
         (passage) => passage.documentId === documentId && namesIn(passage.text, passage.words, entity),
       );
       const mention = await index.mentions({ documentId, title: result.title, file: result.file }, entity);
       if (inPassage || mention !== "absent") named = true;
-      if (mention === "subject") aboutAsked.set(documentId, true);
+      if (mention === "subject") {
+        aboutAsked.set(documentId, true);
+        subject = true;
+      }
     }
     if (!named) {
       missing.push(entity);
       if (await isVariant(entity, documents, index)) variants.push(entity);
-    }
+    } else if (!subject && !inTable) inPassingOnly.push(entity);
   }
-  return { missing, variants, namingPassages, aboutAsked };
+  return { missing, variants, namingPassages, inPassingOnly, aboutAsked };
 }
 
 /** Whether a missing name of two or more words starts with a word the found documents use as a name. */

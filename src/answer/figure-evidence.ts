@@ -20,6 +20,8 @@ import type { QuestionAnalysis } from "./question-analysis.js";
 export type FigureEvidence = {
   names: NameCoverage;
   periods: PeriodCoverage;
+  /** For a figure question: names the documents mention only in passing (see NameCoverage.inPassingOnly). */
+  inPassing: string[];
   /** The answering cell; its source's `n` is the result's 1-based rank in the search. */
   figure: FoundFigure | null;
 };
@@ -37,15 +39,18 @@ export async function gatherFigureEvidence(
   const isAboutAsked = (result: SearchResult) =>
     names.aboutAsked.get(result.documentId) !== false || names.namingPassages.has(result.chunkId);
   // A comparison's periods are each side's, looked up by the side (compare-figures.ts).
-  if (names.missing.length > 0 || analysis.kind !== "figure") return { names, periods: NO_PERIODS, figure: null };
+  if (names.missing.length > 0 || analysis.kind !== "figure")
+    return { names, inPassing: [], periods: NO_PERIODS, figure: null };
+  const inPassing = names.inPassingOnly;
+  if (inPassing.length > 0) return { names, inPassing, periods: NO_PERIODS, figure: null };
   const periods = await coverPeriods(analysis, results.filter(isAboutAsked), facts);
-  if (periods.missing.length > 0) return { names, periods, figure: null };
+  if (periods.missing.length > 0) return { names, inPassing, periods, figure: null };
   const figure = findFigure(
     analysis,
     results.map((result, index) => ({ n: index + 1, result })),
     (source) => isAboutAsked(source.result),
   );
-  return { names, periods, figure };
+  return { names, inPassing, periods, figure };
 }
 
 /** What the answer says when the documents do not cover a name or a year the question asks about; null when they do. */
@@ -53,6 +58,8 @@ export function uncoveredMessage(evidence: FigureEvidence, entity: string | null
   const { missing } = evidence.names;
   if (missing.length > 0)
     return `The documents available here don't mention ${listed(missing)}, so I can't answer this from them.`;
+  if (evidence.inPassing.length > 0)
+    return `The documents available here mention ${listed(evidence.inPassing)} only in passing; none of them reports its figures.`;
   if (evidence.periods.missing.length === 0) return null;
   const asked = describeYears(evidence.periods.missing.map((period) => period.year));
   const whose = entity === null ? "" : `${possessive(entity)} `;

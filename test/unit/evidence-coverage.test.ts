@@ -175,6 +175,22 @@ describe("coverNames", () => {
     expect([...coverage.aboutAsked]).toEqual([["nike", false]]);
   });
 
+  it("lists a name only a sentence gives in passing, but not one a found table names", async () => {
+    const prose = [passage("nike", "Our app runs on Apple devices.")];
+    expect((await coverNames(["Apple"], prose, fakeIndex({ nike: { Apple: "named" } }))).inPassingOnly).toEqual([
+      "Apple",
+    ]);
+    const table = [
+      passage("nifty", "Company | Net profit\nInfosys | 6,212", {
+        kind: "table",
+        provenance: { rowStart: 1, rowEnd: 1, columns: ["Company", "Net profit"] },
+      }),
+    ];
+    expect((await coverNames(["Infosys"], table, fakeIndex({ nifty: { Infosys: "named" } }))).inPassingOnly).toEqual(
+      [],
+    );
+  });
+
   it("counts a name the index finds elsewhere in the document as named", async () => {
     const results = [passage("nike", "Revenues grew 6%.")];
     const coverage = await coverNames(["Converse"], results, fakeIndex({ nike: { Converse: "named" } }));
