@@ -79,8 +79,9 @@ export type NameCoverage = {
   /** Found passages (chunk ids) that name every name the question gives. */
   namingPassages: Set<string>;
   /**
-   * Names the found documents give only in passing: no document is about it and no found table names it
-   * ("Apple" in a sentence of Nike's report). A figure for it would be another company's.
+   * Names the found documents give only in passing: no document is about it, and no found table names it
+   * nor any passage beside the measure ("Apple" in a sentence of Nike's report). A figure for it would be
+   * another company's.
    */
   inPassingOnly: string[];
   /** Per document id: whether it is about a name the question gives (see SUBJECT_NAMINGS); true for all when it gives none. */
@@ -92,6 +93,8 @@ export async function coverNames(
   entities: string[],
   results: SearchResult[],
   index: DocumentFactsIndex,
+  /** The measure asked for: a passage that names the name beside every word of it may report its figure. */
+  measureTerms: ReadonlySet<string> = new Set(),
 ): Promise<NameCoverage> {
   const documents = new Map<string, SearchResult>();
   for (const result of results) if (!documents.has(result.documentId)) documents.set(result.documentId, result);
@@ -109,10 +112,11 @@ export async function coverNames(
   for (const entity of entities) {
     let named = false;
     let subject = false;
-    let inTable = false;
-    for (const [index, passage] of passages.entries()) {
+    let reported = false;
+    for (const [position, passage] of passages.entries()) {
       if (!namesIn(passage.text, passage.words, entity)) namingPassages.delete(passage.chunkId);
-      else if (results[index]?.kind === "table") inTable = true;
+      else if (results[position]?.kind === "table" || holdsMeasure(results[position]?.text ?? "", measureTerms))
+        reported = true;
     }
     for (const [documentId, result] of documents) {
       const inPassage = passages.some(
@@ -128,9 +132,15 @@ export async function coverNames(
     if (!named) {
       missing.push(entity);
       if (await isVariant(entity, documents, index)) variants.push(entity);
-    } else if (!subject && !inTable) inPassingOnly.push(entity);
+    } else if (!subject && !reported) inPassingOnly.push(entity);
   }
   return { missing, variants, namingPassages, inPassingOnly, aboutAsked };
+}
+
+function holdsMeasure(text: string, measureTerms: ReadonlySet<string>): boolean {
+  if (measureTerms.size === 0) return false;
+  const terms = uniqueTerms(text);
+  return [...measureTerms].every((term) => terms.has(term));
 }
 
 /** Whether a missing name of two or more words starts with a word the found documents use as a name. */

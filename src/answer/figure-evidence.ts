@@ -33,7 +33,7 @@ export async function gatherFigureEvidence(
   results: SearchResult[],
   facts: DocumentFactsIndex,
 ): Promise<FigureEvidence> {
-  const names = await coverNames(analysis.entities, results, facts);
+  const names = await coverNames(analysis.entities, results, facts, analysis.measureTerms);
   // A figure comes from a document about what the question names, or from a passage that names it (a
   // table of companies names each in its row).
   const isAboutAsked = (result: SearchResult) =>

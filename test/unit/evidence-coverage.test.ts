@@ -189,6 +189,10 @@ describe("coverNames", () => {
     expect((await coverNames(["Infosys"], table, fakeIndex({ nifty: { Infosys: "named" } }))).inPassingOnly).toEqual(
       [],
     );
+    // A sentence that gives the measure beside the name may report the figure ("votes for Tristan Walker").
+    const tally = [passage("footlocker", "Votes for Tristan Walker: 55,528,794.")];
+    const votes = new Set(["vote"]);
+    expect((await coverNames(["Tristan Walker"], tally, fakeIndex({}), votes)).inPassingOnly).toEqual([]);
   });
 
   it("counts a name the index finds elsewhere in the document as named", async () => {
