@@ -80,8 +80,8 @@ export type NameCoverage = {
   namingPassages: Set<string>;
   /**
    * Names the found documents give only in passing: no document is about it, and no found table names it
-   * nor any passage beside the measure ("Apple" in a sentence of Nike's report). A figure for it would be
-   * another company's.
+   * nor any passage beside half the measure's words ("Apple" in a sentence of Nike's report). A figure for it
+   * would be another company's.
    */
   inPassingOnly: string[];
   /** Per document id: whether it is about a name the question gives (see SUBJECT_NAMINGS); true for all when it gives none. */
@@ -93,7 +93,7 @@ export async function coverNames(
   entities: string[],
   results: SearchResult[],
   index: DocumentFactsIndex,
-  /** The measure asked for: a passage that names the name beside every word of it may report its figure. */
+  /** The measure asked for: a passage that names the name beside half its words or more may report its figure. */
   measureTerms: ReadonlySet<string> = new Set(),
 ): Promise<NameCoverage> {
   const documents = new Map<string, SearchResult>();
@@ -140,7 +140,7 @@ export async function coverNames(
 function holdsMeasure(text: string, measureTerms: ReadonlySet<string>): boolean {
   if (measureTerms.size === 0) return false;
   const terms = uniqueTerms(text);
-  return [...measureTerms].every((term) => terms.has(term));
+  return [...measureTerms].filter((term) => terms.has(term)).length * 2 >= measureTerms.size;
 }
 
 /** Whether a missing name of two or more words starts with a word the found documents use as a name. */
