@@ -2,27 +2,14 @@ import { describe, expect, it } from "vitest";
 import { comparisonSentence, comparisonSides } from "../../src/answer/compare-figures.js";
 import { analyzeQuestion } from "../../src/answer/question-analysis.js";
 import type { TableCell } from "../../src/answer/table-cells.js";
+import { netIncomeCell } from "../support/answer-fixtures.js";
 
 function sidesOf(question: string): Array<[string, string | null]> {
   return comparisonSides(question, analyzeQuestion(question)).map((side) => [side.question, side.entity]);
 }
 
 function amount(value: string, number: number, overrides: Partial<TableCell> = {}): TableCell {
-  return {
-    label: "Net income",
-    parents: [],
-    column: "2018",
-    value,
-    number,
-    period: { year: 2018 },
-    scale: "million",
-    percent: false,
-    currency: "$",
-    unitNote: "(In millions)",
-    rowStart: 0,
-    rowEnd: 0,
-    ...overrides,
-  };
+  return netIncomeCell({ value, number, ...overrides });
 }
 
 function percentage(value: string, number: number): TableCell {

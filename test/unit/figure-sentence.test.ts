@@ -4,40 +4,19 @@ import type { FoundFigure } from "../../src/answer/find-figure.js";
 import type { TableCell } from "../../src/answer/table-cells.js";
 import { tableCells } from "../../src/answer/table-cells.js";
 import type { SearchResult } from "../../src/domain/types.js";
+import { netIncomeCell, tablePassage } from "../support/answer-fixtures.js";
 
 function cellOf(overrides: Partial<TableCell>): TableCell {
-  return {
-    label: "Net income",
-    parents: [],
-    column: "2018",
-    value: "$ 1,933",
-    number: 1933,
-    period: { year: 2018 },
-    scale: "million",
-    percent: false,
-    currency: "$",
-    unitNote: "(In millions)",
-    rowStart: 0,
-    rowEnd: 0,
-    ...overrides,
-  };
+  return netIncomeCell(overrides);
 }
 
 function tableResult(lines: string[], columns: string[]): SearchResult {
-  return {
-    chunkId: "nike-10k-2018-table-1",
-    documentId: "nike-10k-2018",
-    spaceId: "space-figure-sentence",
-    file: "nike-10k-2018.pdf",
-    title: "NIKE, Inc. Form 10-K 2018",
-    mediaType: "application/pdf",
-    pageStart: 57,
-    pageEnd: 57,
-    score: 1,
-    text: [columns.join(" | "), ...lines].join("\n"),
-    provenance: { rowStart: 0, rowEnd: lines.length - 1, columns },
-    kind: "table",
-  };
+  const nike = { documentId: "nike-10k-2018", spaceId: "space-figure-sentence", file: "nike-10k-2018.pdf" };
+  return tablePassage(
+    { ...nike, chunkId: "nike-10k-2018-table-1", title: "NIKE, Inc. Form 10-K 2018", pageStart: 57, pageEnd: 57 },
+    lines,
+    columns,
+  );
 }
 
 function figureFrom(n: number, result: SearchResult, label: string, column: string): FoundFigure {

@@ -2,25 +2,20 @@ import { describe, expect, it } from "vitest";
 import { findDefinition } from "../../src/answer/find-definition.js";
 import type { NumberedSource } from "../../src/answer/generator.js";
 import { analyzeQuestion } from "../../src/answer/question-analysis.js";
+import { pdfPassage } from "../support/answer-fixtures.js";
 
 function textSource(n: number, text: string): NumberedSource {
-  return {
-    n,
-    result: {
-      chunkId: `nist-sp-800-145-${n}`,
-      documentId: "nist-sp-800-145",
-      spaceId: "space-definitions",
-      file: "nist-sp-800-145.pdf",
-      title: "The NIST Definition of Cloud Computing",
-      mediaType: "application/pdf",
-      pageStart: 2,
-      pageEnd: 2,
-      score: 1,
-      text,
-      provenance: {},
-      kind: "text",
-    },
-  };
+  const result = pdfPassage({
+    chunkId: `nist-sp-800-145-${n}`,
+    documentId: "nist-sp-800-145",
+    spaceId: "space-definitions",
+    file: "nist-sp-800-145.pdf",
+    title: "The NIST Definition of Cloud Computing",
+    pageStart: 2,
+    pageEnd: 2,
+    text,
+  });
+  return { n, result };
 }
 
 const CLOUD_COMPUTING =

@@ -2,23 +2,22 @@ import { describe, expect, it } from "vitest";
 import { findFigure, periodMatches } from "../../src/answer/find-figure.js";
 import type { NumberedSource } from "../../src/answer/generator.js";
 import { analyzeQuestion } from "../../src/answer/question-analysis.js";
-import type { SearchResult } from "../../src/domain/types.js";
+import { tablePassage } from "../support/answer-fixtures.js";
 
 function tableSource(n: number, documentId: string, lines: string[], columns: string[]): NumberedSource {
-  const result: SearchResult = {
-    chunkId: `${documentId}-table-${n}`,
-    documentId,
-    spaceId: "space-figures",
-    file: `${documentId}.pdf`,
-    title: `${documentId} annual report`,
-    mediaType: "application/pdf",
-    pageStart: 57,
-    pageEnd: 57,
-    score: 1,
-    text: [columns.join(" | "), ...lines].join("\n"),
-    provenance: { rowStart: 0, rowEnd: lines.length - 1, columns },
-    kind: "table",
-  };
+  const result = tablePassage(
+    {
+      chunkId: `${documentId}-table-${n}`,
+      documentId,
+      spaceId: "space-figures",
+      file: `${documentId}.pdf`,
+      title: `${documentId} annual report`,
+      pageStart: 57,
+      pageEnd: 57,
+    },
+    lines,
+    columns,
+  );
   return { n, result };
 }
 

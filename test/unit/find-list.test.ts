@@ -2,25 +2,20 @@ import { describe, expect, it } from "vitest";
 import { findList } from "../../src/answer/find-list.js";
 import type { NumberedSource } from "../../src/answer/generator.js";
 import { analyzeQuestion } from "../../src/answer/question-analysis.js";
+import { pdfPassage } from "../support/answer-fixtures.js";
 
 function textSource(n: number, text: string): NumberedSource {
-  return {
-    n,
-    result: {
-      chunkId: `contoso-handbook-${n}`,
-      documentId: "contoso-handbook",
-      spaceId: "space-lists",
-      file: "employee_handbook.pdf",
-      title: "Contoso Electronics Employee Handbook",
-      mediaType: "application/pdf",
-      pageStart: 3,
-      pageEnd: 3,
-      score: 1,
-      text,
-      provenance: {},
-      kind: "text",
-    },
-  };
+  const result = pdfPassage({
+    chunkId: `contoso-handbook-${n}`,
+    documentId: "contoso-handbook",
+    spaceId: "space-lists",
+    file: "employee_handbook.pdf",
+    title: "Contoso Electronics Employee Handbook",
+    pageStart: 3,
+    pageEnd: 3,
+    text,
+  });
+  return { n, result };
 }
 
 describe("findList", () => {
