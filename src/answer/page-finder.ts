@@ -5,6 +5,7 @@
  * cannot be located by offsets, and a yardstick in evaluation.
  */
 import type { PageText } from "../domain/types.js";
+import { smoothedInverseDocumentFrequency } from "../retrieval/smoothed-idf.js";
 import { analyzeText } from "../retrieval/text-analyzer.js";
 
 function termFrequencies(text: string): Map<string, number> {
@@ -19,8 +20,7 @@ export function createPageFinder(pages: PageText[]): (text: string) => number | 
   const documentFrequency = new Map<string, number>();
   for (const terms of pageTerms)
     for (const term of terms.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-  // Smoothed IDF as in scikit-learn's TfidfVectorizer (the paper's implementation).
-  const idf = (term: string) => Math.log((1 + pages.length) / (1 + (documentFrequency.get(term) ?? 0))) + 1;
+  const idf = (term: string) => smoothedInverseDocumentFrequency(pages.length, documentFrequency.get(term) ?? 0);
   const weigh = (terms: Map<string, number>) => {
     const weights = new Map<string, number>();
     let norm = 0;

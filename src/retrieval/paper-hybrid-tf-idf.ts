@@ -1,11 +1,12 @@
 /**
  * The TF-IDF half of the `paper-hybrid` embedding: scikit-learn's TfidfVectorizer defaults (raw term
- * counts, smoothed idf = ln((1 + n) / (1 + df)) + 1 as in src/answer/page-finder.ts, rows scaled to unit
+ * counts, smoothed idf from smoothed-idf.ts, shared with src/answer/page-finder.ts, rows scaled to unit
  * length) over the terms of Folio's own analyzer (src/retrieval/text-analyzer.ts), read from the term
  * counts the catalog already stores for BM25, so a space is never analyzed twice. The vocabulary is the
  * fitted space's; a query term it lacks is ignored, as scikit-learn's `transform` does.
  */
 import type { TermCounts } from "../stores/catalog.js";
+import { smoothedInverseDocumentFrequency } from "./smoothed-idf.js";
 import type { SparseMatrix } from "./truncated-svd.js";
 
 export type TfIdfOptions = {
@@ -41,9 +42,8 @@ export function fitTfIdf(documents: TermCounts[], options: TfIdfOptions = {}): T
     }
     entryCount += terms.termIds.length;
   }
-  const inverseDocumentFrequencies = Float64Array.from(
-    documentFrequencies,
-    (frequency) => Math.log((1 + documents.length) / (1 + frequency)) + 1,
+  const inverseDocumentFrequencies = Float64Array.from(documentFrequencies, (frequency) =>
+    smoothedInverseDocumentFrequency(documents.length, frequency),
   );
   const model: TfIdfModel = {
     columns,
