@@ -16,6 +16,12 @@ import {
 import { DEFAULT_RETRIEVAL_SETTINGS as RETRIEVAL_DEFAULTS } from "../retrieval/hybrid-retriever.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
 import { DEFAULT_QDRANT_COLLECTION } from "../stores/qdrant-collection.js";
+import { DEFAULT_SETTLING_OPTIONS, type SettlingOptions } from "../stores/qdrant-collection-readiness.js";
+import {
+  DEFAULT_QDRANT_COLLECTION_SETTINGS as QDRANT_DEFAULTS,
+  QDRANT_QUANTIZATIONS,
+  type QdrantCollectionSettings,
+} from "../stores/qdrant-collection-settings.js";
 
 export type StorageMode =
   /** PGlite + pgvector under dataDir: nothing to install or run. */
@@ -73,7 +79,7 @@ export type FolioConfig = {
   inferenceThreads: number;
   storage: StorageMode;
   /** Vectors in Qdrant instead of pgvector; `collection` from QDRANT_COLLECTION (default folio_chunks). */
-  qdrant: { url: string; apiKey: string | null; collection: string } | null;
+  qdrant: QdrantConfig | null;
   llm: LlmConfig;
   llmRuntime: LlmRuntimeConfig;
   /** FOLIO_LLM_REWRITE_TIMEOUT_SECONDS: the model's time to make a follow-up standalone; 0: rules only. */
@@ -97,6 +103,16 @@ export type FolioConfig = {
   operations: OperationsConfig;
   chunking: { maxTokens: number; overlapTokens: number };
   bm25: { k1: number; b: number };
+};
+
+export type QdrantConfig = {
+  url: string;
+  apiKey: string | null;
+  collection: string;
+  /** A new collection's sharding, replication, on-disk storage and quantization (QDRANT_SHARD_NUMBER, …). */
+  settings: QdrantCollectionSettings;
+  /** QDRANT_START_TIMEOUT_SECONDS: how long start-up waits for the collection's shards on a cluster. */
+  settling: SettlingOptions;
 };
 
 export type OperationsConfig = {
@@ -413,7 +429,22 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     },
     inferenceThreads: reader.integer("FOLIO_INFERENCE_THREADS", 0, { min: 0, max: 256 }),
     storage: databaseUrl ? { kind: "postgres", databaseUrl } : { kind: "embedded", dataDir },
-    qdrant: qdrantUrl ? { url: qdrantUrl, apiKey: reader.text("QDRANT_API_KEY"), collection: qdrantCollection } : null,
+    qdrant: qdrantUrl
+      ? {
+          url: qdrantUrl,
+          apiKey: reader.text("QDRANT_API_KEY"),
+          collection: qdrantCollection,
+          settings: readQdrantCollectionSettings(reader),
+          settling: {
+            ...DEFAULT_SETTLING_OPTIONS,
+            timeoutMs:
+              reader.integer("QDRANT_START_TIMEOUT_SECONDS", DEFAULT_SETTLING_OPTIONS.timeoutMs / 1000, {
+                min: 1,
+                max: 3600,
+              }) * 1000,
+          },
+        }
+      : null,
     llm,
     llmRuntime: {
       gpu: reader.oneOf("FOLIO_LLM_GPU", LLAMA_GPU_SETTINGS, "auto"),
@@ -459,6 +490,34 @@ export function loadConfig(environment: Environment, workingDirectory = process.
 
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;
+}
+
+/** QDRANT_SHARD_NUMBER and the rest; a write consistency above the replication factor could never be met. */
+function readQdrantCollectionSettings(reader: EnvironmentReader): QdrantCollectionSettings {
+  const replicationFactor = reader.integer("QDRANT_REPLICATION_FACTOR", QDRANT_DEFAULTS.replicationFactor, {
+    min: 1,
+    max: 64,
+  });
+  const writeConsistencyFactor = reader.integer(
+    "QDRANT_WRITE_CONSISTENCY_FACTOR",
+    QDRANT_DEFAULTS.writeConsistencyFactor,
+    { min: 1, max: 64 },
+  );
+  if (writeConsistencyFactor > replicationFactor) {
+    reader.problems.push({
+      variable: "QDRANT_WRITE_CONSISTENCY_FACTOR",
+      problem: `${writeConsistencyFactor} copies can never acknowledge a write when QDRANT_REPLICATION_FACTOR is ${replicationFactor}; set it to ${replicationFactor} or less`,
+    });
+  }
+  return {
+    shardNumber: reader.integer("QDRANT_SHARD_NUMBER", QDRANT_DEFAULTS.shardNumber, { min: 1, max: 1024 }),
+    replicationFactor,
+    writeConsistencyFactor,
+    onDiskVectors: reader.flag("QDRANT_ON_DISK_VECTORS", QDRANT_DEFAULTS.onDiskVectors),
+    onDiskPayload: reader.flag("QDRANT_ON_DISK_PAYLOAD", QDRANT_DEFAULTS.onDiskPayload),
+    quantization: reader.oneOf("QDRANT_QUANTIZATION", QDRANT_QUANTIZATIONS, QDRANT_DEFAULTS.quantization),
+    oversampling: reader.decimal("QDRANT_OVERSAMPLING", QDRANT_DEFAULTS.oversampling, { min: 1, max: 16 }),
+  };
 }
 
 export const DEFAULT_EMBED_MODEL = "bge-small-en-v1.5";

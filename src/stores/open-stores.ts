@@ -14,6 +14,8 @@ import { migrateDatabase } from "./migrations.js";
 import { openPgliteClient } from "./pglite-client.js";
 import { createPgvectorIndex } from "./pgvector-index.js";
 import { openPostgresClient } from "./postgres-client.js";
+import type { SettlingOptions } from "./qdrant-collection-readiness.js";
+import type { QdrantCollectionSettings } from "./qdrant-collection-settings.js";
 import { openQdrantIndex } from "./qdrant-index.js";
 import { createSqlCatalog } from "./sql-catalog.js";
 import type { SqlClient } from "./sql-client.js";
@@ -29,8 +31,14 @@ export type Stores = {
   vectorBackend: "pgvector" | "qdrant" | "none";
 };
 
-/** A Qdrant server and collection for the vectors (config.qdrant). */
-export type QdrantLocation = { url: string; apiKey: string | null; collection: string };
+/** A Qdrant server and collection for the vectors (config.qdrant), with the collection's cluster settings. */
+export type QdrantLocation = {
+  url: string;
+  apiKey: string | null;
+  collection: string;
+  settings?: QdrantCollectionSettings;
+  settling?: SettlingOptions;
+};
 
 export async function openStores(
   location: StoresLocation,

@@ -1,12 +1,26 @@
 /**
- * Creates Folio's Qdrant collection when it is missing and refuses one whose schema does not fit, at
- * start-up rather than on the first write. The schema: named vectors `dense` (cosine, HNSW, the
+ * Creates Folio's Qdrant collection when it is missing (with the configured cluster settings, waiting
+ * until it is ready on every peer) and refuses one whose schema does not fit, at start-up rather than
+ * on the first write. The schema: named vectors `dense` (cosine, HNSW, the
  * embedder's size) and `sparse` (BM25 weights, no `modifier`: the query carries IDF, see
  * qdrant-index.ts), and keyword payload indexes on spaceId (the tenant), documentId and denseModel.
  */
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import {
+  DEFAULT_SETTLING_OPTIONS,
+  isAlreadyExists,
+  retryWhileSettling,
+  type SettlingOptions,
+  waitForActiveShards,
+} from "./qdrant-collection-readiness.js";
+import {
+  collectionCreateBody,
+  DEFAULT_QDRANT_COLLECTION_SETTINGS,
+  type QdrantCollectionSettings,
+  settingsDifferences,
+} from "./qdrant-collection-settings.js";
 
 /** The collection name when QDRANT_COLLECTION is not set. */
 export const DEFAULT_QDRANT_COLLECTION = "folio_chunks";
@@ -27,37 +41,72 @@ const PAYLOAD_INDEXES: Array<{ field: string; schema: Schemas["KeywordIndexParam
 /** Runs one request through the error mapping (qdrant-errors.ts). */
 export type QdrantCall = <Result>(operation: string, request: () => Promise<Result>) => Promise<Result>;
 
-export function collectionSchema(denseDimensions: number): Schemas["CreateCollection"] {
-  return {
-    vectors: { [DENSE_VECTOR]: { size: denseDimensions, distance: "Cosine" } },
-    sparse_vectors: { [SPARSE_VECTOR]: { modifier: "none" } },
-  };
+/** The create-collection body for the configured settings (qdrant-collection-settings.ts). */
+export function collectionSchema(
+  denseDimensions: number,
+  settings: QdrantCollectionSettings = DEFAULT_QDRANT_COLLECTION_SETTINGS,
+): Schemas["CreateCollection"] {
+  return collectionCreateBody({ denseVector: DENSE_VECTOR, sparseVector: SPARSE_VECTOR, denseDimensions }, settings);
 }
 
+/**
+ * Creates the collection if it is missing, waits until its shards are active (on a cluster, for every
+ * replica that starts at once: qdrant-collection-readiness.ts), checks its schema, and adds the payload
+ * indexes it lacks. Reports configured settings an existing collection does not have.
+ */
 export async function ensureQdrantCollection(options: {
   client: QdrantClient;
   call: QdrantCall;
   collection: string;
   denseDimensions: number;
   logger: Logger;
+  settings?: QdrantCollectionSettings;
+  settling?: SettlingOptions;
 }): Promise<void> {
   const { client, call, collection, denseDimensions, logger } = options;
-  const { exists } = await call("check collection", () => client.collectionExists(collection));
+  const settings = options.settings ?? DEFAULT_QDRANT_COLLECTION_SETTINGS;
+  const settling = options.settling ?? DEFAULT_SETTLING_OPTIONS;
+  const retried = <Result>(operation: string, request: () => Promise<Result>) =>
+    retryWhileSettling(operation, () => call(operation, request), { options: settling, logger, collection });
+
+  const { exists } = await retried("check collection", () => client.collectionExists(collection));
   if (!exists) {
     try {
-      await call("create collection", () => client.createCollection(collection, collectionSchema(denseDimensions)));
-      logger.info({ collection, denseDimensions }, "qdrant collection created");
+      await call("create collection", () =>
+        client.createCollection(collection, collectionSchema(denseDimensions, settings)),
+      );
+      logger.info(
+        {
+          collection,
+          denseDimensions,
+          shardNumber: settings.shardNumber,
+          replicationFactor: settings.replicationFactor,
+        },
+        "qdrant collection created",
+      );
     } catch (error) {
       // Another replica starting at the same moment may have created it first; then its schema is checked below.
-      const { exists: createdMeanwhile } = await call("check collection", () => client.collectionExists(collection));
-      if (!createdMeanwhile) throw error;
+      if (!isAlreadyExists(error)) {
+        const { exists: createdMeanwhile } = await retried("check collection", () =>
+          client.collectionExists(collection),
+        );
+        if (!createdMeanwhile) throw error;
+      }
     }
   }
-  const info = await call("read collection", () => client.getCollection(collection));
+  await waitForActiveShards({ client, call, collection, settling, logger });
+  const info = await retried("read collection", () => client.getCollection(collection));
   checkCollectionSchema(info, { collection, denseDimensions });
+  const differences = settingsDifferences(info, settings);
+  if (differences.length > 0) {
+    logger.warn(
+      { collection, differences },
+      "the qdrant collection was created with other settings than configured; they apply to a new collection (QDRANT_COLLECTION), or change them on the server",
+    );
+  }
   for (const index of PAYLOAD_INDEXES) {
     if (info.payload_schema[index.field]) continue;
-    await call("create payload index", () =>
+    await retried("create payload index", () =>
       client.createPayloadIndex(collection, { field_name: index.field, field_schema: index.schema, wait: true }),
     );
   }

@@ -16,6 +16,12 @@ import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
 import { DENSE_VECTOR, ensureQdrantCollection, PAYLOAD, type QdrantCall, SPARSE_VECTOR } from "./qdrant-collection.js";
+import type { SettlingOptions } from "./qdrant-collection-readiness.js";
+import {
+  DEFAULT_QDRANT_COLLECTION_SETTINGS,
+  denseSearchParams,
+  type QdrantCollectionSettings,
+} from "./qdrant-collection-settings.js";
 import { callQdrant } from "./qdrant-errors.js";
 import { planServerFusion } from "./qdrant-fusion.js";
 import { mergeSparseVector } from "./sparse-dimensions.js";
@@ -44,6 +50,10 @@ export type QdrantIndexOptions = {
   exactSearch?: boolean;
   /** Per-request timeout; a slow server becomes a retryable `vector_store_unavailable`. */
   timeoutMs?: number;
+  /** Sharding, replication, on-disk storage and quantization of a new collection; one-node defaults. */
+  settings?: QdrantCollectionSettings;
+  /** How long start-up waits for a new collection to settle on a cluster, and how it backs off. */
+  settling?: SettlingOptions;
 };
 
 /** Points per write request: ~8 KB of JSON each with a 384-d vector, far below Qdrant's 32 MB request limit. */
@@ -120,8 +130,25 @@ export async function openQdrantIndex(options: QdrantIndexOptions): Promise<Vect
     headers: apiKey ? { "api-key": apiKey } : {},
   });
   const call: QdrantCall = (operation, request) => callQdrant({ operation, url, collection }, request);
-  await ensureQdrantCollection({ client, call, collection, denseDimensions, logger });
-  return createQdrantIndex({ client, call, collection, denseDimensions, exactSearch: options.exactSearch ?? false });
+  const settings = options.settings ?? DEFAULT_QDRANT_COLLECTION_SETTINGS;
+  await ensureQdrantCollection({
+    client,
+    call,
+    collection,
+    denseDimensions,
+    logger,
+    settings,
+    settling: options.settling,
+  });
+  const exactSearch = options.exactSearch ?? false;
+  return createQdrantIndex({
+    client,
+    call,
+    collection,
+    denseDimensions,
+    denseParams: denseSearchParams(settings, exactSearch),
+    sparseParams: exactSearch ? { exact: true } : undefined,
+  });
 }
 
 function createQdrantIndex(options: {
@@ -129,10 +156,10 @@ function createQdrantIndex(options: {
   call: QdrantCall;
   collection: string;
   denseDimensions: number;
-  exactSearch: boolean;
+  denseParams: Schemas["SearchParams"] | undefined;
+  sparseParams: Schemas["SearchParams"] | undefined;
 }): VectorIndex {
-  const { client, call, collection, denseDimensions } = options;
-  const searchParams = options.exactSearch ? { exact: true } : undefined;
+  const { client, call, collection, denseDimensions, denseParams, sparseParams } = options;
 
   function checkDense(vector: number[]): void {
     if (vector.length !== denseDimensions) {
@@ -162,7 +189,7 @@ function createQdrantIndex(options: {
       query: vector,
       using: DENSE_VECTOR,
       filter: queryFilter(query),
-      params: searchParams,
+      params: denseParams,
       limit: query.limit,
     };
   }
@@ -172,7 +199,7 @@ function createQdrantIndex(options: {
       query: vector,
       using: SPARSE_VECTOR,
       filter: queryFilter(query),
-      params: searchParams,
+      params: sparseParams,
       limit: query.limit,
     };
   }

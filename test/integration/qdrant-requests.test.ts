@@ -51,16 +51,22 @@ describe("Qdrant collection set-up", () => {
     expect(lines(server)).toEqual([
       `GET /collections/${COLLECTION}/exists`,
       `PUT /collections/${COLLECTION}`,
+      `GET /collections/${COLLECTION}/cluster`,
       `GET /collections/${COLLECTION}`,
       `PUT /collections/${COLLECTION}/index?wait=true`,
       `PUT /collections/${COLLECTION}/index?wait=true`,
       `PUT /collections/${COLLECTION}/index?wait=true`,
     ]);
+    // One-node defaults, written out so the collection is what the configuration says.
     expect(server.requests[1]?.body).toEqual({
       vectors: { dense: { size: 384, distance: "Cosine" } },
       sparse_vectors: { sparse: { modifier: "none" } },
+      shard_number: 1,
+      replication_factor: 1,
+      write_consistency_factor: 1,
+      on_disk_payload: true,
     });
-    expect(server.requests.slice(3).map((request) => request.body)).toEqual(PAYLOAD_INDEX_BODIES);
+    expect(server.requests.slice(4).map((request) => request.body)).toEqual(PAYLOAD_INDEX_BODIES);
   });
 
   it("only reads an existing collection that already fits", async () => {
@@ -75,7 +81,11 @@ describe("Qdrant collection set-up", () => {
       ),
     );
     await openIndex(server);
-    expect(lines(server)).toEqual([`GET /collections/${COLLECTION}/exists`, `GET /collections/${COLLECTION}`]);
+    expect(lines(server)).toEqual([
+      `GET /collections/${COLLECTION}/exists`,
+      `GET /collections/${COLLECTION}/cluster`,
+      `GET /collections/${COLLECTION}`,
+    ]);
   });
 
   it("refuses at start a collection with another vector layout, size, distance or an IDF modifier", async () => {

@@ -2,10 +2,14 @@
  * Runs the vector-index contract on a real Qdrant server (`QDRANT_URL`, optional `QDRANT_API_KEY`;
  * `npm run test:qdrant`), plus Qdrant's own start-up checks. Every suite works in a fresh collection
  * with a random name and deletes it afterwards, so runs repeat cleanly. Skipped without QDRANT_URL.
+ * The collection settings come from the same variables Folio reads (QDRANT_SHARD_NUMBER,
+ * QDRANT_REPLICATION_FACTOR, QDRANT_QUANTIZATION, …), so on a cluster (`QDRANT_URL` to any node) the
+ * suite runs on sharded, replicated, quantized collections: see docs/operations.md.
  */
 import { randomUUID } from "node:crypto";
 import { QdrantClient } from "@qdrant/js-client-rest";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/config.js";
 import { silentLogger } from "../../src/logger.js";
 import { openStores } from "../../src/stores/open-stores.js";
 import { openQdrantIndex } from "../../src/stores/qdrant-index.js";
@@ -13,6 +17,7 @@ import { runVectorIndexContract } from "./vector-index-contract.js";
 
 const url = process.env.QDRANT_URL;
 const apiKey = process.env.QDRANT_API_KEY ?? null;
+const configured = url ? loadConfig(process.env).qdrant : null;
 
 const freshCollectionName = () => `folio_test_${randomUUID().replaceAll("-", "")}`;
 
@@ -30,6 +35,8 @@ const openOn = (collection: string, denseDimensions = 384) =>
     logger: silentLogger,
     // The contract compares with brute force; product queries use HNSW.
     exactSearch: true,
+    settings: configured?.settings,
+    settling: configured?.settling,
   });
 
 if (!url) console.warn("Qdrant tests skipped: set QDRANT_URL (and QDRANT_API_KEY if needed) to run them");
@@ -52,6 +59,8 @@ describe.skipIf(!url)("vector index on Qdrant", () => {
       expect(Object.keys(info.config.params.sparse_vectors ?? {})).toEqual(["sparse"]);
       expect(info.payload_schema.spaceId).toMatchObject({ data_type: "keyword", params: { is_tenant: true } });
       expect(Object.keys(info.payload_schema).sort()).toEqual(["denseModel", "documentId", "spaceId"]);
+      expect(info.config.params.shard_number).toBe(configured?.settings.shardNumber);
+      expect(info.config.params.replication_factor).toBe(configured?.settings.replicationFactor);
     } finally {
       await deleteCollection(collection);
     }
@@ -85,7 +94,11 @@ describe.skipIf(!url)("vector index on Qdrant", () => {
     const collection = freshCollectionName();
     const stores = await openStores(
       { mode: "embedded", dataDir: "memory://" },
-      { denseDimensions: 384, logger: silentLogger, qdrant: { url: url ?? "", apiKey, collection } },
+      {
+        denseDimensions: 384,
+        logger: silentLogger,
+        qdrant: { url: url ?? "", apiKey, collection, settings: configured?.settings, settling: configured?.settling },
+      },
     );
     try {
       expect(stores.vectorBackend).toBe("qdrant");

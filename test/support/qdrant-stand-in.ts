@@ -3,7 +3,9 @@
  * every request (method, path with query string, JSON body) and answers in the envelope Qdrant's OpenAPI
  * documents: `{"result": ..., "status": "ok", "time": seconds}` on success and
  * `{"status": {"error": "..."}, "time": seconds}` on failure. It computes no search results: tests
- * script the answers they need with `answer()`; the default routes cover collection set-up and writes.
+ * script the answers they need with `answer()`; the default routes cover collection set-up and writes
+ * on one node. Tests of a cluster script the answers a settling collection gives (see
+ * qdrant-cluster-start-up.test.ts): 500s, 404s, 409 on a second create, replicas still initializing.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,6 +27,9 @@ export function collectionInfo(options: {
   vectors: Record<string, unknown>;
   sparseVectors?: Record<string, unknown>;
   payloadSchema?: Record<string, unknown>;
+  /** Collection parameters other than the vectors (shard_number, replication_factor, …). */
+  params?: Record<string, unknown>;
+  quantizationConfig?: unknown;
 }): unknown {
   return {
     status: "green",
@@ -40,6 +45,7 @@ export function collectionInfo(options: {
         write_consistency_factor: 1,
         on_disk_payload: true,
         sparse_vectors: options.sparseVectors ?? {},
+        ...options.params,
       },
       hnsw_config: { m: 16, ef_construct: 100, full_scan_threshold: 10_000, max_indexing_threads: 0, on_disk: false },
       optimizer_config: {
@@ -53,9 +59,28 @@ export function collectionInfo(options: {
         max_optimization_threads: null,
       },
       wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0 },
-      quantization_config: null,
+      quantization_config: options.quantizationConfig ?? null,
     },
     payload_schema: options.payloadSchema ?? {},
+  };
+}
+
+/** GET /collections/{name}/cluster as the peer `peerId` answers it (Qdrant's CollectionClusterInfo). */
+export function clusterInfo(options: {
+  peerId: number;
+  shards: Array<{ shardId: number; peerId: number; state: string }>;
+}): unknown {
+  const shardCount = new Set(options.shards.map((shard) => shard.shardId)).size;
+  return {
+    peer_id: options.peerId,
+    shard_count: shardCount,
+    local_shards: options.shards
+      .filter((shard) => shard.peerId === options.peerId)
+      .map((shard) => ({ shard_id: shard.shardId, points_count: 0, state: shard.state })),
+    remote_shards: options.shards
+      .filter((shard) => shard.peerId !== options.peerId)
+      .map((shard) => ({ shard_id: shard.shardId, peer_id: shard.peerId, state: shard.state })),
+    shard_transfers: [],
   };
 }
 
@@ -101,9 +126,20 @@ export async function startQdrantStandIn(options: { collection: string; exists: 
       method: "PUT",
       path: new RegExp(`^${base}(\\?.*)?$`),
       reply: () => {
+        // What a second replica creating the same collection gets from Qdrant.
+        if (exists) return failure(409, `Wrong input: Collection \`${options.collection}\` already exists!`);
         exists = true;
         return ok(true);
       },
+    },
+    // One node: the collection's one shard is local and active as soon as it exists.
+    {
+      method: "GET",
+      path: new RegExp(`^${base}/cluster$`),
+      reply: () =>
+        exists
+          ? ok(clusterInfo({ peerId: 1, shards: [{ shardId: 0, peerId: 1, state: "Active" }] }))
+          : failure(404, `Not found: Collection \`${options.collection}\` doesn't exist!`),
     },
     {
       method: "GET",

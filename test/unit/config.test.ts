@@ -23,8 +23,65 @@ describe("loadConfig", () => {
       "/srv",
     );
     expect(config.storage).toEqual({ kind: "postgres", databaseUrl: "postgres://folio@db:5432/folio" });
-    expect(config.qdrant).toEqual({ url: "http://qdrant:6333", apiKey: null, collection: "folio_chunks" });
+    expect(config.qdrant).toEqual({
+      url: "http://qdrant:6333",
+      apiKey: null,
+      collection: "folio_chunks",
+      // One-node defaults: one shard, one copy, payload on disk as Qdrant has it, no quantization.
+      settings: {
+        shardNumber: 1,
+        replicationFactor: 1,
+        writeConsistencyFactor: 1,
+        onDiskVectors: false,
+        onDiskPayload: true,
+        quantization: "none",
+        oversampling: 2,
+      },
+      settling: { timeoutMs: 60_000, initialDelayMs: 100, maxDelayMs: 2_000 },
+    });
     expect(config.publicUrl).toBe("http://localhost:8080");
+  });
+
+  it("reads a Qdrant cluster's collection settings and refuses a write consistency no replica count can meet", () => {
+    const cluster = loadConfig({
+      QDRANT_URL: "http://qdrant-1:6333",
+      QDRANT_SHARD_NUMBER: "6",
+      QDRANT_REPLICATION_FACTOR: "2",
+      QDRANT_WRITE_CONSISTENCY_FACTOR: "2",
+      QDRANT_ON_DISK_VECTORS: "true",
+      QDRANT_ON_DISK_PAYLOAD: "1",
+      QDRANT_QUANTIZATION: "int8",
+      QDRANT_OVERSAMPLING: "3",
+      QDRANT_START_TIMEOUT_SECONDS: "120",
+    }).qdrant;
+    expect(cluster?.settings).toEqual({
+      shardNumber: 6,
+      replicationFactor: 2,
+      writeConsistencyFactor: 2,
+      onDiskVectors: true,
+      onDiskPayload: true,
+      quantization: "int8",
+      oversampling: 3,
+    });
+    expect(cluster?.settling.timeoutMs).toBe(120_000);
+    let caught: unknown;
+    try {
+      loadConfig({
+        QDRANT_URL: "http://qdrant-1:6333",
+        QDRANT_REPLICATION_FACTOR: "2",
+        QDRANT_WRITE_CONSISTENCY_FACTOR: "3",
+        QDRANT_QUANTIZATION: "binary",
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ConfigError).problems).toEqual([
+      {
+        variable: "QDRANT_WRITE_CONSISTENCY_FACTOR",
+        problem: "3 copies can never acknowledge a write when QDRANT_REPLICATION_FACTOR is 2; set it to 2 or less",
+      },
+      { variable: "QDRANT_QUANTIZATION", problem: '"binary" must be one of none, int8' },
+    ]);
   });
 
   it("reports every bad variable at once, each with how to fix it", () => {
