@@ -15,6 +15,7 @@ import { type Bm25Parameters, documentVector } from "../retrieval/bm25.js";
 import { countTerms } from "../retrieval/text-analyzer.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";
+import { mapInSlices } from "../workers/map-in-slices.js";
 import { indexTextOf } from "./index-text.js";
 import type { IngestInput, IngestResult } from "./ingest-result.js";
 import type { SparseVectorMaintainer } from "./sparse-vector-maintainer.js";
@@ -94,7 +95,10 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
       // Embedding is most of an upload's time on CPU; it runs before anything is stored, so a failure
       // or a cancelled upload leaves nothing behind.
       const title = processed.document.title || input.fileName;
-      const indexTexts = processed.chunks.map((chunk) => indexTextOf({ title, fileName: input.fileName }, chunk));
+      // Work proportional to the document runs in slices on this thread, so requests are answered meanwhile.
+      const indexTexts = await mapInSlices(processed.chunks, (chunk) =>
+        indexTextOf({ title, fileName: input.fileName }, chunk),
+      );
       let denseVectors: number[][] | null = null;
       if (embedder) {
         const embeddingStart = Date.now();
@@ -112,7 +116,7 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
       const denseByPosition = new Map(
         processed.chunks.map((chunk, index) => [chunk.position, denseVectors?.[index]] as const),
       );
-      const chunksToStore = processed.chunks.map((chunk, index) => ({
+      const chunksToStore = await mapInSlices(processed.chunks, (chunk, index) => ({
         ...chunk,
         terms: countTerms(indexTexts[index] ?? chunk.text),
       }));
@@ -137,7 +141,7 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         const statistics = await catalog.getTermStatistics([input.spaceId], []);
         const averageLength = statistics.chunkCount > 0 ? statistics.totalLength / statistics.chunkCount : 1;
         await vectorIndex.upsert(
-          stored.chunks.map((chunk) => ({
+          await mapInSlices(stored.chunks, (chunk) => ({
             chunkId: chunk.id,
             documentId: stored.document.id,
             spaceId: input.spaceId,

@@ -1,24 +1,16 @@
 /**
- * SqlClient on PGlite (Postgres compiled to WebAssembly, in this process) with the pgvector extension
- * loaded, for the embedded default. `dataDir` "memory://" keeps everything in memory (tests).
+ * SqlClient on PGlite (Postgres compiled to WebAssembly) with the pgvector extension loaded, for the
+ * embedded default. `dataDir` "memory://" keeps everything in memory (tests). PGlite runs in a worker
+ * thread of its own (pglite-worker.ts, through pglite-worker-connection.ts), because each statement
+ * runs synchronously in its thread: on the main thread, storing a large document held every request.
  * PGlite runs one statement at a time and never interleaves a transaction with other queries, so the
  * embedded database is for one Folio process; several replicas need PostgreSQL.
  */
 import { mkdir, open, readFile, rm } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
 import { FolioError } from "../errors.js";
+import { openPgliteWorker } from "./pglite-worker-connection.js";
 import { tightenPrivateTree } from "./private-data-directory.js";
-import type { SqlClient, SqlExecutor } from "./sql-client.js";
-
-function executorOf(target: Pick<PGlite, "query">): SqlExecutor {
-  return {
-    async query<Row>(sql: string, params: unknown[] = []) {
-      const result = await target.query<Row>(sql, params);
-      return { rows: result.rows };
-    },
-  };
-}
+import type { SqlClient } from "./sql-client.js";
 
 /** Lock files this process holds, so a stale lock carrying our own pid (a restarted container) is told apart. */
 const heldLocks = new Set<string>();
@@ -69,7 +61,6 @@ async function lockDataDirectory(dataDir: string): Promise<() => Promise<void>> 
 }
 
 export async function openPgliteClient(dataDir: string): Promise<SqlClient> {
-  let database: PGlite;
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) {
     await mkdir(dataDir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
@@ -81,11 +72,13 @@ export async function openPgliteClient(dataDir: string): Promise<SqlClient> {
     });
   }
   const releaseLock = inMemory ? async () => {} : await lockDataDirectory(dataDir);
+  let connection: Awaited<ReturnType<typeof openPgliteWorker>> | null = null;
   try {
-    database = await PGlite.create(dataDir, { extensions: { vector } });
+    connection = await openPgliteWorker(dataDir);
     // PGlite unpacks a fresh database with modes of its own (0666), past the process's umask.
     if (!inMemory) await tightenPrivateTree(dataDir);
   } catch (error) {
+    await connection?.close().catch(() => {});
     await releaseLock();
     throw new FolioError(
       "database_open_failed",
@@ -93,13 +86,17 @@ export async function openPgliteClient(dataDir: string): Promise<SqlClient> {
       { cause: error },
     );
   }
+  const database = connection;
   return {
     kind: "pglite",
-    ...executorOf(database),
-    transaction: (work) => database.transaction((transaction) => work(executorOf(transaction))),
+    query: (sql, params) => database.query(sql, params),
+    transaction: (work) => database.transaction(work),
     async close() {
-      await database.close();
-      await releaseLock();
+      try {
+        await database.close();
+      } finally {
+        await releaseLock();
+      }
     },
   };
 }

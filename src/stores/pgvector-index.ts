@@ -21,8 +21,12 @@ import {
   type VectorQuery,
 } from "./vector-index.js";
 
-/** Rows per INSERT/UPDATE statement; keeps statements well under parameter and memory limits. */
-const WRITE_BATCH_SIZE = 500;
+/**
+ * Rows per INSERT/UPDATE statement. Each statement's vector literals are written on the calling (main)
+ * thread — a 384-d vector as text costs about 0.3 ms, more on a busy machine — and the thread turns
+ * between statements, so 100 rows bound that stall while a large document is stored.
+ */
+const WRITE_BATCH_SIZE = 100;
 
 /**
  * pgvector's text form of a sparse vector: `{index:value,...}/dimensions`, indices 1-based (term id + 1),
