@@ -30,12 +30,12 @@ describe("PGlite in a worker thread", () => {
       setImmediate(countTurns);
     };
     setImmediate(countTurns);
-    // Seconds of work inside Postgres; on the main thread no turn of the loop could happen meanwhile.
+    // Hundreds of ms of work inside Postgres; on the main thread no turn of the loop could happen meanwhile.
     const { rows } = await database.query<{ total: string }>(
-      "SELECT sum(x)::text AS total FROM generate_series(1, 3000000) AS x",
+      "SELECT sum(x)::text AS total FROM generate_series(1, 1000000) AS x",
     );
     running = false;
-    expect(rows).toEqual([{ total: "4500001500000" }]);
+    expect(rows).toEqual([{ total: "500000500000" }]);
     expect(turns).toBeGreaterThan(10);
   });
 
