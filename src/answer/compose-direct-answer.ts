@@ -48,19 +48,29 @@ function periodWords(periods: Period[]): string {
     .join(" ");
 }
 
-/** The evidence of `results`, or of a search for the measure and period alone when `results` hold no answering cell. */
+/** The evidence of `results`, or of a search for the measure and period when `results` hold no exact answering row. */
 async function figureEvidence(
   analysis: QuestionAnalysis,
   results: SearchResult[],
   input: DirectAnswerInput,
 ): Promise<FigureEvidence> {
   const evidence = await gatherFigureEvidence(analysis, results, input.facts);
-  // Only a figure of a period is searched for again: a statement's row names little else.
-  if (evidence.figure !== null || uncoveredMessage(evidence, null) !== null || analysis.periods.length === 0)
+  // Only a figure of a period is searched for again: a statement's row names little else. A row that
+  // names more than the measure ("Las Vegas Strip net revenues" for net revenues) may be a part of it:
+  // the statement's own row is looked for too.
+  if (evidence.figure?.exact || uncoveredMessage(evidence, null) !== null || analysis.periods.length === 0)
     return withPageUnit(evidence, input);
-  const narrower = await input.search(`${analysis.measure} ${periodWords(analysis.periods)}`.trim());
-  const retried = await gatherFigureEvidence(analysis, narrower, input.facts);
-  return withPageUnit(retried.figure !== null ? retried : evidence, input);
+  // First the measure and period alone; then with the names too, when that finds no exact row: the
+  // name finds its document's rows where other companies' crowd them out, but also its prose.
+  const queries = [[], analysis.entities].filter((words, index) => index === 0 || words.length > 0);
+  let best = evidence;
+  for (const words of queries) {
+    if (best.figure?.exact) break;
+    const query = [...words, analysis.measure, periodWords(analysis.periods)].join(" ").replace(/\s+/g, " ").trim();
+    const retried = await gatherFigureEvidence(analysis, await input.search(query), input.facts);
+    if (retried.figure !== null && (best.figure === null || retried.figure.score > best.figure.score)) best = retried;
+  }
+  return withPageUnit(best, input);
 }
 
 /** A figure whose table states no unit takes the one its page states above the table, if the page states one. */

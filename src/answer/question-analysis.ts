@@ -26,8 +26,10 @@ export type QuestionAnalysis = {
 };
 
 const YEAR = /\b(?:FY\s?|fiscal(?:\s+year)?\s+)?((?:19|20)\d{2})\b/gi;
-const QUARTER_FIRST =
-  /\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)\s+quarter)(?:\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?)?\s*((?:19|20)\d{2})?\b/gi;
+export const QUARTER_FIRST =
+  /\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)[\s-]+quarter)(?:\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?)?\s*((?:19|20)\d{2})?\b/gi;
+/** "full year", "full-year", "the whole year": a period's length, not part of what is measured. */
+export const WHOLE_YEAR = /\b(?:full|whole|entire)[- ]year\b|\bannual(?:ly)?\b/gi;
 const QUARTER_WORDS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4 };
 
 const RELATIVE_BEFORE =
@@ -197,6 +199,7 @@ function measureWords(question: string, entities: string[]): string {
   return (
     text
       .replace(QUARTER_FIRST, " ")
+      .replace(WHOLE_YEAR, " ")
       .replace(YEAR, " ")
       .replace(RELATIVE_BEFORE, " ")
       .replace(RELATIVE_AFTER, " ")
@@ -232,7 +235,9 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
     .filter((word) => [...uniqueTerms(word)].some(isMeasureTerm) || /^(?:&|of|and)$/i.test(word))
     .join(" ")
     .replace(/^(?:(?:&|of|and)\s+)+|(?:\s+(?:&|of|and))+$/gi, "");
-  const measureTerms = new Set([...uniqueTerms(measure)].filter(isMeasureTerm));
+  // The one abbreviation every financial table spells out: "diluted EPS" is a row "Diluted earnings per share".
+  const spelledOut = measure.replace(/\bEPS\b/gi, "earnings per share");
+  const measureTerms = new Set([...uniqueTerms(spelledOut)].filter(isMeasureTerm));
   const kind = kindOf(question, entities, periods);
   // "What does IaaS stand for?": the name is the term asked about, not whose it is.
   if (kind === "definition" && measureTerms.size === 0 && entities.length > 0)
