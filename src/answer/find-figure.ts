@@ -4,6 +4,7 @@
  * none is asked), in a document that names the entity asked about. A cell only counts when its row
  * names the whole measure; a near miss is no answer, and the caller falls back to quoting sentences.
  */
+import { statementOfPassage } from "../domain/financial-statements.js";
 import type { NumberedSource } from "./generator.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
 import { uniqueTerms } from "./sentence-scoring.js";
@@ -129,6 +130,7 @@ export function findFigure(
   sources.forEach((source, rank) => {
     if (!isAboutAsked(source)) return;
     const cells = tableCells(source.result, readingOf(source)).filter((cell) => cell.number !== null);
+    const primaryStatement = statementOfPassage(source.result.provenance) !== null;
     // With no period asked, a table's first period column is its latest: the one a reader means.
     const firstPeriodColumn = cells.find((cell) => cell.period !== null)?.column;
     for (const cell of cells) {
@@ -145,7 +147,9 @@ export function findFigure(
       // "Revenues › Converse" is a part of revenues, not revenues: the measure named by a section only weighs less.
       // "Net income" beats "Net income attributable to noncontrolling interests"; the retrieval ranking
       // breaks ties (the statement ranked first is the one the question names best).
-      const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords - 0.01 * rank;
+      // A primary statement is where a reader checks a line item: its row beats the same row in a note.
+      const statementBonus = primaryStatement ? 0.05 : 0;
+      const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords - 0.01 * rank + statementBonus;
       const exact = coverage === 1 && ownCoverage === 1 && extraWords === 0;
       if (best === null || score > best.score) best = { source, cell, score, exact };
     }

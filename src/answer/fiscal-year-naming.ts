@@ -24,8 +24,14 @@ const STATED_END_FIRST = new RegExp(
 const PERIOD_END = new RegExp(String.raw`\bended\s+(?:on\s+)?${JANUARY_OR_FEBRUARY}`, "gi");
 const FISCAL_YEAR_NAMING = new RegExp(String.raw`\b${FISCAL_YEAR}`, "gi");
 
+/** A year, not a quarter, ending in January or February: "fiscal year ended January 28", "52 weeks ended February 1". */
+const YEAR_ENDS_IN_JANUARY =
+  /\b(?:fiscal(?:\s+year)?(?:\s+(?:19|20)\d{2})?|year|(?:52|53|fifty[- ]two|fifty[- ]three)[- ]weeks?)\b(?:(?!quarter|months|weeks)[^.;]){0,40}?\bended\s+(?:on\s+)?(?:jan(?:uary)?|feb(?:ruary)?)\b/i;
+
 /** The fiscal year's number less the calendar year it ends in (-1 or 0); null when the document does not tell. */
 export function januaryYearShift(text: string): number | null {
+  // Nike's third quarter ends in February; only a document whose year ends there names such years.
+  if (!YEAR_ENDS_IN_JANUARY.test(text)) return null;
   const stated = new Map<number, number>();
   const count = (shift: number) => {
     if (shift === -1 || shift === 0) stated.set(shift, (stated.get(shift) ?? 0) + 1);

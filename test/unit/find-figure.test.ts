@@ -260,6 +260,22 @@ describe("findFigure", () => {
     expect([found?.cell.number, found?.exact]).toEqual([8398372, false]);
   });
 
+  it("prefers a primary statement's row to the same row in a note ranked above it", () => {
+    const note = tableSource(1, "nike-10k-2018", ["Net income | $ 1,933 | $ 4,240"], ["(In millions)", "2018", "2017"]);
+    const statement = tableSource(
+      2,
+      "nike-10k-2018",
+      ["Net income | $ 1,933 | $ 4,240"],
+      ["(In millions)", "2018", "2017"],
+    );
+    statement.result.provenance = {
+      ...statement.result.provenance,
+      headingPath: ["NIKE, Inc. Consolidated Statements of Income"],
+    };
+    const found = findFigure(analyzeQuestion("What was Nike's net income in 2018?"), [note, statement]);
+    expect(found?.source).toBe(statement);
+  });
+
   it("ignores prose passages", () => {
     const prose: NumberedSource = {
       n: 1,
