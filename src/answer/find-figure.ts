@@ -32,6 +32,30 @@ function synonymsOf(term: string): ReadonlyArray<string> {
   return SAME_MEANING.find((group) => group.includes(term)) ?? [term];
 }
 
+/** The measure's words with the other words its line item goes by: what a search for its row looks for. */
+export function measureSearchWords(measure: string, measureTerms: ReadonlySet<string>): string {
+  const others = [...measureTerms].flatMap((term) => synonymsOf(term).filter((synonym) => !measureTerms.has(synonym)));
+  return [measure, ...others].join(" ");
+}
+
+/**
+ * Words that make a row another line item than the measure they qualify: "Deferred revenue" is a
+ * liability, "Cost of revenue" an expense, "Income before income taxes" not net income. A row holding one
+ * that the question does not is no answer to it.
+ */
+const OTHER_ITEM_WORDS = new Set([
+  "defer",
+  "unearn",
+  "accru",
+  "prepaid",
+  "cost",
+  "expens",
+  "other",
+  "tax",
+  "reserv",
+  "allow",
+]);
+
 /** Words a row label may carry beyond the measure without naming something else ("Total net sales"). */
 const NEUTRAL_LABEL_WORDS = new Set(["total", "net", "consolid"]);
 
@@ -76,13 +100,15 @@ function labelFit(
   measureTerms: Set<string>,
   cell: TableCell,
   neutralTerms: ReadonlySet<string>,
-): { coverage: number; ownCoverage: number; extraWords: number; ownExtraWords: number } {
+): { coverage: number; ownCoverage: number; extraWords: number; ownExtraWords: number; bySynonym: boolean } {
   const own = uniqueTerms(cell.label);
   const parents = uniqueTerms(cell.parents.join(" "));
   const holds = (terms: Set<string>, term: string) => synonymsOf(term).some((synonym) => terms.has(synonym));
   let matched = 0;
   let ownMatched = 0;
+  let bySynonym = false;
   for (const term of measureTerms) {
+    if (!own.has(term) && !parents.has(term) && (holds(own, term) || holds(parents, term))) bySynonym = true;
     if (holds(own, term)) ownMatched += 1;
     if (holds(own, term) || holds(parents, term)) matched += 1;
   }
@@ -95,6 +121,7 @@ function labelFit(
     ownCoverage: ownMatched / measureTerms.size,
     extraWords,
     ownExtraWords,
+    bySynonym,
   };
 }
 
@@ -135,9 +162,13 @@ export function findFigure(
     const firstPeriodColumn = cells.find((cell) => cell.period !== null)?.column;
     for (const cell of cells) {
       if (period !== undefined ? !periodMatches(period, cell.period) : cell.column !== firstPeriodColumn) continue;
-      const { coverage, ownCoverage, extraWords, ownExtraWords } = labelFit(required, cell, neutralTerms);
+      const { coverage, ownCoverage, extraWords, ownExtraWords, bySynonym } = labelFit(required, cell, neutralTerms);
+      // "Sales" is revenue in "Net sales", not in "Sales and maturities of marketable securities".
+      if (bySynonym && ownExtraWords > 1) continue;
       if (coverage < minimumCoverage(required)) continue;
       if (otherLevel(analysis.measureTerms, cell.label)) continue;
+      if ([...uniqueTerms(cell.label)].some((term) => OTHER_ITEM_WORDS.has(term) && !analysis.measureTerms.has(term)))
+        continue;
       // A percentage answers only a question about a share, rate or margin; a per-share amount only one about shares.
       if (cell.percent && !asksForShare) continue;
       if (!asksPerShare && [cell.label, ...cell.parents].some((label) => PER_SHARE.test(label))) continue;

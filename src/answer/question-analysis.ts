@@ -41,7 +41,7 @@ const COMPARISON =
   /\b(?:higher|lower|larger|smaller|greater|bigger|more|less|fewer|compare[sd]?|comparison|versus|vs\.?|difference between|outperform(?:ed|s)?|exceed(?:ed|s)?)\b/i;
 /** A change between two periods is a comparison of the two: "Did net income grow from 2017 to 2018?". */
 const CHANGE =
-  /\b(?:grow|grew|grown|increase[sd]?|decrease[sd]?|decline[sd]?|rise|rose|risen|fall|fell|fallen|change[sd]?|improve[sd]?)\b/i;
+  /\b(?:grow|grew|grown|growth|increase[sd]?|decrease[sd]?|decline[sd]?|rise|rose|risen|fall|fell|fallen|change[sd]?|improve[sd]?)\b/i;
 const DEFINITION =
   /^\s*(?:what\s+(?:is|are|does)\s+(?:the\s+)?(?:definition|meaning)\b|what\s+does\s+.+\s+(?:mean|stands?\s+for)\b|how\s+(?:does|do|is|are)\s+.+\s+(?:define[sd]?|defined)\b|define\b|what\s+is\s+meant\s+by\b)/i;
 /** "What is organic revenue growth?": a short noun phrase asked about with no period and no number word. */
@@ -200,6 +200,7 @@ function measureWords(question: string, entities: string[]): string {
     text
       .replace(QUARTER_FIRST, " ")
       .replace(WHOLE_YEAR, " ")
+      .replace(/\b(?:year[- ]over[- ]year|yoy|y\/y)\b/gi, " ")
       .replace(YEAR, " ")
       .replace(RELATIVE_BEFORE, " ")
       .replace(RELATIVE_AFTER, " ")

@@ -276,6 +276,28 @@ describe("findFigure", () => {
     expect(found?.source).toBe(statement);
   });
 
+  it("never answers revenue with deferred revenue or cost of revenue", () => {
+    const rows = tableSource(
+      1,
+      "acme",
+      ["Deferred revenue | 330", "Cost of revenue | 1,200", "Income before income taxes | 90"],
+      ["(In millions)", "2016"],
+    );
+    expect(findFigure(analyzeQuestion("What was Acme's revenue in 2016?"), [rows])).toBeNull();
+    expect(findFigure(analyzeQuestion("What was Acme's net income in 2016?"), [rows])).toBeNull();
+    expect(findFigure(analyzeQuestion("What was Acme's cost of revenue in 2016?"), [rows])?.cell.number).toBe(1200);
+  });
+
+  it("reads a synonym only in a row that names little else", () => {
+    const cashFlows = tableSource(
+      1,
+      "acme",
+      ["Sales and maturities of marketable securities | 4,733"],
+      ["(In millions)", "2016"],
+    );
+    expect(findFigure(analyzeQuestion("What was Acme's revenue in 2016?"), [cashFlows])).toBeNull();
+  });
+
   it("ignores prose passages", () => {
     const prose: NumberedSource = {
       n: 1,
