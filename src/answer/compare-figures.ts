@@ -67,7 +67,10 @@ export function comparisonSides(question: string, analysis: QuestionAnalysis): C
   }
   if (analysis.periods.length >= 2) {
     const entity = analysis.entities[0] ?? null;
-    const measure = analysis.measure.replace(/\b(?:from|to|between|and|or|than|grow|grew|change|changed)\b/gi, " ");
+    const measure = analysis.measure.replace(
+      /\b(?:from|to|between|and|or|than|grow|grew|growth|rate|change|changed|percent|percentage)\b/gi,
+      " ",
+    );
     return analysis.periods.slice(0, 2).map((period) => {
       const text = sideQuestion(entity, measure.replace(/\s+/g, " ").trim(), [period]);
       return { question: text, entity, analysis: analyzeQuestion(text) };
@@ -118,8 +121,14 @@ export function comparisonSentence(
       typeof left,
       typeof right,
     ];
-    const change = (baseValue(later.cell) ?? 0) - (baseValue(earlier.cell) ?? 0);
-    const direction = change === 0 ? "unchanged" : `${change > 0 ? "up" : "down"} ${amount}`;
+    const before = baseValue(earlier.cell) ?? 0;
+    const change = (baseValue(later.cell) ?? 0) - before;
+    // An amount's change is also given as a percentage of where it started ("up $41,879 million, +30.8%").
+    const relative =
+      earlier.cell.percent || before === 0 || change === 0
+        ? ""
+        : `, ${change > 0 ? "+" : "−"}${Math.abs((100 * change) / Math.abs(before)).toFixed(1)}%`;
+    const direction = change === 0 ? "unchanged" : `${change > 0 ? "up" : "down"} ${amount}${relative}`;
     return `${shown(earlier)} (${earlier.label}) → ${shown(later)} (${later.label}): ${direction}.`;
   }
   if (leftValue === rightValue) return `${shown(left)} = ${shown(right)}: they are the same.`;

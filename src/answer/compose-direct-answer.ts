@@ -8,14 +8,17 @@
 
 import type { PageText, SearchResult } from "../domain/types.js";
 import { comparisonSentence, comparisonSides } from "./compare-figures.js";
+import { type RatioInputs, ratioSentences, workOutRatio } from "./compute-ratio.js";
 import { DirectAnswer } from "./direct-answer.js";
 import type { DocumentFactsIndex } from "./evidence-coverage.js";
 import { type FigureEvidence, gatherFigureEvidence, uncoveredMessage } from "./figure-evidence.js";
 import { type FoundDefinition, findDefinition } from "./find-definition.js";
+import { measureSearchWords } from "./find-figure.js";
 import { findList } from "./find-list.js";
 import type { NumberedSource } from "./generator.js";
 import { possessive } from "./possessive.js";
-import type { Period, QuestionAnalysis } from "./question-analysis.js";
+import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-analysis.js";
+import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
 import { pageScale, type TableCell, takesTableScale } from "./table-cells.js";
 
 export type DirectAnswerInput = {
@@ -48,19 +51,30 @@ function periodWords(periods: Period[]): string {
     .join(" ");
 }
 
-/** The evidence of `results`, or of a search for the measure and period alone when `results` hold no answering cell. */
+/** The evidence of `results`, or of a search for the measure and period when `results` hold no exact answering row. */
 async function figureEvidence(
   analysis: QuestionAnalysis,
   results: SearchResult[],
   input: DirectAnswerInput,
 ): Promise<FigureEvidence> {
   const evidence = await gatherFigureEvidence(analysis, results, input.facts);
-  // Only a figure of a period is searched for again: a statement's row names little else.
-  if (evidence.figure !== null || uncoveredMessage(evidence, null) !== null || analysis.periods.length === 0)
+  // Only a figure of a period is searched for again: a statement's row names little else. A row that
+  // names more than the measure ("Las Vegas Strip net revenues" for net revenues) may be a part of it:
+  // the statement's own row is looked for too.
+  if (evidence.figure?.exact || uncoveredMessage(evidence, null) !== null || analysis.periods.length === 0)
     return withPageUnit(evidence, input);
-  const narrower = await input.search(`${analysis.measure} ${periodWords(analysis.periods)}`.trim());
-  const retried = await gatherFigureEvidence(analysis, narrower, input.facts);
-  return withPageUnit(retried.figure !== null ? retried : evidence, input);
+  // First the measure and period alone; then with the names too, when that finds no exact row: the
+  // name finds its document's rows where other companies' crowd them out, but also its prose.
+  const queries = [[], analysis.entities].filter((words, index) => index === 0 || words.length > 0);
+  let best = evidence;
+  for (const words of queries) {
+    if (best.figure?.exact) break;
+    const measure = measureSearchWords(analysis.measure, analysis.measureTerms);
+    const query = [...words, measure, periodWords(analysis.periods)].join(" ").replace(/\s+/g, " ").trim();
+    const retried = await gatherFigureEvidence(analysis, await input.search(query), input.facts);
+    if (retried.figure !== null && (best.figure === null || retried.figure.score > best.figure.score)) best = retried;
+  }
+  return withPageUnit(best, input);
 }
 
 /** A figure whose table states no unit takes the one its page states above the table, if the page states one. */
@@ -90,6 +104,8 @@ function numberedResults(results: SearchResult[]): NumberedSource[] {
   return results.map((result, index) => ({ n: index + 1, result }));
 }
 
+const ASKS_FOR_RATE = /\b(?:growth|rate|percent(?:age)?|change)\b|%/i;
+
 /** Results a list is looked for in: a list that answers is in one of the first few. */
 const LIST_SOURCES = 10;
 
@@ -98,10 +114,58 @@ function namesForCaveat(evidence: FigureEvidence): string[] {
   return evidence.names.variants.length > 0 ? [] : evidence.names.missing;
 }
 
+/**
+ * A ratio question worked out from its two line items' cells, each looked up as a figure question of its
+ * own ("What was Block's total current assets in 2016?"); false when a cell is not found or the units
+ * do not allow it (the answer then goes on as for any other question).
+ */
+async function addRatio(
+  ratio: RatioQuestion,
+  entity: string | null,
+  input: DirectAnswerInput,
+  direct: DirectAnswer,
+): Promise<boolean> {
+  const owner = entity === null ? "" : `${possessive(entity)} `;
+  // A line item found for one year is looked for first in the same table for the next.
+  const tablesOf = new Map<string, SearchResult[]>();
+  const figureOf = async (measure: string, period: Period) => {
+    const analysis = analyzeQuestion(`What was ${owner}${measure} in ${period.year}?`);
+    const known = tablesOf.get(measure) ?? [];
+    const figure = (await figureEvidence(analysis, [...known, ...input.results], input)).figure;
+    if (figure !== null && !known.includes(figure.source.result))
+      tablesOf.set(measure, [figure.source.result, ...known]);
+    return figure;
+  };
+  const inputs: RatioInputs = [];
+  for (const period of ratio.periods) {
+    const numerator = await figureOf(ratio.numerator, period);
+    const denominator = numerator === null ? null : await figureOf(ratio.denominator, period);
+    if (numerator === null || denominator === null) return false;
+    inputs.push({ period, numerator, denominator });
+  }
+  const worked = workOutRatio(ratio, inputs);
+  if (worked === null) return false;
+  direct.addComputed(
+    inputs.flatMap((item) => [item.numerator, item.denominator]),
+    (numbers) =>
+      ratioSentences(
+        ratio,
+        inputs,
+        worked,
+        entity,
+        inputs.map((_, index) => ({ numerator: numbers[2 * index] ?? 0, denominator: numbers[2 * index + 1] ?? 0 })),
+      ),
+  );
+  return true;
+}
+
 export async function composeDirectAnswer(input: DirectAnswerInput): Promise<ComposedDirectAnswer> {
   const { analysis } = input;
   const entity = analysis.entities[0] ?? null;
   const direct = new DirectAnswer(input.sources);
+  const ratio = ratioQuestion(input.need);
+  if (ratio !== null && (await addRatio(ratio, entity, input, direct)))
+    return { direct, uncovered: null, missingNames: [] };
   if (analysis.kind === "figure") {
     const evidence = await figureEvidence(analysis, input.results, input);
     if (evidence.figure !== null) direct.addFigure(evidence.figure, entity);
@@ -129,6 +193,7 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   // Each side is looked up in its own search, so each named document is searched.
   const byPeriod = sides.every((side) => side.entity === sides[0]?.entity);
   const found: Array<{ label: string; cell: TableCell }> = [];
+  const cited: number[] = [];
   for (const side of sides) {
     const sideEvidence = await figureEvidence(side.analysis, await input.search(side.question), input);
     if (sideEvidence.figure === null) {
@@ -138,12 +203,19 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
       );
       continue;
     }
-    direct.addFigure(sideEvidence.figure, side.entity);
+    const n = direct.addFigure(sideEvidence.figure, side.entity);
+    if (n !== undefined) cited.push(n);
     const label = byPeriod ? periodWords(side.analysis.periods) : possessive(side.entity ?? side.question);
     found.push({ label, cell: sideEvidence.figure.cell });
   }
   if (found.length === 0) return { direct: null, uncovered: null, missingNames: [] };
   const comparison = found.length === sides.length ? comparisonSentence(input.need, found, byPeriod) : null;
-  if (comparison !== null) direct.addLine(comparison);
+  // "What was the revenue growth rate from 2019 to 2020?" is answered by the change itself, first.
+  if (comparison !== null && byPeriod && ASKS_FOR_RATE.test(input.need)) {
+    const subject = `${entity === null ? "" : `${possessive(entity)} `}${sides[0]?.analysis.measure ?? ""}`.trim();
+    const refs = [...new Set(cited)].map((n) => `[${n}]`).join("");
+    const line = `${subject === "" ? "" : `${subject.charAt(0).toUpperCase()}${subject.slice(1)}: `}${comparison.replace(/\.$/, "")} ${refs}.`;
+    direct.addLineFirst(line);
+  } else if (comparison !== null) direct.addLine(comparison);
   return { direct, uncovered: null, missingNames: [] };
 }

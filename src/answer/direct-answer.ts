@@ -20,12 +20,29 @@ export class DirectAnswer {
   /** `sources` is the answer's numbered sources; a figure from elsewhere is appended to it. */
   constructor(private readonly sources: NumberedSource[]) {}
 
-  addFigure(figure: FoundFigure, entity: string | null): void {
+  /** The figure's sentence and its row as the citation's quote; returns the [n] it cites. */
+  addFigure(figure: FoundFigure, entity: string | null): number | undefined {
     const source = this.numbered(figure.source);
-    if (source === undefined) return;
+    if (source === undefined) return undefined;
     const numbered = { ...figure, source };
     this.lines.push(figureSentence(numbered, entity));
     this.quotes.set(source.n, figureQuote(numbered));
+    return source.n;
+  }
+
+  /**
+   * A line worked out from several figures (a ratio and its inputs): each figure's source is numbered and
+   * quoted as its row; `write` gets the [n] of each, in the order given.
+   */
+  addComputed(figures: FoundFigure[], write: (numbers: number[]) => string): void {
+    const numbers: number[] = [];
+    for (const figure of figures) {
+      const source = this.numbered(figure.source);
+      if (source === undefined) return;
+      numbers.push(source.n);
+      if (!this.quotes.has(source.n)) this.quotes.set(source.n, figureQuote({ ...figure, source }));
+    }
+    this.lines.push(write(numbers));
   }
 
   /** A passage quoted whole as a line of the answer (a defining sentence). */
@@ -56,6 +73,11 @@ export class DirectAnswer {
 
   addLine(line: string): void {
     this.lines.push(line);
+  }
+
+  /** A line that answers before the figures it was worked out from (a growth rate before both years' figures). */
+  addLineFirst(line: string): void {
+    this.lines.unshift(line);
   }
 
   clear(): void {

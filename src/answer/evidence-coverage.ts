@@ -8,13 +8,14 @@
 
 import { splitSentences } from "../../ingestion/split-sentences.js";
 import type { SearchResult } from "../domain/types.js";
+import { januaryYearShift } from "./fiscal-year-naming.js";
 import { countNamings, namesIn, normalizeForNames } from "./name-matching.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
 import { uniqueTerms } from "./sentence-scoring.js";
-import { periodOfColumn, tableCells } from "./table-cells.js";
+import { type TableCell, tableCells, yearColumnEnds } from "./table-cells.js";
 
 /** What a document's passages show about it: its text (normalized for names) and the years its tables report. */
-type DocumentFacts = { text: string; words: string[]; reportedYears: Set<number> };
+type DocumentFacts = { text: string; words: string[]; reportedYears: Set<number>; januaryYearShift: number | null };
 
 /** Reads a document's passages once and answers what it names and which years its tables report; a bounded cache. */
 export type DocumentFactsIndex = {
@@ -24,6 +25,8 @@ export type DocumentFactsIndex = {
     name: string,
   ): Promise<"subject" | "named" | "absent">;
   reportedYears(documentId: string): Promise<Set<number>>;
+  /** How the document names fiscal years ending in January or February (see fiscal-year-naming.ts). */
+  januaryYearShift(documentId: string): Promise<number | null>;
 };
 
 /**
@@ -46,8 +49,15 @@ export function createDocumentFactsIndex(
       return cached;
     }
     const loading = loadPassages(documentId).then((passages) => {
-      const text = normalizeForNames(passages.map((passage) => passage.text).join("\n"));
-      return { text, words: text.trim().split(" "), reportedYears: new Set(yearsInColumns(passages)) };
+      const printed = passages.map((passage) => passage.text).join("\n");
+      const text = normalizeForNames(printed);
+      const shift = januaryYearShift(printed);
+      return {
+        text,
+        words: text.trim().split(" "),
+        reportedYears: new Set(yearsInColumns(passages, shift)),
+        januaryYearShift: shift,
+      };
     });
     loading.catch(() => facts.delete(documentId));
     facts.set(documentId, loading);
@@ -64,6 +74,9 @@ export function createDocumentFactsIndex(
     },
     async reportedYears(documentId) {
       return (await factsOf(documentId)).reportedYears;
+    },
+    async januaryYearShift(documentId) {
+      return (await factsOf(documentId)).januaryYearShift;
     },
   };
 }
@@ -196,13 +209,16 @@ export async function coverPeriods(
  * to the one most tables end on (the year the document reports on). Later years in a few tables are
  * schedules of what falls due ("2022 … 2026" of lease payments), not results.
  */
-function yearsInColumns(passages: Array<Pick<SearchResult, "text" | "kind" | "provenance">>): number[] {
+function yearsInColumns(
+  passages: Array<Pick<SearchResult, "text" | "kind" | "provenance">>,
+  januaryShift: number | null,
+): number[] {
   const years = new Set<number>();
   const latestCounts = new Map<number, number>();
   for (const passage of passages) {
     let latest = 0;
-    for (const cell of tableCells(passage))
-      for (const year of yearsOfColumn(cell.column)) {
+    for (const cell of tableCells(passage, { januaryYearShift: januaryShift }))
+      for (const year of yearsOfColumn(cell)) {
         years.add(year);
         latest = Math.max(latest, year);
       }
@@ -213,14 +229,16 @@ function yearsInColumns(passages: Array<Pick<SearchResult, "text" | "kind" | "pr
 }
 
 /**
- * The years a column reports: its period's year, or both years a January or February period end may
- * belong to ("January 28, 2023" ends fiscal 2022 for most retailers), so coverage is not refused on it.
+ * The years a column reports: its period's year; for a January or February period end whose fiscal year
+ * the document does not name, both years it may belong to ("January 28, 2023" ends fiscal 2022 for most
+ * retailers); for part of a year, the year it ends in. So coverage is never refused on such a column.
  */
-function yearsOfColumn(column: string): number[] {
-  const period = periodOfColumn(column);
-  if (period !== null) return [period.year];
-  const ending = /\b(?:jan(?:uary)?|feb(?:ruary)?)\.?\s+\d{1,2},?\s+((?:19|20)\d{2})\b/i.exec(column);
-  return ending ? [Number(ending[1]) - 1, Number(ending[1])] : [];
+function yearsOfColumn(cell: Pick<TableCell, "column" | "period">): number[] {
+  if (cell.period !== null) return [cell.period.year];
+  const ending = /\b(?:jan(?:uary)?|feb(?:ruary)?)\.?\s+\d{1,2},?\s+((?:19|20)\d{2})\b/i.exec(cell.column);
+  if (ending) return [Number(ending[1]) - 1, Number(ending[1])];
+  const year = yearColumnEnds(cell.column);
+  return year === null ? [] : [year];
 }
 
 /** Whether a sentence of `text` gives a figure for `year`: it names the year, every word of the measure, and another number. */

@@ -45,10 +45,14 @@ export async function gatherFigureEvidence(
   if (inPassing.length > 0) return { names, inPassing, periods: NO_PERIODS, figure: null };
   const periods = await coverPeriods(analysis, results.filter(isAboutAsked), facts);
   if (periods.missing.length > 0) return { names, inPassing, periods, figure: null };
+  const shifts = new Map<string, number | null>();
+  for (const documentId of new Set(results.map((result) => result.documentId)))
+    shifts.set(documentId, await facts.januaryYearShift(documentId));
   const figure = findFigure(
     analysis,
     results.map((result, index) => ({ n: index + 1, result })),
     (source) => isAboutAsked(source.result),
+    (source) => ({ januaryYearShift: shifts.get(source.result.documentId) ?? null }),
   );
   return { names, inPassing, periods, figure };
 }

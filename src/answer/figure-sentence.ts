@@ -10,12 +10,31 @@ import type { FoundFigure } from "./find-figure.js";
 import { possessive } from "./possessive.js";
 import { SCALE_FACTORS, type TableCell, tableCells } from "./table-cells.js";
 
-/** "NET INCOME" reads as "Net income"; "Net income" stays. */
-function asPrinted(label: string): string {
+/** A company's legal form, written with its capitals whatever the case around it ("NIKE, INC." → "Inc."). */
+const LEGAL_FORMS: Record<string, string> = {
+  inc: "Inc",
+  corp: "Corp",
+  co: "Co",
+  ltd: "Ltd",
+  llc: "LLC",
+  plc: "plc",
+  ag: "AG",
+};
+const LEGAL_FORM = /(?<=,?\s)(inc|corp|co|ltd|llc|plc|ag)\b/g;
+
+/** "NET INCOME" reads as "Net income" in a sentence; "Net income" stays. */
+function asWritten(label: string): string {
   const letters = label.replace(/[^\p{L}]/gu, "");
   const shouted = letters.length > 3 && letters === letters.toUpperCase();
-  const text = shouted ? label.charAt(0) + label.slice(1).toLowerCase() : label;
-  return text.replace(/\s*[:]\s*$/, "").trim();
+  const text = shouted
+    ? (label.charAt(0) + label.slice(1).toLowerCase()).replace(LEGAL_FORM, (form: string) => LEGAL_FORMS[form] ?? form)
+    : label;
+  return asPrinted(text);
+}
+
+/** The label without its trailing colon, as the table prints it (a quote keeps the document's own case). */
+function asPrinted(label: string): string {
+  return label.replace(/\s*[:]\s*$/, "").trim();
 }
 
 /** The digits as printed, without spaces or brackets: "$ 1,933" → "1,933". */
@@ -65,7 +84,7 @@ function verbFor(label: string): string {
 /** The answer's first sentence for a found figure, citing its source. */
 export function figureSentence(figure: FoundFigure, entity: string | null): string {
   const { cell } = figure;
-  let label = asPrinted(cell.label);
+  let label = asWritten(cell.label);
   const namesEntity = entity !== null && label.toLowerCase().includes(entity.toLowerCase());
   // A shouted label lower-cased ("Total nike, inc. revenues") gets the name back as the question wrote it.
   if (namesEntity) label = label.replace(new RegExp(entity.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), entity);

@@ -4,12 +4,19 @@
  * none is asked), in a document that names the entity asked about. A cell only counts when its row
  * names the whole measure; a near miss is no answer, and the caller falls back to quoting sentences.
  */
+import { statementOfPassage } from "../domain/financial-statements.js";
 import type { NumberedSource } from "./generator.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
 import { uniqueTerms } from "./sentence-scoring.js";
-import { type TableCell, tableCells } from "./table-cells.js";
+import { type TableCell, type TableReading, tableCells } from "./table-cells.js";
 
-export type FoundFigure = { source: NumberedSource; cell: TableCell; score: number };
+export type FoundFigure = {
+  source: NumberedSource;
+  cell: TableCell;
+  score: number;
+  /** The row names the measure and nothing else (no other words, no section it is a part of). */
+  exact: boolean;
+};
 
 /**
  * Words the same line item goes by in different reports. Only words of the accounting vocabulary every
@@ -25,8 +32,64 @@ function synonymsOf(term: string): ReadonlyArray<string> {
   return SAME_MEANING.find((group) => group.includes(term)) ?? [term];
 }
 
+/** The measure's words with the other words its line item goes by: what a search for its row looks for. */
+export function measureSearchWords(measure: string, measureTerms: ReadonlySet<string>): string {
+  const others = [...measureTerms].flatMap((term) => synonymsOf(term).filter((synonym) => !measureTerms.has(synonym)));
+  return [measure, ...others].join(" ");
+}
+
+/**
+ * Words that make a row another line item than the measure they qualify: "Deferred revenue" is a
+ * liability, "Cost of revenue" an expense, "Income before income taxes" not net income. A row holding one
+ * that the question does not is no answer to it.
+ */
+const OTHER_ITEM_WORDS = new Set([
+  "defer",
+  "unearn",
+  "accru",
+  "prepaid",
+  "cost",
+  "expens",
+  "other",
+  "tax",
+  "reserv",
+  "allow",
+]);
+
 /** Words a row label may carry beyond the measure without naming something else ("Total net sales"). */
 const NEUTRAL_LABEL_WORDS = new Set(["total", "net", "consolid"]);
+
+/**
+ * Levels of the same measure that are different figures: "net income" is not "gross profit" nor
+ * "operating income". A row naming another level than the question's is another line item.
+ */
+const MEASURE_LEVELS = ["net", "gross", "oper"];
+
+const PER_SHARE = /\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b|\beps\b/i;
+
+/** Measures a percentage states (stemmed): "effective tax rate", "gross margin", "comparable sales growth". */
+const SHARE_TERMS = new Set([
+  "rate",
+  "margin",
+  "percent",
+  "percentag",
+  "share",
+  "ratio",
+  "growth",
+  "chang",
+  "increas",
+  "decreas",
+  "yield",
+  "return",
+]);
+
+function otherLevel(measureTerms: Set<string>, label: string): boolean {
+  const asked = MEASURE_LEVELS.filter((level) => measureTerms.has(level));
+  if (asked.length === 0) return false;
+  // "Gross profit (as a percentage of net sales)" is gross profit: what the parenthesis says is no level.
+  const named = MEASURE_LEVELS.filter((level) => uniqueTerms(label.replace(/\([^()]*\)/g, " ")).has(level));
+  return named.length > 0 && !named.some((level) => asked.includes(level));
+}
 
 /**
  * How well a cell's row names the measure: the share of its terms held (a synonym counts), and the
@@ -37,13 +100,15 @@ function labelFit(
   measureTerms: Set<string>,
   cell: TableCell,
   neutralTerms: ReadonlySet<string>,
-): { coverage: number; ownCoverage: number; extraWords: number; ownExtraWords: number } {
+): { coverage: number; ownCoverage: number; extraWords: number; ownExtraWords: number; bySynonym: boolean } {
   const own = uniqueTerms(cell.label);
   const parents = uniqueTerms(cell.parents.join(" "));
   const holds = (terms: Set<string>, term: string) => synonymsOf(term).some((synonym) => terms.has(synonym));
   let matched = 0;
   let ownMatched = 0;
+  let bySynonym = false;
   for (const term of measureTerms) {
+    if (!own.has(term) && !parents.has(term) && (holds(own, term) || holds(parents, term))) bySynonym = true;
     if (holds(own, term)) ownMatched += 1;
     if (holds(own, term) || holds(parents, term)) matched += 1;
   }
@@ -56,6 +121,7 @@ function labelFit(
     ownCoverage: ownMatched / measureTerms.size,
     extraWords,
     ownExtraWords,
+    bySynonym,
   };
 }
 
@@ -75,29 +141,48 @@ export function findFigure(
   sources: NumberedSource[],
   /** Whether a source's document is about what the question names (true for every source when it names nothing). */
   isAboutAsked: (source: NumberedSource) => boolean = () => true,
+  /** How to read each source's table (its document's fiscal-year naming). */
+  readingOf: (source: NumberedSource) => TableReading = () => ({}),
 ): FoundFigure | null {
   if (analysis.measureTerms.size === 0) return null;
+  // "Consolidated net revenues" is answered by "Total revenues": words any row may leave out are not required.
+  const named = [...analysis.measureTerms].filter((term) => !NEUTRAL_LABEL_WORDS.has(term));
+  const required = named.length > 0 ? new Set(named) : analysis.measureTerms;
   const period = analysis.periods[0];
+  const asksForShare = [...analysis.measureTerms].some((term) => SHARE_TERMS.has(term));
+  const asksPerShare = analysis.measureTerms.has("share");
   // The company's own name in a row ("Total NIKE, Inc. Revenues") is no extra word.
   const neutralTerms = uniqueTerms(analysis.entities.join(" "));
   let best: FoundFigure | null = null;
   sources.forEach((source, rank) => {
     if (!isAboutAsked(source)) return;
-    const cells = tableCells(source.result).filter((cell) => cell.number !== null);
+    const cells = tableCells(source.result, readingOf(source)).filter((cell) => cell.number !== null);
+    const primaryStatement = statementOfPassage(source.result.provenance) !== null;
     // With no period asked, a table's first period column is its latest: the one a reader means.
     const firstPeriodColumn = cells.find((cell) => cell.period !== null)?.column;
     for (const cell of cells) {
       if (period !== undefined ? !periodMatches(period, cell.period) : cell.column !== firstPeriodColumn) continue;
-      const { coverage, ownCoverage, extraWords, ownExtraWords } = labelFit(analysis.measureTerms, cell, neutralTerms);
-      if (coverage < minimumCoverage(analysis.measureTerms)) continue;
+      const { coverage, ownCoverage, extraWords, ownExtraWords, bySynonym } = labelFit(required, cell, neutralTerms);
+      // "Sales" is revenue in "Net sales", not in "Sales and maturities of marketable securities".
+      if (bySynonym && ownExtraWords > 1) continue;
+      if (coverage < minimumCoverage(required)) continue;
+      if (otherLevel(analysis.measureTerms, cell.label)) continue;
+      if ([...uniqueTerms(cell.label)].some((term) => OTHER_ITEM_WORDS.has(term) && !analysis.measureTerms.has(term)))
+        continue;
+      // A percentage answers only a question about a share, rate or margin; a per-share amount only one about shares.
+      if (cell.percent && !asksForShare) continue;
+      if (!asksPerShare && [cell.label, ...cell.parents].some((label) => PER_SHARE.test(label))) continue;
       // A row that names none of the measure itself is a part of what its section names ("Revenues ›
       // Rooms"), unless it is the section's total ("Total").
       if (ownCoverage === 0 && ownExtraWords > 0) continue;
       // "Revenues › Converse" is a part of revenues, not revenues: the measure named by a section only weighs less.
       // "Net income" beats "Net income attributable to noncontrolling interests"; the retrieval ranking
       // breaks ties (the statement ranked first is the one the question names best).
-      const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords - 0.01 * rank;
-      if (best === null || score > best.score) best = { source, cell, score };
+      // A primary statement is where a reader checks a line item: its row beats the same row in a note.
+      const statementBonus = primaryStatement ? 0.05 : 0;
+      const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords - 0.01 * rank + statementBonus;
+      const exact = coverage === 1 && ownCoverage === 1 && extraWords === 0;
+      if (best === null || score > best.score) best = { source, cell, score, exact };
     }
   });
   return best;

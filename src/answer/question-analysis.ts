@@ -26,8 +26,10 @@ export type QuestionAnalysis = {
 };
 
 const YEAR = /\b(?:FY\s?|fiscal(?:\s+year)?\s+)?((?:19|20)\d{2})\b/gi;
-const QUARTER_FIRST =
-  /\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)\s+quarter)(?:\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?)?\s*((?:19|20)\d{2})?\b/gi;
+export const QUARTER_FIRST =
+  /\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)[\s-]+quarter)(?:\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?)?\s*((?:19|20)\d{2})?\b/gi;
+/** "full year", "full-year", "the whole year": a period's length, not part of what is measured. */
+export const WHOLE_YEAR = /\b(?:full|whole|entire)[- ]year\b|\bannual(?:ly)?\b/gi;
 const QUARTER_WORDS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4 };
 
 const RELATIVE_BEFORE =
@@ -39,7 +41,7 @@ const COMPARISON =
   /\b(?:higher|lower|larger|smaller|greater|bigger|more|less|fewer|compare[sd]?|comparison|versus|vs\.?|difference between|outperform(?:ed|s)?|exceed(?:ed|s)?)\b/i;
 /** A change between two periods is a comparison of the two: "Did net income grow from 2017 to 2018?". */
 const CHANGE =
-  /\b(?:grow|grew|grown|increase[sd]?|decrease[sd]?|decline[sd]?|rise|rose|risen|fall|fell|fallen|change[sd]?|improve[sd]?)\b/i;
+  /\b(?:grow|grew|grown|growth|increase[sd]?|decrease[sd]?|decline[sd]?|rise|rose|risen|fall|fell|fallen|change[sd]?|improve[sd]?)\b/i;
 const DEFINITION =
   /^\s*(?:what\s+(?:is|are|does)\s+(?:the\s+)?(?:definition|meaning)\b|what\s+does\s+.+\s+(?:mean|stands?\s+for)\b|how\s+(?:does|do|is|are)\s+.+\s+(?:define[sd]?|defined)\b|define\b|what\s+is\s+meant\s+by\b)/i;
 /** "What is organic revenue growth?": a short noun phrase asked about with no period and no number word. */
@@ -197,6 +199,8 @@ function measureWords(question: string, entities: string[]): string {
   return (
     text
       .replace(QUARTER_FIRST, " ")
+      .replace(WHOLE_YEAR, " ")
+      .replace(/\b(?:year[- ]over[- ]year|yoy|y\/y)\b/gi, " ")
       .replace(YEAR, " ")
       .replace(RELATIVE_BEFORE, " ")
       .replace(RELATIVE_AFTER, " ")
@@ -232,7 +236,9 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
     .filter((word) => [...uniqueTerms(word)].some(isMeasureTerm) || /^(?:&|of|and)$/i.test(word))
     .join(" ")
     .replace(/^(?:(?:&|of|and)\s+)+|(?:\s+(?:&|of|and))+$/gi, "");
-  const measureTerms = new Set([...uniqueTerms(measure)].filter(isMeasureTerm));
+  // The one abbreviation every financial table spells out: "diluted EPS" is a row "Diluted earnings per share".
+  const spelledOut = measure.replace(/\bEPS\b/gi, "earnings per share");
+  const measureTerms = new Set([...uniqueTerms(spelledOut)].filter(isMeasureTerm));
   const kind = kindOf(question, entities, periods);
   // "What does IaaS stand for?": the name is the term asked about, not whose it is.
   if (kind === "definition" && measureTerms.size === 0 && entities.length > 0)

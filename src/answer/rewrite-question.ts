@@ -10,7 +10,7 @@ import type { Logger } from "../logger.js";
 import { analyzeText } from "../retrieval/text-analyzer.js";
 import type { ConversationTurn } from "./answer-events.js";
 import { possessive } from "./possessive.js";
-import { analyzeQuestion, type Period } from "./question-analysis.js";
+import { analyzeQuestion, type Period, QUARTER_FIRST, WHOLE_YEAR } from "./question-analysis.js";
 
 /**
  * Words that point back at an earlier turn. "that", "one", "more" and "there" are left out: they are far
@@ -79,12 +79,16 @@ export function standaloneFollowUp(question: string, previous: string): string |
     (ELLIPTICAL.test(question) &&
       !(asked.entities.length > 0 && asked.periods.length > 0 && asked.measureTerms.size > 0));
   if (!elliptical) return null;
+  // "And for the full year?" after a quarter's figure asks for that quarter's year.
+  const wholeYear = asked.periods.length === 0 && new RegExp(WHOLE_YEAR.source, "i").test(question);
   const periods =
     asked.periods.length > 0
       ? asked.periods
       : asked.relativeYears !== null
         ? before.periods.map((period) => shiftedPeriod(period, asked.relativeYears ?? 0))
-        : before.periods;
+        : wholeYear
+          ? before.periods.map((period) => ({ year: period.year }))
+          : before.periods;
   const entities = asked.entities.length > 0 ? asked.entities : before.entities;
   const newMeasure = [...asked.measureTerms].some((term) => !before.measureTerms.has(term));
   if (newMeasure) {
@@ -93,7 +97,12 @@ export function standaloneFollowUp(question: string, previous: string): string |
     const when = periods.length > 0 ? ` in ${periods.map(periodText).join(" and ")}` : "";
     return `What was ${owner}${measure}${when}?`;
   }
-  let standalone = previous;
+  let standalone = wholeYear
+    ? previous.replace(new RegExp(QUARTER_FIRST.source, "gi"), (quarter) => {
+        const year = /(?:19|20)\d{2}/.exec(quarter)?.[0];
+        return year === undefined ? "full year" : `full year ${year}`;
+      })
+    : previous;
   before.periods.forEach((period, index) => {
     const replacement = periods[index];
     if (replacement !== undefined && replacement.year !== period.year)

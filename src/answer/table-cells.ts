@@ -97,26 +97,118 @@ export function takesTableScale(cell: Pick<TableCell, "label" | "parents" | "per
   return !cell.percent && ![cell.label, ...cell.parents].some((label) => UNSCALED_ROW.test(label));
 }
 
-/** The period a column header names: "2018", "Fiscal 2018", "Q1 2023", "Three Months Ended March 31, 2023". */
-export function periodOfColumn(header: string): Period | null {
+/** A column of part of a year that is not a quarter: no question's year or quarter is read from it. */
+const PART_OF_YEAR =
+  /\b(?:six|nine|6|9|twenty[- ]six|thirty[- ]nine|26|39)[- ](?:months?|weeks?)\b|\bhalf[- ]year\b|\bytd\b|\byear[- ]to[- ]date\b/i;
+const QUARTER_LENGTH = /\b(?:three|3)[- ]months?\b|\b(?:thirteen|fourteen|13|14)[- ]weeks?\b|\bquarter\b/i;
+const JANUARY_OR_FEBRUARY_END = /\b(?:jan(?:uary)?|feb(?:ruary)?)\.?\s+\d{1,2},?\s+((?:19|20)\d{2})\b/i;
+/** A fiscal year named by its number ("Fiscal 2022", "FY2022"), not "Fiscal Year Ended …". */
+const FISCAL_YEAR_NUMBER = /\b(?:fiscal(?:\s+year)?\s+|FY\s?)(?:19|20)\d{2}\b/i;
+
+/**
+ * The period a column header names: "2018", "Fiscal 2018", "Q1 2023", "Three Months Ended March 31, 2023".
+ * A period ending in January or February ("52 Weeks Ended January 28, 2023") belongs to the fiscal year
+ * its document names it by: `januaryYearShift` is that year less the calendar year it ends in (-1 for a
+ * retailer whose "fiscal 2022" ends in January 2023), null when the document does not say (no period).
+ */
+export function periodOfColumn(header: string, januaryYearShift: number | null = null): Period | null {
   const periods = namedPeriods(header);
-  if (periods.length !== 1) return null;
-  // A year that ends in January or February ("January 28, 2023") is, for most such companies, the
-  // fiscal year named after the year before: which year it is cannot be read from the header alone.
-  if (/\b(?:jan(?:uary)?|feb(?:ruary)?)\.?\s+\d{1,2},?\s+(?:19|20)\d{2}\b/i.test(header) && !/\bfiscal\b/i.test(header))
-    return null;
+  if (periods.length !== 1 || PART_OF_YEAR.test(header)) return null;
   const period = periods[0] as Period;
-  if (period.quarter === undefined && /\bthree\s+months\b|\bquarter\b/i.test(header)) {
+  const januaryEnd = JANUARY_OR_FEBRUARY_END.exec(header);
+  if (januaryEnd !== null && !FISCAL_YEAR_NUMBER.test(header)) {
+    if (januaryYearShift === null) return null;
+    const year = Number(januaryEnd[1]) + januaryYearShift;
+    // A fiscal year that ends in January ends its fourth quarter there too.
+    return QUARTER_LENGTH.test(header) ? { year, quarter: 4 } : { year };
+  }
+  if (period.quarter === undefined && QUARTER_LENGTH.test(header)) {
     const month = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.exec(header)?.[1]?.toLowerCase();
     const calendarQuarter: Record<string, number> = { mar: 1, jun: 2, sep: 3, dec: 4 };
     const quarter = month === undefined ? undefined : calendarQuarter[month];
-    return quarter === undefined ? period : { ...period, quarter };
+    // A quarter whose place in the year cannot be read is no year's figure either.
+    return quarter === undefined ? null : { ...period, quarter };
   }
   return period;
 }
 
+/** The calendar year a column's period ends in, whatever its length ("Six Months Ended June 30, 2023" → 2023). */
+export function yearColumnEnds(header: string): number | null {
+  const years = namedPeriods(header);
+  return years.length === 1 ? (years[0] as Period).year : null;
+}
+
+const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
+const FULL_DATE = new RegExp(`\\b${MONTH}\\s+\\d{1,2},?\\s+(?:19|20)\\d{2}\\b`, "gi");
+const MONTH_DAY = new RegExp(`\\b${MONTH}\\s+\\d{1,2}\\b,?`, "gi");
+const YEAR_ONLY = /\b(?:19|20)\d{2}\b/g;
+
+/**
+ * The columns a grouped header spans, when a PDF's table reader kept them as one: "Three Months Ended
+ * December 31, 2022 December 31, 2021" is two columns, "13 Weeks Ended January 28, January 29, 2023
+ * 2022" two, "2023 2022 2021" three. A header naming one period or none is one column.
+ */
+export function columnsOfHeader(header: string): string[] {
+  const text = header.replace(/\s+/g, " ").trim();
+  const years = [...text.matchAll(YEAR_ONLY)];
+  if (years.length < 2) return [header];
+  const dates = [...text.matchAll(FULL_DATE)];
+  const monthDays = [...text.matchAll(MONTH_DAY)];
+  const prefix = text.slice(0, Math.min(years[0]?.index ?? 0, monthDays[0]?.index ?? text.length)).trim();
+  // "December 31, 2022 December 31, 2021": each date whole.
+  if (dates.length === years.length && monthDays.length === years.length)
+    return dates.map((date) => `${prefix} ${date[0]}`.trim());
+  // "January 28, January 29, 2023 2022": the days, then their years, in the same order; "May 31, 2018 2017": one day for all.
+  if (monthDays.length !== years.length && monthDays.length > 1) return [header];
+  return years.map((year, index) => {
+    const monthDay = (monthDays.length === 1 ? monthDays[0] : monthDays[index])?.[0].replace(/,?$/, ",") ?? "";
+    return `${prefix} ${monthDay} ${year[0]}`.replace(/\s+/g, " ").trim();
+  });
+}
+
+/** "$ 1,548,762 $ 1,527,818" → its two amounts; "—" is a value too. */
+const VALUE_TOKEN = /[$€£¥]?\s*\(?\s*[$€£¥]?\s*[-−]?\d[\d,]*(?:\.\d+)?\s*%?\s*\)?%?|[—–]/g;
+
+function valueTokens(text: string): string[] {
+  return [...text.matchAll(VALUE_TOKEN)].map((match) => match[0].replace(/\s+/g, " ").trim());
+}
+
+/**
+ * A row's values, each with its column. Most rows have one value per header cell. A PDF row read with
+ * several amounts in a cell (two periods' amounts under one grouped header, or a "% of sales" beside
+ * each amount that the header does not name) is read as its amounts in order, when they are exactly as
+ * many as the columns the header spans; otherwise each cell keeps its header cell.
+ */
+function alignValues(values: string[], headerCells: string[]): Array<{ value: string; column: string }> {
+  const byCell = values.map((value, index) => ({ value, column: (headerCells[index] ?? "").trim() }));
+  const oneValueEach = values.every((value) => valueTokens(value).length <= 1);
+  if (oneValueEach && values.length <= headerCells.length) return byCell;
+  const joined = values.join(" ");
+  if (joined.replace(VALUE_TOKEN, "").replace(/[\s$€£¥]/g, "") !== "") return byCell;
+  const columns = headerCells.flatMap(columnsOfHeader).map((column) => column.trim());
+  if (columns.length < 2) return byCell;
+  const tokens = valueTokens(joined);
+  const amounts = columns.some((column) => column.includes("%"))
+    ? tokens
+    : tokens.filter((token) => !token.includes("%"));
+  for (const candidate of [tokens, amounts])
+    if (candidate.length === columns.length)
+      return candidate.map((value, index) => ({ value, column: columns[index] ?? "" }));
+  return byCell;
+}
+
+/** "Three Months Ended", "52 Weeks Ended": how long a table's periods are, when its caption says it once. */
+const PERIOD_LENGTH =
+  /\b(?:three|six|nine|twelve|thirteen|fourteen|fifty[- ]two|fifty[- ]three|\d{1,2})[- ](?:months?|weeks?)\s+ended\b|\b(?:fiscal\s+)?years?\s+ended\b/gi;
+
+/** How to read a table's periods: see periodOfColumn. */
+export type TableReading = { januaryYearShift?: number | null };
+
 /** The cells of a table passage; none for prose or a table without numbers. */
-export function tableCells(result: Pick<SearchResult, "text" | "kind" | "provenance">): TableCell[] {
+export function tableCells(
+  result: Pick<SearchResult, "text" | "kind" | "provenance">,
+  reading: TableReading = {},
+): TableCell[] {
   if (result.kind !== "table") return [];
   const { rowStart, rowEnd, headingPath } = result.provenance;
   if (rowStart === undefined || rowEnd === undefined) return [];
@@ -131,57 +223,79 @@ export function tableCells(result: Pick<SearchResult, "text" | "kind" | "provena
   const rows = lines.slice(lines.length - rowCount);
   const above = lines.slice(0, lines.length - rowCount);
   let header = result.provenance.columns ?? above.at(-1)?.text.split(TABLE_CELL_SEPARATOR) ?? [];
-  const context = [...above.map((line) => line.text), ...(headingPath ?? [])].join(" \n ");
-  const tableScale = scaleOf(context);
-  const unitNote = header[0] !== undefined && scaleOf(header[0]) !== null ? header[0].trim() : null;
+  let context = [...above.map((line) => line.text), ...(headingPath ?? [])].join(" \n ");
+  const namesPeriods = (cell: string) => namedPeriods(cell).length > 0;
   // A header without periods ("Year Ended May 31,") may have them in the first row ("| 2018 | 2017").
   let firstDataRow = 0;
-  const headerPeriods = header.slice(1).filter((cell) => periodOfColumn(cell) !== null).length;
   const firstRowCells = rows[0]?.text.split(TABLE_CELL_SEPARATOR) ?? [];
   if (
-    headerPeriods === 0 &&
-    firstRowCells.slice(1).filter((cell) => periodOfColumn(cell) !== null).length >= 1 &&
-    firstRowCells.slice(1).every((cell) => cell.trim() === "" || periodOfColumn(cell) !== null)
+    !header.slice(1).some(namesPeriods) &&
+    firstRowCells.slice(1).some(namesPeriods) &&
+    firstRowCells.slice(1).every((cell) => cell.trim() === "" || namedPeriods(cell).length === valueTokens(cell).length)
   ) {
     header = header.map((cell, index) =>
       index === 0 ? cell : `${cell} ${firstRowCells[index] ?? ""}`.replace(/\s+/g, " ").trim(),
     );
+    context = `${context} \n ${firstRowCells[0] ?? ""}`;
     firstDataRow = 1;
   }
+  // "(In thousands) — 13 Weeks Ended" above a header of dates: the length belongs to every column.
+  const lengths = [...context.matchAll(PERIOD_LENGTH)];
+  if (lengths.length === 1 && !header.slice(1).some((cell) => PERIOD_LENGTH.test(cell) || /\bquarter\b/i.test(cell)))
+    header = header.map((cell, index) =>
+      index === 0 || cell.trim() === "" ? cell : `${lengths[0]?.[0]} ${cell.trim()}`,
+    );
+  PERIOD_LENGTH.lastIndex = 0;
+  const tableScale = scaleOf(context) ?? (header[0] === undefined ? null : scaleOf(header[0]));
+  const unitNote =
+    header[0] !== undefined && scaleOf(header[0]) !== null
+      ? header[0].trim()
+      : firstDataRow === 1 && scaleOf(firstRowCells[0] ?? "") !== null
+        ? (firstRowCells[0] ?? "").trim()
+        : null;
   // Statements print "$" on a column's first and total rows only: the rest of a money table is money too.
   const tableCurrency =
     rows
-      .flatMap((row) => row.text.split(TABLE_CELL_SEPARATOR).slice(1))
-      .map((cell) => parseCellNumber(cell)?.currency)
+      .flatMap((row) => valueTokens(row.text.split(TABLE_CELL_SEPARATOR).slice(1).join(" ")))
+      .map((token) => parseCellNumber(token)?.currency)
       .find(Boolean) ?? null;
   const cells: TableCell[] = [];
   let section: string | null = null;
+  let sectionRows = 0;
   for (const row of rows.slice(firstDataRow)) {
     const rowCells = row.text.split(TABLE_CELL_SEPARATOR).map((cell) => cell.trim());
-    const label = rowCells[0] ?? "";
+    let label = rowCells[0] ?? "";
     const values = rowCells.slice(1);
-    if (label === "") continue;
     if (values.every((value) => value === "")) {
       // A row with a label and no values heads the rows below it ("Revenues:", "Other comprehensive income:").
-      section = label.replace(/:$/, "");
+      if (label !== "") {
+        section = label.replace(/:$/, "");
+        sectionRows = 0;
+      }
       continue;
     }
+    if (label === "") {
+      // Statements print a section's sum without a label, under its rows: "Revenues" … "| 3,592,216".
+      const amountsOnly = values.every((value) => value === "" || valueTokens(value).length > 0);
+      if (section === null || sectionRows === 0 || !amountsOnly) continue;
+      label = `Total ${section.charAt(0).toLowerCase()}${section.slice(1)}`;
+    }
+    sectionRows += 1;
     // "Diluted" under "Earnings per common share:" is a per-share amount too.
     const unscaled = UNSCALED_ROW.test(label) || (section !== null && UNSCALED_ROW.test(section));
     // A total row sums its section ("Total net sales" after a segment's rows) or the table: it closes the section.
     const parents = section === null || /^total\b/i.test(label) ? [] : [section];
     if (/^total\b/i.test(label)) section = null;
-    values.forEach((value, index) => {
-      if (value === "") return;
+    for (const { value, column } of alignValues(values, header.slice(1))) {
+      if (value === "") continue;
       const parsed = parseCellNumber(value);
-      const column = (header[index + 1] ?? "").trim();
       cells.push({
         label,
         parents,
         column,
         value,
         number: parsed?.number ?? null,
-        period: periodOfColumn(column),
+        period: periodOfColumn(column, reading.januaryYearShift ?? null),
         scale: unscaled || parsed?.percent ? null : tableScale,
         percent: parsed?.percent ?? false,
         currency: parsed?.currency ?? (unscaled || parsed?.percent ? null : tableCurrency),
@@ -189,7 +303,7 @@ export function tableCells(result: Pick<SearchResult, "text" | "kind" | "provena
         rowStart: row.start,
         rowEnd: row.end,
       });
-    });
+    }
   }
   return cells;
 }

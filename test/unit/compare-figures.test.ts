@@ -126,7 +126,7 @@ describe("comparisonSentence", () => {
         ],
         true,
       ),
-    ).toBe("$4,240 million (2017) → $1,933 million (2018): down $2,307 million.");
+    ).toBe("$4,240 million (2017) → $1,933 million (2018): down $2,307 million, −54.4%.");
   });
 
   it("writes a rise between periods as up", () => {
@@ -139,7 +139,7 @@ describe("comparisonSentence", () => {
         ],
         true,
       ),
-    ).toBe("$34,350 million (2017) → $36,397 million (2018): up $2,047 million.");
+    ).toBe("$34,350 million (2017) → $36,397 million (2018): up $2,047 million, +6.0%.");
   });
 
   it("writes an unchanged figure between periods", () => {

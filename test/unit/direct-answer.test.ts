@@ -39,7 +39,7 @@ function netIncome2018(source: NumberedSource): FoundFigure {
     (candidate) => candidate.label === "Net income" && candidate.column === "2018",
   );
   if (cell === undefined) throw new Error("no net income cell");
-  return { source, cell, score: 1 };
+  return { source, cell, score: 1, exact: true };
 }
 
 describe("DirectAnswer.addFigure", () => {

@@ -53,6 +53,7 @@ function fakeIndex(
   return {
     mentions: async (document, name) => mentions[document.documentId]?.[name] ?? "absent",
     reportedYears: async (documentId) => new Set(years[documentId] ?? []),
+    januaryYearShift: async () => null,
   };
 }
 
@@ -210,6 +211,7 @@ describe("coverNames", () => {
         return "absent";
       },
       reportedYears: async () => new Set(),
+      januaryYearShift: async () => null,
     };
     const results = [
       passage("nike", "Revenues grew.", { title: "NIKE 10-K", file: "nike-10k-2018.pdf" }),

@@ -22,7 +22,7 @@ function tableResult(lines: string[], columns: string[]): SearchResult {
 function figureFrom(n: number, result: SearchResult, label: string, column: string): FoundFigure {
   const cell = tableCells(result).find((candidate) => candidate.label === label && candidate.column === column);
   if (cell === undefined) throw new Error(`no cell ${label} / ${column}`);
-  return { source: { n, result }, cell, score: 1 };
+  return { source: { n, result }, cell, score: 1, exact: true };
 }
 
 describe("formatCellValue", () => {
@@ -99,13 +99,14 @@ describe("figureSentence", () => {
       source: { n: 1, result: nike() },
       cell: cellOf({ label, column: "" }),
       score: 1,
+      exact: true,
     };
     expect(figureSentence(figure, null)).toBe(`${label} ${verb} $1,933 million (about $1.9 billion) [1].`);
   });
 
   it("lowers a shouted label and gives the entity back as the question wrote it", () => {
     expect(figureSentence(figureFrom(1, nike(), "TOTAL NIKE, INC. REVENUES", "2018"), "Nike")).toBe(
-      "Total Nike, inc. revenues for 2018 were $36,397 million (about $36.4 billion) [1].",
+      "Total Nike, Inc. revenues for 2018 were $36,397 million (about $36.4 billion) [1].",
     );
   });
 
@@ -120,6 +121,7 @@ describe("figureSentence", () => {
         scale: "thousand",
       }),
       score: 1,
+      exact: true,
     };
     expect(figureSentence(figure, null)).toBe(
       "Total revenues for the three months ended June 30, 2023 were $558,929 thousand (about $559 million) [4].",
@@ -127,7 +129,12 @@ describe("figureSentence", () => {
   });
 
   it("keeps 'Fiscal 2018' as printed", () => {
-    const figure: FoundFigure = { source: { n: 1, result: nike() }, cell: cellOf({ column: "Fiscal 2018" }), score: 1 };
+    const figure: FoundFigure = {
+      source: { n: 1, result: nike() },
+      cell: cellOf({ column: "Fiscal 2018" }),
+      score: 1,
+      exact: true,
+    };
     expect(figureSentence(figure, null)).toBe(
       "Net income for Fiscal 2018 was $1,933 million (about $1.9 billion) [1].",
     );

@@ -223,6 +223,81 @@ describe("findFigure", () => {
     expect(findFigure(analyzeQuestion("What were total revenues in Q1 2023?"), [source])).toBeNull();
   });
 
+  it("answers 'consolidated net revenues' with the statement's total revenues row", () => {
+    const statement = tableSource(
+      1,
+      "mgm-q4-2022",
+      ["Casino | $ 5,734,173", "Rooms | 3,057,145", "Total revenues | 13,127,485"],
+      ["(In thousands)", "2022"],
+    );
+    const found = findFigure(analyzeQuestion("What were MGM's consolidated net revenues for full year 2022?"), [
+      statement,
+    ]);
+    expect([found?.cell.label, found?.cell.number, found?.exact]).toEqual(["Total revenues", 13127485, true]);
+  });
+
+  it("never answers net income with gross profit or operating income", () => {
+    const highlights = tableSource(
+      1,
+      "ulta-q4-2022",
+      ["Gross profit | $ 1,212.5", "Operating income | 447.6"],
+      ["(Dollars in millions)", "2022"],
+    );
+    expect(findFigure(analyzeQuestion("What was Ulta's net income in 2022?"), [highlights])).toBeNull();
+    expect(findFigure(analyzeQuestion("What was Ulta's gross profit in 2022?"), [highlights])?.cell.label).toBe(
+      "Gross profit",
+    );
+  });
+
+  it("marks a row naming more than the measure as no exact match", () => {
+    const segments = tableSource(
+      1,
+      "mgm",
+      ["Las Vegas Strip Resorts net revenues | 8,398,372"],
+      ["(In thousands)", "2022"],
+    );
+    const found = findFigure(analyzeQuestion("What were MGM's net revenues in 2022?"), [segments]);
+    expect([found?.cell.number, found?.exact]).toEqual([8398372, false]);
+  });
+
+  it("prefers a primary statement's row to the same row in a note ranked above it", () => {
+    const note = tableSource(1, "nike-10k-2018", ["Net income | $ 1,933 | $ 4,240"], ["(In millions)", "2018", "2017"]);
+    const statement = tableSource(
+      2,
+      "nike-10k-2018",
+      ["Net income | $ 1,933 | $ 4,240"],
+      ["(In millions)", "2018", "2017"],
+    );
+    statement.result.provenance = {
+      ...statement.result.provenance,
+      headingPath: ["NIKE, Inc. Consolidated Statements of Income"],
+    };
+    const found = findFigure(analyzeQuestion("What was Nike's net income in 2018?"), [note, statement]);
+    expect(found?.source).toBe(statement);
+  });
+
+  it("never answers revenue with deferred revenue or cost of revenue", () => {
+    const rows = tableSource(
+      1,
+      "acme",
+      ["Deferred revenue | 330", "Cost of revenue | 1,200", "Income before income taxes | 90"],
+      ["(In millions)", "2016"],
+    );
+    expect(findFigure(analyzeQuestion("What was Acme's revenue in 2016?"), [rows])).toBeNull();
+    expect(findFigure(analyzeQuestion("What was Acme's net income in 2016?"), [rows])).toBeNull();
+    expect(findFigure(analyzeQuestion("What was Acme's cost of revenue in 2016?"), [rows])?.cell.number).toBe(1200);
+  });
+
+  it("reads a synonym only in a row that names little else", () => {
+    const cashFlows = tableSource(
+      1,
+      "acme",
+      ["Sales and maturities of marketable securities | 4,733"],
+      ["(In millions)", "2016"],
+    );
+    expect(findFigure(analyzeQuestion("What was Acme's revenue in 2016?"), [cashFlows])).toBeNull();
+  });
+
   it("ignores prose passages", () => {
     const prose: NumberedSource = {
       n: 1,

@@ -80,6 +80,15 @@ describe("standaloneFollowUp", () => {
     );
   });
 
+  it("asks for a quarter's whole year when the follow-up asks for the full year", () => {
+    expect(
+      standaloneFollowUp(
+        "And for the full year?",
+        "What was MGM's diluted earnings per share in the fourth quarter of 2022?",
+      ),
+    ).toBe("What was MGM's diluted earnings per share in the full year 2022?");
+  });
+
   it("writes a new measure with both names of the previous question", () => {
     expect(standaloneFollowUp("What about revenue?", "Compare Nike and Corning net income in 2018.")).toBe(
       "What was Nike and Corning's revenue in 2018?",

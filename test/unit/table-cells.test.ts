@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  columnsOfHeader,
   pageScale,
   parseCellNumber,
   periodOfColumn,
@@ -81,14 +82,28 @@ describe("periodOfColumn", () => {
     ["Q1 2023", { year: 2023, quarter: 1 }],
     ["Three Months Ended March 31, 2023", { year: 2023, quarter: 1 }],
     ["Three Months Ended June 30, 2023", { year: 2023, quarter: 2 }],
-    ["Six Months Ended June 30, 2023", { year: 2023 }],
-    ["Fiscal Year Ended January 28, 2023", { year: 2023 }],
   ])("reads %j", (header, period) => {
     expect(periodOfColumn(header)).toEqual(period);
   });
 
   it("cannot tell the fiscal year of a January year end", () => {
     expect(periodOfColumn("January 28, 2023")).toBeNull();
+    expect(periodOfColumn("Fiscal Year Ended January 28, 2023")).toBeNull();
+  });
+
+  it("reads a January year end as the fiscal year its document names it by", () => {
+    expect(periodOfColumn("52 Weeks Ended January 28, 2023", -1)).toEqual({ year: 2022 });
+    expect(periodOfColumn("Fiscal Year Ended January 31, 2023", 0)).toEqual({ year: 2023 });
+    expect(periodOfColumn("13 Weeks Ended January 28, 2023", -1)).toEqual({ year: 2022, quarter: 4 });
+  });
+
+  it.each([
+    "Six Months Ended June 30, 2023",
+    "Nine Months Ended September 30, 2023",
+    "26 Weeks Ended July 29, 2023",
+    "Three Months Ended October 29, 2022",
+  ])("reads no year or quarter from %j, a part of a year it cannot place", (header) => {
+    expect(periodOfColumn(header)).toBeNull();
   });
 
   it("reads no period from a header naming two years", () => {
@@ -256,5 +271,94 @@ describe("tableCells", () => {
     const diluted = cells.find((cell) => cell.label === "Diluted" && cell.column === "2017");
     expect(diluted?.parents).toEqual(["Earnings per common share"]);
     expect(diluted?.scale).toBeNull();
+  });
+});
+
+describe("columnsOfHeader", () => {
+  it.each([
+    [
+      "Three Months Ended December 31, 2022 December 31, 2021",
+      ["Three Months Ended December 31, 2022", "Three Months Ended December 31, 2021"],
+    ],
+    [
+      "13 Weeks Ended January 28, January 29, January 30, 2023 2022 2021",
+      ["13 Weeks Ended January 28, 2023", "13 Weeks Ended January 29, 2022", "13 Weeks Ended January 30, 2021"],
+    ],
+    ["Year Ended May 31, 2018 2017", ["Year Ended May 31, 2018", "Year Ended May 31, 2017"]],
+    ["2023 2022 2021", ["2023", "2022", "2021"]],
+    ["Twelve Months Ended December 31, 2022", ["Twelve Months Ended December 31, 2022"]],
+    ["Net sales", ["Net sales"]],
+  ])("splits %j", (header, columns) => {
+    expect(columnsOfHeader(header)).toEqual(columns);
+  });
+});
+
+describe("tableCells on an earnings release's grouped columns", () => {
+  // MGM Resorts' Q4 2022 release as the PDF reader stores it: two periods' amounts in each cell.
+  const mgm = tablePassage(
+    [
+      "(In thousands, except per share data) — (Unaudited)",
+      " | Three Months Ended December 31, 2022 December 31, 2021 | Twelve Months Ended December 31, 2022 December 31, 2021",
+      "Revenues |  | ",
+      "Casino | $ 1,548,762 $ 1,527,818 | $ 5,734,173 $ 5,362,912",
+      "Rooms | 897,943 636,130 | 3,057,145 1,690,037",
+      " | 3,592,216 3,056,892 | 13,127,485 9,680,140",
+      "Gain on REIT transactions, net | — — | (2,277,747) —",
+      "Diluted | $ 0.69 $ 0.23 | $ 3.49 $ 2.41",
+    ].join("\n"),
+    { rowStart: 0, rowEnd: 5 },
+  );
+
+  it("gives each amount its own period column", () => {
+    const casino = tableCells(mgm).filter((cell) => cell.label === "Casino");
+    expect(casino.map((cell) => [cell.value, cell.column, cell.period])).toEqual([
+      ["$ 1,548,762", "Three Months Ended December 31, 2022", { year: 2022, quarter: 4 }],
+      ["$ 1,527,818", "Three Months Ended December 31, 2021", { year: 2021, quarter: 4 }],
+      ["$ 5,734,173", "Twelve Months Ended December 31, 2022", { year: 2022 }],
+      ["$ 5,362,912", "Twelve Months Ended December 31, 2021", { year: 2021 }],
+    ]);
+    expect(casino.every((cell) => cell.scale === "thousand" && cell.parents[0] === "Revenues")).toBe(true);
+  });
+
+  it("reads a section's unlabelled sum as its total, and dashes as values", () => {
+    const total = tableCells(mgm).filter((cell) => cell.label === "Total revenues");
+    expect(total.map((cell) => cell.number)).toEqual([3592216, 3056892, 13127485, 9680140]);
+    expect(total[0]?.parents).toEqual([]);
+    const reit = tableCells(mgm).filter((cell) => cell.label.startsWith("Gain on REIT"));
+    expect(reit.map((cell) => cell.number)).toEqual([null, null, -2277747, null]);
+  });
+
+  it("does not read an unlabelled row outside a section", () => {
+    const passage = tablePassage([" | 2018 | 2017", " | 1,234 | 1,000", "Net income | 5 | 4"].join("\n"), {
+      rowStart: 0,
+      rowEnd: 1,
+    });
+    expect(tableCells(passage).map((cell) => cell.label)).toEqual(["Net income", "Net income"]);
+  });
+
+  // Ulta Beauty's Q4 fiscal 2022 release: a "% of net sales" beside each amount, which the header does not name.
+  const ulta = tablePassage(
+    [
+      "(In thousands, except per share data) — 13 Weeks Ended",
+      " | January 28, | January 29,",
+      " | 2023 | 2022",
+      " | (Unaudited) | (Unaudited)",
+      "Net sales | $ 3,226,773 | 100.0% $ 2,729,388 100.0%",
+      "Net income | $ 340,751 | 10.6% $ | 289,366 | 10.6%",
+    ].join("\n"),
+    { rowStart: 0, rowEnd: 3 },
+  );
+
+  it("reads the amounts beside percentages, with the caption's period length and the document's fiscal year", () => {
+    const netIncome = tableCells(ulta, { januaryYearShift: -1 }).filter((cell) => cell.label === "Net income");
+    expect(netIncome.map((cell) => [cell.number, cell.column, cell.period])).toEqual([
+      [340751, "13 Weeks Ended January 28, 2023", { year: 2022, quarter: 4 }],
+      [289366, "13 Weeks Ended January 29, 2022", { year: 2021, quarter: 4 }],
+    ]);
+    expect(netIncome[1]?.currency).toBe("$");
+  });
+
+  it("leaves a January period unread when the document does not name its fiscal years", () => {
+    expect(tableCells(ulta).every((cell) => cell.period === null)).toBe(true);
   });
 });
