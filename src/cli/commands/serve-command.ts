@@ -15,6 +15,9 @@ import { createPrometheusMetrics } from "../../observability/prometheus-metrics.
 import { EXIT_CODES } from "../cli-error.js";
 import { createLocalApiToken, writeServerAddress } from "../server-address-file.js";
 
+/** A questionnaire job whose server has not saved a row for this long is taken over by another replica. */
+const QUESTIONNAIRE_STALE_AFTER_MS = 60_000;
+
 /** Every interface: chat platforms and a reverse proxy reach the server from elsewhere. */
 const LISTEN_HOST = "0.0.0.0";
 
@@ -93,6 +96,16 @@ async function serveUntilSignal(
       token: localApiToken,
     });
     await slack?.start();
+    // Questionnaire jobs a stopped server left half-answered go on from their first unanswered row
+    // (embedded: all of them, the data directory is this process's alone; PostgreSQL: those untouched
+    // for a minute, so a replica never takes a job another one is still answering).
+    const resumed = await folio.questionnaires
+      .resumeInterrupted(config.storage.kind === "embedded" ? 0 : QUESTIONNAIRE_STALE_AFTER_MS)
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, "could not resume questionnaire jobs; they wait for the next start");
+        return [];
+      });
+    if (resumed.length > 0) logger.info({ jobs: resumed }, "questionnaire jobs resumed");
     const consoleNote = { local: " (this machine only; FOLIO_CONSOLE=open to share it)", open: "", off: " (off)" };
     process.stdout.write(`Folio console: ${url}${consoleNote[config.consoleAccess]}\n`);
     logger.info(
