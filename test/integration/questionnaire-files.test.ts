@@ -225,7 +225,7 @@ describe("CSV and DOCX questionnaires", () => {
     const lines = new TextDecoder().decode(copy.bytes).split("\r\n");
     const originalLines = original.split("\r\n");
     expect(lines).toHaveLength(originalLines.length);
-    lines.forEach((line, index) => expect(line.startsWith(originalLines[index] ?? "")).toBe(true));
+    for (const [index, line] of lines.entries()) expect(line.startsWith(originalLines[index] ?? "")).toBe(true);
     expect(lines[0]).toBe("id,question,notes,Answer,Status,Sources,Quote");
     const filled = parseCsvText(lines[1] ?? "") as string[][];
     expect(filled[0]?.slice(3)).toEqual([
