@@ -155,7 +155,7 @@ function writeFilledCsv(input: {
   const byRow = new Map(input.rows.map((row) => [row.rowNumber, row.answer]));
   const lines = records.map((entry, index) => {
     const rowNumber = index + 1;
-    const raw = entry.raw.replace(/\r$/, "");
+    const raw = entry.raw.replace(/(\r\n|\n|\r)$/, "");
     const padding = delimiter.repeat(Math.max(0, width - entry.record.length));
     let added: string[] | null = null;
     if (layout && rowNumber === layout.headerRow) added = addedHeaders(extraSources);
