@@ -107,6 +107,9 @@ export async function answerQuestionnaireRows(options: RowsRunOptions): Promise<
 
   const worker = async () => {
     while (!options.signal.aborted) {
+      // Embedded PGlite answers queries without touching I/O, so a row can run start to end in promise
+      // callbacks alone; yielding here lets the HTTP server (people's questions, progress) in between rows.
+      await new Promise((resolve) => setImmediate(resolve));
       const row = pending[next];
       next += 1;
       if (!row) return;
