@@ -22,6 +22,9 @@ export type AnswerPipeline = (question: string, context: AnswerContext) => Async
 /** Failed attempts a row gets before it is saved as an error: the first try and one retry. */
 const MAX_FAILURES = 2;
 
+/** A heading that only numbers its part ("Section 9", "Part IV", "3.2") says nothing a search could use. */
+const NUMBERING_ONLY = /^(section|part|chapter|annex|appendix|table)?\s*[\divxlc.]+$/i;
+
 /** Questions shorter than this many words get their section as context ("Is it encrypted?"). */
 const SHORT_QUESTION_WORDS = 6;
 
@@ -47,7 +50,7 @@ export function questionForPipeline(question: QuestionnaireQuestion): string {
   const words = question.text.split(/\s+/).filter(Boolean).length;
   if (!question.section || words >= SHORT_QUESTION_WORDS) return question.text;
   const section = lastSectionPart(question.section);
-  if (question.text.toLowerCase().includes(section.toLowerCase())) return question.text;
+  if (NUMBERING_ONLY.test(section) || question.text.toLowerCase().includes(section.toLowerCase())) return question.text;
   return `${section}: ${question.text}`;
 }
 

@@ -16,6 +16,7 @@ import {
   createQuestionnaireJobStore,
   type QuestionnaireJob,
   type QuestionnaireJobStore,
+  type QuestionnaireRowRecord,
 } from "./questionnaire-job-store.js";
 import { progressOf, type QuestionnaireProgress } from "./questionnaire-progress.js";
 import { readQuestionnaireGrid } from "./read-questionnaire-grid.js";
@@ -51,6 +52,8 @@ export type QuestionnaireService = {
   getJob(id: string): Promise<QuestionnaireJob | null>;
   listJobs(spaceId: string): Promise<QuestionnaireJob[]>;
   progress(id: string): Promise<QuestionnaireProgress | null>;
+  /** The job's rows in order: each question with its answer once it has one. */
+  listRows(id: string): Promise<QuestionnaireRowRecord[]>;
   /** Calls `listener` after every saved row and when the job ends; returns the unsubscribe. */
   onProgress(id: string, listener: (progress: QuestionnaireProgress) => void): () => void;
   /** Resolves with the job once it is no longer queued or running in this process. */
@@ -182,6 +185,7 @@ export function createQuestionnaireService(options: {
       const job = await store.getJob(id);
       return job ? progressOf(job, pace(id)) : null;
     },
+    listRows: (id) => store.listRows(id),
     onProgress(id, listener) {
       const entry = running.get(id);
       if (!entry) return () => {};

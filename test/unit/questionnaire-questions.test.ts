@@ -89,6 +89,7 @@ describe("findQuestions", () => {
     expect(second?.choices).toEqual(["Yes", "No", "N/A"]);
     expect(first && questionForPipeline(first)).toBe("Media: Is it encrypted?");
     expect(second && questionForPipeline(second)).toBe("Do you use firewalls at every network boundary?");
+    expect(first && questionForPipeline({ ...first, section: "Section 9" })).toBe("Is it encrypted?");
   });
 
   it("honours --sheet and --column by number, letter or header", () => {
