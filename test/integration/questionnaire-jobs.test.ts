@@ -1,5 +1,6 @@
 /**
- * Questionnaire jobs on a real PGlite catalog: every row answered once, a failing row retried once
+ * Questionnaire jobs on a real catalog — PGlite, and PostgreSQL when TEST_DATABASE_URL is set (the same
+ * suite on both): every row answered once, a failing row retried once
  * then saved as an error with its reason, a stopped job resumed by a new service without asking any
  * saved row again, cancellation, and rows waiting behind interactive questions. The answer pipeline is
  * a scripted stand-in here, so failures and stops happen exactly where the test puts them (the real
@@ -19,7 +20,9 @@ import {
 } from "../../src/questionnaire/questionnaire-service.js";
 import { migrateDatabase } from "../../src/stores/migrations.js";
 import { openPgliteClient } from "../../src/stores/pglite-client.js";
+import { openPostgresClient } from "../../src/stores/postgres-client.js";
 import type { SqlClient } from "../../src/stores/sql-client.js";
+import { createScratchDatabase, type ScratchDatabase, testDatabaseUrl } from "../support/ops-postgres-database.js";
 
 type Script = (question: string, context: AnswerContext) => Promise<Answer>;
 
@@ -61,35 +64,55 @@ function csvOf(questions: string[]): Uint8Array {
 
 const QUESTIONS = Array.from({ length: 12 }, (_, index) => `Question ${index + 1} about data retention?`);
 
-let client: SqlClient;
-const services: QuestionnaireService[] = [];
-beforeEach(async () => {
-  client = await openPgliteClient("memory://");
-  await migrateDatabase(client, { denseDimensions: 4, logger: silentLogger });
-});
-afterEach(async () => {
-  for (const service of services.splice(0)) await service.close();
-  await client.close();
-});
+const ENGINES = [
+  { name: "PGlite", available: true },
+  { name: "PostgreSQL", available: testDatabaseUrl !== null },
+] as const;
 
-function serviceWith(
-  script: Script,
-  options: { concurrency?: number; approved?: ApprovedAnswerSource; maxWaitMs?: number } = {},
-) {
-  const priority = createInteractivePriority({ maxWaitMs: options.maxWaitMs ?? 60_000 });
-  const service = createQuestionnaireService({
-    client,
-    answerQuestion: pipelineOf(script),
-    priority,
-    settings: { ...DEFAULT_QUESTIONNAIRE_SETTINGS, concurrency: options.concurrency ?? 2 },
-    approvedAnswers: options.approved,
-    logger: silentLogger,
+if (!testDatabaseUrl)
+  console.warn("questionnaire-jobs: PostgreSQL skipped — TEST_DATABASE_URL is not set (.ci/start-postgres.sh).");
+
+describe.each(ENGINES)("questionnaire jobs on $name", ({ name, available }) => {
+  let client: SqlClient;
+  let scratch: ScratchDatabase | null = null;
+  const services: QuestionnaireService[] = [];
+  beforeEach(async (context) => {
+    if (!available) {
+      context.skip();
+      return;
+    }
+    if (name === "PGlite") client = await openPgliteClient("memory://");
+    else {
+      scratch = await createScratchDatabase("folio_questionnaire");
+      client = await openPostgresClient(scratch.url, { logger: silentLogger });
+    }
+    await migrateDatabase(client, { denseDimensions: 4, logger: silentLogger });
   });
-  services.push(service);
-  return { service, priority };
-}
+  afterEach(async () => {
+    if (!available) return;
+    for (const service of services.splice(0)) await service.close();
+    await client.close();
+    await scratch?.drop();
+    scratch = null;
+  });
 
-describe("questionnaire jobs", () => {
+  function serviceWith(
+    script: Script,
+    options: { concurrency?: number; approved?: ApprovedAnswerSource; maxWaitMs?: number } = {},
+  ) {
+    const priority = createInteractivePriority({ maxWaitMs: options.maxWaitMs ?? 60_000 });
+    const service = createQuestionnaireService({
+      client,
+      answerQuestion: pipelineOf(script),
+      priority,
+      settings: { ...DEFAULT_QUESTIONNAIRE_SETTINGS, concurrency: options.concurrency ?? 2 },
+      approvedAnswers: options.approved,
+      logger: silentLogger,
+    });
+    services.push(service);
+    return { service, priority };
+  }
+
   it("answers every row once, retries a failed row once, then saves it as an error with the reason", async () => {
     const asked = new Map<string, number>();
     const { service } = serviceWith(async (question) => {
