@@ -58,8 +58,11 @@ export type QuestionnaireJobStore = {
   setJobStatus(id: string, status: QuestionnaireJobStatus, error?: { code: string; message: string }): Promise<void>;
   /** Moves `updated_at`, so no other replica takes the job for abandoned. */
   touchJob(id: string): Promise<void>;
-  /** Queued or running jobs untouched for `staleForMs` (0: all): left by a process that stopped. */
-  listResumableJobs(staleForMs: number): Promise<QuestionnaireJob[]>;
+  /**
+   * Claims the queued or running jobs untouched for `staleForMs` (0: all), left by a process that stopped:
+   * each is touched in the same statement, so of two replicas claiming at once only one gets it.
+   */
+  claimResumableJobs(staleForMs: number): Promise<QuestionnaireJob[]>;
   pendingRows(jobId: string): Promise<QuestionnaireRowRecord[]>;
   listRows(jobId: string): Promise<QuestionnaireRowRecord[]>;
   /** Counts one more attempt at a row (an attempt a crash cut off is not a failure). */
@@ -231,14 +234,16 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
     async touchJob(id) {
       await client.query("UPDATE questionnaire_jobs SET updated_at = clock_timestamp() WHERE id = $1", [id]);
     },
-    async listResumableJobs(staleForMs) {
-      const result = await client.query<JobRow>(
-        `SELECT ${JOB_COLUMNS} FROM questionnaire_jobs j
-         WHERE j.status IN ('queued', 'running') AND j.updated_at <= clock_timestamp() - ($1::double precision * interval '1 millisecond')
-         ORDER BY j.created_at`,
+    async claimResumableJobs(staleForMs) {
+      const claimed = await client.query<{ id: string }>(
+        `UPDATE questionnaire_jobs SET updated_at = clock_timestamp()
+         WHERE status IN ('queued', 'running')
+           AND updated_at <= clock_timestamp() - ($1::double precision * interval '1 millisecond')
+         RETURNING id`,
         [staleForMs],
       );
-      return result.rows.map(toJob);
+      const jobs = await Promise.all(claimed.rows.map((row) => getJob(row.id)));
+      return jobs.filter((job) => job !== null).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     },
     async pendingRows(jobId) {
       const result = await client.query<RowRow>(

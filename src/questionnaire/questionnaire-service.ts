@@ -37,6 +37,9 @@ export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
   concurrency: 2,
 };
 
+/** How often a running job is touched, well inside the stale limit other replicas wait (serve-command.ts). */
+const HEARTBEAT_MS = 15_000;
+
 export type SubmitQuestionnaire = {
   bytes: Uint8Array;
   fileName: string;
@@ -60,7 +63,7 @@ export type QuestionnaireService = {
   whenSettled(id: string): Promise<QuestionnaireJob | null>;
   cancel(id: string): Promise<boolean>;
   filledCopy(id: string): Promise<FilledCopy | null>;
-  /** Starts every job a stopped process left queued or running (untouched for `staleForMs`). */
+  /** Claims and starts every job a stopped process left queued or running (untouched for `staleForMs`). */
   resumeInterrupted(staleForMs: number): Promise<string[]>;
   /** Stops answering; running jobs stay "running" in the catalog, for the next start to resume. */
   close(): Promise<void>;
@@ -114,6 +117,11 @@ export function createQuestionnaireService(options: {
       listeners: new Set(),
     };
     running.set(job.id, entry);
+    // A row can take longer than the stale limit (a language model on a CPU): the job says it is alive.
+    const heartbeat = setInterval(() => {
+      void store.touchJob(job.id).catch(() => {});
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     entry.settled = (async () => {
       try {
         await store.setJobStatus(job.id, "running");
@@ -145,6 +153,7 @@ export function createQuestionnaireService(options: {
           })
           .catch(() => {});
       } finally {
+        clearInterval(heartbeat);
         await notify(job.id).catch(() => {});
         running.delete(job.id);
       }
@@ -226,7 +235,7 @@ export function createQuestionnaireService(options: {
       });
     },
     async resumeInterrupted(staleForMs) {
-      const jobs = await store.listResumableJobs(staleForMs);
+      const jobs = await store.claimResumableJobs(staleForMs);
       for (const job of jobs) {
         logger.info({ jobId: job.id, pending: job.counts.pending }, "resuming questionnaire job");
         start(job);

@@ -145,7 +145,7 @@ describe.each(ENGINES)("questionnaire jobs on $name", ({ name, available }) => {
     expect(progress).toMatchObject({ total: 5, done: 5, answered: 4, errors: 1, pending: 0, secondsLeft: 0 });
   });
 
-  it("resumes a stopped job in a new service without asking any saved row again", async () => {
+  it("resumes a stopped job in one new service (of two claiming it) without asking any saved row again", async () => {
     let savedBeforeStop = 0;
     let releaseStop: () => void = () => {};
     const stopReached = new Promise<void>((resolve) => {
@@ -179,8 +179,21 @@ describe.each(ENGINES)("questionnaire jobs on $name", ({ name, available }) => {
       askedAfterResume.push(question);
       return citedAnswer(question);
     });
-    expect(await second.service.resumeInterrupted(0)).toEqual([job.id]);
-    const settled = await second.service.whenSettled(job.id);
+    const third = serviceWith(async (question) => {
+      askedAfterResume.push(question);
+      return citedAnswer(question);
+    });
+    // Two replicas sweeping at once for jobs untouched for a minute: the claim is atomic, one takes it.
+    await client.query("UPDATE questionnaire_jobs SET updated_at = now() - interval '10 minutes' WHERE id = $1", [
+      job.id,
+    ]);
+    const claims = await Promise.all([
+      second.service.resumeInterrupted(60_000),
+      third.service.resumeInterrupted(60_000),
+    ]);
+    expect(claims.flat()).toEqual([job.id]);
+    const claimedBy = claims[0]?.length === 1 ? second : third;
+    const settled = await claimedBy.service.whenSettled(job.id);
     expect(settled?.status).toBe("succeeded");
     expect(askedAfterResume.sort()).toEqual(QUESTIONS.slice(5).sort());
     const rows = await store.listRows(job.id);

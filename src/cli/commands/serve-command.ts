@@ -106,6 +106,18 @@ async function serveUntilSignal(
         return [];
       });
     if (resumed.length > 0) logger.info({ jobs: resumed }, "questionnaire jobs resumed");
+    // On a shared database a replica that died leaves its jobs behind while the others run on: look again
+    // every minute (the claim is atomic, so one replica takes each job).
+    const questionnaireSweep =
+      config.storage.kind === "embedded"
+        ? null
+        : setInterval(() => {
+            folio.questionnaires
+              .resumeInterrupted(QUESTIONNAIRE_STALE_AFTER_MS)
+              .then((jobs) => jobs.length > 0 && logger.info({ jobs }, "questionnaire jobs resumed"))
+              .catch((error: unknown) => logger.warn({ err: error }, "questionnaire sweep failed; will try again"));
+          }, QUESTIONNAIRE_STALE_AFTER_MS);
+    questionnaireSweep?.unref();
     const consoleNote = { local: " (this machine only; FOLIO_CONSOLE=open to share it)", open: "", off: " (off)" };
     process.stdout.write(`Folio console: ${url}${consoleNote[config.consoleAccess]}\n`);
     logger.info(
@@ -114,6 +126,7 @@ async function serveUntilSignal(
     );
 
     const signal = await built.shutdownSignal.received;
+    if (questionnaireSweep) clearInterval(questionnaireSweep);
     // Stop taking work (new requests: 503 + Retry-After, /readyz fails, Socket Mode disconnects), then
     // give what was admitted — answers, uploads, Slack work after its ack — the grace period to finish.
     gate.startDraining();
