@@ -117,9 +117,16 @@ export function createQuestionnaireService(options: {
       listeners: new Set(),
     };
     running.set(job.id, entry);
-    // A row can take longer than the stale limit (a language model on a CPU): the job says it is alive.
+    // A row can take longer than the stale limit (a language model on a CPU): the job says it is alive,
+    // and hears of a cancel made through another replica.
     const heartbeat = setInterval(() => {
-      void store.touchJob(job.id).catch(() => {});
+      void store
+        .touchJob(job.id)
+        .then(() => store.getJob(job.id))
+        .then((current) => {
+          if (current?.status === "cancelled") controller.abort("cancelled elsewhere");
+        })
+        .catch(() => {});
     }, HEARTBEAT_MS);
     heartbeat.unref();
     entry.settled = (async () => {
