@@ -213,6 +213,7 @@ function headingOf(row: GridRow, layout: SheetLayout): string | null {
 function questionsOfSheet(sheet: GridSheet, layout: SheetLayout, firstPosition: number): QuestionnaireQuestion[] {
   const questions: QuestionnaireQuestion[] = [];
   let heading: string | null = null;
+  const rowValidations = validationsByRow(sheet);
   for (const row of sheet.rows) {
     if (layout.headerRow !== null && row.rowNumber <= layout.headerRow) continue;
     const sectionHeading = headingOf(row, layout);
@@ -225,7 +226,7 @@ function questionsOfSheet(sheet: GridSheet, layout: SheetLayout, firstPosition: 
     const section = pathCell || heading;
     const validation = sheet.validationLists?.get(`${row.rowNumber}:${layout.questionColumn + 1}`);
     const choicesCell = layout.choicesColumn === null ? "" : (row.cells[layout.choicesColumn] ?? "").trim();
-    const choices = choicesCell ? splitChoices(choicesCell) : (validation ?? findValidation(sheet, row.rowNumber));
+    const choices = choicesCell ? splitChoices(choicesCell) : (validation ?? rowValidations.get(row.rowNumber) ?? []);
     let text = (row.cells[layout.questionColumn] ?? "").trim();
     // A row that offers choices under a section but states no question asks about its section.
     if (text === "" && choices.length > 0 && section) text = lastSectionPart(section);
@@ -244,13 +245,14 @@ function questionsOfSheet(sheet: GridSheet, layout: SheetLayout, firstPosition: 
   return questions;
 }
 
-/** Any data-validation list on the row (the answer cell is usually beside the question). */
-function findValidation(sheet: GridSheet, rowNumber: number): string[] {
-  if (!sheet.validationLists) return [];
-  for (const [key, values] of sheet.validationLists) {
-    if (key.startsWith(`${rowNumber}:`)) return values;
+/** The first data-validation list of each row (the answer cell is usually beside the question). */
+function validationsByRow(sheet: GridSheet): Map<number, string[]> {
+  const byRow = new Map<number, string[]>();
+  for (const [key, values] of sheet.validationLists ?? []) {
+    const rowNumber = Number(key.slice(0, key.indexOf(":")));
+    if (!byRow.has(rowNumber)) byRow.set(rowNumber, values);
   }
-  return [];
+  return byRow;
 }
 
 export function lastSectionPart(section: string): string {
