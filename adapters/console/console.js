@@ -385,7 +385,7 @@ function describeQuestionnaire(progress) {
   const parts = [`${progress.done}/${progress.total} done`, `${progress.answered} answered`];
   if (progress.notFound > 0) parts.push(`${progress.notFound} not found`);
   if (progress.needsReview > 0) parts.push(`${progress.needsReview} need review`);
-  if (progress.errors > 0) parts.push(`${progress.errors} errors`);
+  if (progress.errors > 0) parts.push(`${progress.errors} error${progress.errors === 1 ? "" : "s"}`);
   if (progress.status === "running" || progress.status === "queued") {
     if (progress.secondsLeft !== null) {
       parts.push(

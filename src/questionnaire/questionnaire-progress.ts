@@ -68,7 +68,7 @@ export function describeProgress(progress: QuestionnaireProgress): string {
   const parts = [`${progress.done}/${progress.total} done`, `${progress.answered} answered`];
   if (progress.notFound > 0) parts.push(`${progress.notFound} not found`);
   if (progress.needsReview > 0) parts.push(`${progress.needsReview} need review`);
-  if (progress.errors > 0) parts.push(`${progress.errors} errors`);
+  if (progress.errors > 0) parts.push(`${progress.errors} error${progress.errors === 1 ? "" : "s"}`);
   if (progress.status === "running" || progress.status === "queued") {
     if (progress.secondsLeft !== null) parts.push(`${describeDuration(progress.secondsLeft)} left`);
     return parts.join(" · ");
