@@ -43,6 +43,13 @@ import { type FolioMetrics, noMetrics } from "./observability/metrics.js";
 import { observeCore } from "./observability/observed-core.js";
 import { observeLanguageModel } from "./observability/observed-language-model.js";
 import { createReadinessProbe, type ReadinessReport } from "./observability/readiness.js";
+import type { ApprovedAnswerSource } from "./questionnaire/approved-answer-source.js";
+import {
+  countAsInteractive,
+  createInteractivePriority,
+  type InteractivePriority,
+} from "./questionnaire/interactive-priority.js";
+import { createQuestionnaireService, type QuestionnaireService } from "./questionnaire/questionnaire-service.js";
 import {
   createCrossEncoderReranker,
   crossEncoderModelFile,
@@ -73,6 +80,10 @@ export type Folio = {
   ingestion: IngestionService;
   sparseVectors: SparseVectorMaintainer;
   linkSigner: ReturnType<typeof createLinkSigner>;
+  /** Questionnaire jobs: read, answered in the background behind interactive questions, filled copies. */
+  questionnaires: QuestionnaireService;
+  /** Counts interactive questions, so questionnaires wait their turn (src/questionnaire/interactive-priority.ts). */
+  interactivePriority: InteractivePriority;
   config: FolioConfig;
   /** Where questions, uploads and the LLM report (GET /metrics when `folio serve` passes Prometheus). */
   metrics: FolioMetrics;
@@ -84,6 +95,9 @@ export type Folio = {
   close(): Promise<void>;
 };
 
+/** The longest a questionnaire row waits behind people's questions before it goes anyway. */
+const QUESTIONNAIRE_MAX_WAIT_MS = 5_000;
+
 /** The dense column's size when no embedder is loaded (that of the default, bge-small-en-v1.5). */
 const DEFAULT_DENSE_DIMENSIONS = 384;
 
@@ -94,6 +108,8 @@ export type FolioOptions = {
   allowEmbeddingModelChange?: boolean;
   /** Where to report questions, uploads and the LLM; nowhere unless given. */
   metrics?: FolioMetrics;
+  /** Approved answers a questionnaire row reuses before the pipeline (the answer library), when given. */
+  approvedAnswers?: ApprovedAnswerSource;
 };
 
 export async function createFolio(config: FolioConfig, logger: Logger, options: FolioOptions = {}): Promise<Folio> {
@@ -315,8 +331,20 @@ async function assembleFolio(
     logger,
   });
 
-  const core: FolioCore = {
+  // People's questions are counted as interactive; questionnaire rows use the same pipeline uncounted and wait their turn.
+  const interactivePriority = createInteractivePriority({ maxWaitMs: QUESTIONNAIRE_MAX_WAIT_MS });
+  const questionnaires = createQuestionnaireService({
+    client: stores.client,
     answerQuestion: (question, context) => answers.answerQuestion(question, context),
+    priority: interactivePriority,
+    settings: config.questionnaire,
+    extraSpaceIds: config.librarySpaceId ? [config.librarySpaceId] : [],
+    approvedAnswers: options.approvedAnswers,
+    logger,
+  });
+  const core: FolioCore = {
+    answerQuestion: (question, context) =>
+      countAsInteractive(interactivePriority, answers.answerQuestion(question, context)),
     ingestFile: (input) => ingestion.ingestFile(input),
     // A document still being indexed (or left by an interrupted upload) is nobody's to see yet.
     listDocuments: async (spaceId) =>
@@ -355,6 +383,8 @@ async function assembleFolio(
     ingestion,
     sparseVectors,
     linkSigner,
+    questionnaires,
+    interactivePriority,
     config,
     metrics,
     coreFor: (adapter) => observeCore(core, metrics, adapter),
@@ -363,6 +393,7 @@ async function assembleFolio(
       return (await checkReadiness()).ready;
     },
     async close() {
+      await questionnaires.close();
       stopSweepingInterruptedIngestion();
       await closeParseWorkers();
       await vectorIndex.close();

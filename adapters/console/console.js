@@ -376,6 +376,104 @@ window.addEventListener("drop", (event) => {
   if (event.dataTransfer?.files.length) uploadFiles([...event.dataTransfer.files]);
 });
 
+/* ---------- questionnaires ---------- */
+
+const questionnaireInput = document.getElementById("questionnaire-input");
+
+/** "61/245 done · 58 answered · 12 not found · 2 min left", as the server's progress says it. */
+function describeQuestionnaire(progress) {
+  const parts = [`${progress.done}/${progress.total} done`, `${progress.answered} answered`];
+  if (progress.notFound > 0) parts.push(`${progress.notFound} not found`);
+  if (progress.needsReview > 0) parts.push(`${progress.needsReview} need review`);
+  if (progress.errors > 0) parts.push(`${progress.errors} error${progress.errors === 1 ? "" : "s"}`);
+  if (progress.status === "running" || progress.status === "queued") {
+    if (progress.secondsLeft !== null) {
+      parts.push(
+        progress.secondsLeft < 60
+          ? `${Math.max(1, progress.secondsLeft)} s left`
+          : `${Math.round(progress.secondsLeft / 60)} min left`,
+      );
+    }
+  } else if (progress.status === "succeeded") {
+    parts.push(`took ${Math.max(1, Math.round(progress.elapsedMs / 1000))} s`);
+  } else if (progress.status === "cancelled") {
+    parts.unshift("Cancelled");
+  } else if (progress.status === "failed") {
+    return `Failed: ${progress.errorMessage ?? progress.errorCode}`;
+  }
+  return parts.join(" · ");
+}
+
+async function answerQuestionnaire(file) {
+  const { message, body } = addMessage("questionnaire", "Questionnaire");
+  message.setAttribute("data-role", "questionnaire");
+  body.textContent = file.name;
+  const status = element("div", {
+    className: "status-line",
+    text: "Reading the questions…",
+    attributes: { "data-role": "questionnaire-status" },
+  });
+  const progressBar = element("progress", { attributes: { max: "100", value: "0" } });
+  const cancel = element("button", { className: "secondary", text: "Cancel", attributes: { type: "button" } });
+  message.append(progressBar, status, cancel);
+  let jobId = null;
+  cancel.addEventListener("click", async () => {
+    if (!jobId) return;
+    cancel.disabled = true;
+    await fetch(`/api/questionnaires/cancel?id=${encodeURIComponent(jobId)}`, {
+      method: "POST",
+      headers: { "X-Folio-Console": "1" },
+    });
+  });
+  const response = await fetch(`/api/questionnaires?file=${encodeURIComponent(file.name)}`, {
+    method: "POST",
+    headers: { "X-Folio-Console": "1", "Content-Type": "application/octet-stream" },
+    body: file,
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    progressBar.remove();
+    cancel.remove();
+    status.textContent = answer.error?.message ?? `The server answered ${response.status}.`;
+    message.setAttribute("data-status", "rejected");
+    return;
+  }
+  jobId = answer.progress.jobId;
+  let progress = answer.progress;
+  while (progress.status === "queued" || progress.status === "running") {
+    status.textContent = describeQuestionnaire(progress);
+    progressBar.value = progress.total > 0 ? Math.floor((100 * progress.done) / progress.total) : 0;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const next = await fetch(`/api/questionnaires/progress?id=${encodeURIComponent(jobId)}`, {
+      headers: { "X-Folio-Console": "1" },
+    });
+    if (!next.ok) continue;
+    progress = (await next.json()).progress;
+  }
+  progressBar.remove();
+  cancel.remove();
+  status.textContent = describeQuestionnaire(progress);
+  message.setAttribute("data-status", progress.status);
+  if (progress.status === "succeeded" || progress.status === "cancelled") {
+    const link = element("a", {
+      text: progress.status === "succeeded" ? "Download the filled copy" : "Download the partly filled copy",
+      attributes: {
+        href: `/api/questionnaires/filled?id=${encodeURIComponent(jobId)}`,
+        download: "",
+        "data-role": "questionnaire-download",
+      },
+    });
+    message.append(link);
+  }
+  scrollToEnd();
+}
+
+questionnaireInput.addEventListener("change", () => {
+  const [file] = questionnaireInput.files;
+  questionnaireInput.value = "";
+  if (file) void answerQuestionnaire(file);
+});
+
 /* ---------- questions ---------- */
 
 function parseServerSentEvents(buffer, onEvent) {

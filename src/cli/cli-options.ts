@@ -20,4 +20,10 @@ export type CliOptions = {
   generator: string | undefined;
   /** `eval answers --limit N`: ask only the first N questions. */
   limit: number | undefined;
+  /** `questionnaire fill --out FILE`: where the filled copy goes. */
+  out?: string;
+  /** `questionnaire fill --sheet N|NAME`: only this sheet. */
+  sheet?: string;
+  /** `questionnaire fill --column C`: the question column (header text, letter or number). */
+  column?: string;
 };

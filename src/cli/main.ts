@@ -29,6 +29,9 @@ function parseCommandLine(argv: string[]) {
       "run-out": { type: "string" },
       generator: { type: "string" },
       limit: { type: "string" },
+      out: { type: "string" },
+      sheet: { type: "string" },
+      column: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -51,6 +54,9 @@ function parseCommandLine(argv: string[]) {
     runOut: values["run-out"],
     generator: values.generator,
     limit,
+    out: values.out,
+    sheet: values.sheet,
+    column: values.column,
   };
   return { help: values.help ?? false, positionals, options };
 }

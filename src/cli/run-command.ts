@@ -20,9 +20,9 @@ import { readServerAddress } from "./server-address-file.js";
 // that build it: `folio ask|search|ingest` through a running server load none of it, and start in well
 // under a second instead of ten.
 
-const COMMANDS = ["ingest", "ask", "search", "eval", "reindex", "serve", "models"] as const;
+const COMMANDS = ["ingest", "ask", "search", "eval", "reindex", "serve", "models", "questionnaire"] as const;
 /** Commands that can work through a running `folio serve` when it holds the embedded store. */
-const SERVER_COMMANDS = new Set(["ingest", "ask", "search"]);
+const SERVER_COMMANDS = new Set(["ingest", "ask", "search", "questionnaire"]);
 
 /**
  * The configuration a command runs with: `--mode` (a product mode) becomes the retriever's default, so
@@ -69,6 +69,13 @@ export async function runCommand(
     // The server holds the embedded store; its own configuration (models, LLM) answers.
     process.stderr.write(`(working through the running folio serve, pid ${server.pid}, at ${server.url})\n`);
     checkServerOptions(command, options);
+    if (command === "questionnaire") {
+      const [{ runQuestionnaireCommand }, { createRemoteQuestionnaireBackend }] = await Promise.all([
+        import("./commands/questionnaire-command.js"),
+        import("./questionnaire-backend.js"),
+      ]);
+      return runQuestionnaireCommand(createRemoteQuestionnaireBackend(server), rest, options);
+    }
     return runBackendCommand(command, createRemoteCommandBackend(server), rest, options);
   }
   // Batch commands log warnings only, so their stdout stays readable; the server logs at the configured level.
@@ -104,7 +111,9 @@ async function runWithOwnFolio(
   const adjusted = configForCommand(config, options);
   // Only answering uses the language model: ingest, search and reindex do not load it.
   const needsLanguageModel =
-    command === "ask" || (command === "eval" && (rest[0] === "answers" || rest[0] === "conversations"));
+    command === "ask" ||
+    command === "questionnaire" ||
+    (command === "eval" && (rest[0] === "answers" || rest[0] === "conversations"));
   const folio = await createFolio(
     needsLanguageModel ? adjusted : { ...adjusted, llm: { kind: "none" } },
     logger,
@@ -119,6 +128,13 @@ async function runWithOwnFolio(
       case "eval": {
         const { runEvalCommand } = await import("./commands/eval-command.js");
         return await runEvalCommand(folio, rest, options);
+      }
+      case "questionnaire": {
+        const [{ runQuestionnaireCommand }, { createLocalQuestionnaireBackend }] = await Promise.all([
+          import("./commands/questionnaire-command.js"),
+          import("./questionnaire-backend.js"),
+        ]);
+        return await runQuestionnaireCommand(createLocalQuestionnaireBackend(folio), rest, options);
       }
       case "reindex": {
         const { runReindexCommand } = await import("./commands/reindex-command.js");
@@ -157,7 +173,7 @@ function checkServerOptions(command: string, options: CliOptions): void {
     options.generator !== undefined ? "--generator" : null,
     options.store !== undefined ? "--store" : null,
     // search sends its mode along; an answer uses the server's configured mode.
-    command === "ask" && options.mode !== "default" ? "--mode" : null,
+    (command === "ask" || command === "questionnaire") && options.mode !== "default" ? "--mode" : null,
   ].filter((option) => option !== null);
   if (serverBuilt.length > 0) {
     throw new UsageError(

@@ -12,6 +12,10 @@ Usage:
   folio eval conversations --dataset <conversations.jsonl> [--docs <dir>] [--mode M] [--limit N] [--json]
                                                        ask conversations in order; check answer text,
                                                        cited pages and refusals
+  folio questionnaire fill <file> --space S [--out FILE] [--sheet N] [--column C] [--json]
+                                                       answer every question of an XLSX, CSV or DOCX
+                                                       questionnaire; write the filled copy (Answer, Status,
+                                                       Sources, Quote added)
   folio reindex [--space S]                            embed every passage again (after FOLIO_EMBED_MODEL changed)
   folio serve                                          console UI, Slack and Teams endpoints, source viewer
   folio models pull [embedder|reranker|llm|all] [--json]
@@ -29,7 +33,8 @@ Configuration comes from environment variables (see docs/configuration.md). With
 PGlite under ./.folio, models from ./models (missing ones are downloaded from the Hugging Face hub on
 first use).
 
-While \`folio serve\` runs on the embedded store, ingest, ask and search work through it (its local API).
+While \`folio serve\` runs on the embedded store, ingest, ask, search and questionnaire work through it
+(its local API).
 
 Exit codes: 0 ok, 1 failure, 2 bad command line, 3 bad configuration (a variable, a missing model,
 a busy port), 4 some files rejected, 5 feature not built yet.

@@ -103,6 +103,8 @@ export type FolioConfig = {
   operations: OperationsConfig;
   chunking: { maxTokens: number; overlapTokens: number };
   bm25: { k1: number; b: number };
+  /** Questionnaire limits and pace (src/questionnaire/questionnaire-service.ts). */
+  questionnaire: { maxRows: number; maxBytes: number; concurrency: number };
 };
 
 export type QdrantConfig = {
@@ -482,6 +484,11 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     bm25: {
       k1: reader.decimal("FOLIO_BM25_K1", 0.9, { min: 0, max: 10 }),
       b: reader.decimal("FOLIO_BM25_B", 0.4, { min: 0, max: 1 }),
+    },
+    questionnaire: {
+      maxRows: reader.integer("FOLIO_QUESTIONNAIRE_MAX_ROWS", 5_000, { min: 1, max: 1_000_000 }),
+      maxBytes: reader.integer("FOLIO_QUESTIONNAIRE_MAX_MB", 20, { min: 1, max: 1024 }) * 1024 * 1024,
+      concurrency: reader.integer("FOLIO_QUESTIONNAIRE_CONCURRENCY", 2, { min: 1, max: 64 }),
     },
   };
   if (config.chunking.overlapTokens >= config.chunking.maxTokens) {

@@ -22,6 +22,7 @@ import { sendJsonError } from "./http-responses.js";
 import type { HttpRoute } from "./http-route.js";
 import { describeListenError } from "./listen-error.js";
 import { createLocalCliApi, LOCAL_CLI_API_PREFIX } from "./local-cli-api.js";
+import { createQuestionnaireApi } from "./questionnaire-api.js";
 import { FILES_PATH_PREFIX, serveSourceFile } from "./source-viewer.js";
 import { createWorkGate, sendRefusal, type WorkGate } from "./work-gate.js";
 
@@ -29,7 +30,7 @@ export const DEFAULT_CONSOLE_SPACE_ID = "console:default";
 
 export type HttpServerOptions = {
   folio: Pick<Folio, "core" | "catalog" | "linkSigner" | "config" | "isReady" | "retriever" | "sparseVectors"> &
-    Pick<Folio, "checkReadiness" | "coreFor" | "metrics">;
+    Pick<Folio, "checkReadiness" | "coreFor" | "metrics" | "questionnaires">;
   logger: Logger;
   /** Directory holding index.html, console.css and console.js (adapters/console). */
   consoleAssetsDir: string;
@@ -64,7 +65,20 @@ const CONSOLE_ASSETS: Record<string, { file: string; contentType: string }> = {
 const CONSOLE_CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const CONSOLE_API_PATHS = new Set(["/api/history", "/api/documents", "/api/upload", "/api/ask", "/api/conversation"]);
+const CONSOLE_QUESTIONNAIRE_PATHS = new Set([
+  "/api/questionnaires",
+  "/api/questionnaires/progress",
+  "/api/questionnaires/cancel",
+  "/api/questionnaires/filled",
+]);
+const CONSOLE_API_PATHS = new Set([
+  "/api/history",
+  "/api/documents",
+  "/api/upload",
+  "/api/ask",
+  "/api/conversation",
+  ...CONSOLE_QUESTIONNAIRE_PATHS,
+]);
 const CONSOLE_DOCUMENT_PREFIX = "/api/documents/";
 
 const STATUS_BY_CODE: Record<string, number> = {
@@ -103,6 +117,11 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     logger: options.logger,
   });
   const localCliApi = createLocalCliApi({ folio, token: options.localApiToken ?? null });
+  const questionnaireApi = createQuestionnaireApi({
+    questionnaires: folio.questionnaires,
+    maxBytes: folio.config.questionnaire.maxBytes,
+    fixedSpaceId: spaceId,
+  });
   const routes = options.routes ?? [];
 
   const serveAsset = async (response: ServerResponse, asset: { file: string; contentType: string }) => {
@@ -165,6 +184,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         consoleHosts,
       );
       if (refusal) return sendJsonError(response, refusal.status, refusal.code, refusal.message);
+    }
+    if (CONSOLE_QUESTIONNAIRE_PATHS.has(url.pathname)) {
+      if (await questionnaireApi.handle(request, response, url, url.pathname.slice("/api/".length))) return;
     }
     if (method === "GET") {
       if (url.pathname === "/api/history") return consoleApi.history(response);

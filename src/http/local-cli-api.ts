@@ -14,6 +14,7 @@ import type { IngestResult } from "../ingest/ingest-result.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
 import { isLoopbackAddress } from "./console-access.js";
 import { sendJson } from "./http-responses.js";
+import { createQuestionnaireApi } from "./questionnaire-api.js";
 import { readBody, readJsonObject } from "./read-body.js";
 
 export const LOCAL_CLI_API_PREFIX = "/api/local/";
@@ -25,7 +26,7 @@ export type LocalCliApi = {
 };
 
 export type LocalCliApiOptions = {
-  folio: Pick<Folio, "core" | "retriever" | "sparseVectors">;
+  folio: Pick<Folio, "core" | "retriever" | "sparseVectors" | "questionnaires" | "config">;
   /** The shared secret from the server-address file; null turns the API off. */
   token: string | null;
 };
@@ -49,6 +50,11 @@ function requireText(value: unknown, name: string): string {
 
 export function createLocalCliApi(options: LocalCliApiOptions): LocalCliApi {
   const { folio } = options;
+  const questionnaireApi = createQuestionnaireApi({
+    questionnaires: folio.questionnaires,
+    maxBytes: folio.config.questionnaire.maxBytes,
+    fixedSpaceId: null,
+  });
 
   const authorize = (request: IncomingMessage) => {
     if (options.token === null) throw refused(404, "not_found", "The local command-line API is off in this server.");
@@ -148,6 +154,8 @@ export function createLocalCliApi(options: LocalCliApiOptions): LocalCliApi {
       if (action === "POST ingest-finished") return finishIngest(request, response);
       if (action === "POST search") return search(request, response);
       if (action === "POST ask") return ask(request, response);
+      const route = url.pathname.slice(LOCAL_CLI_API_PREFIX.length);
+      if (await questionnaireApi.handle(request, response, url, route)) return;
       throw refused(404, "not_found", `No local API route for ${action}.`);
     },
   };

@@ -4,6 +4,7 @@
  * Vector tables are a separate migration that runs only where the pgvector extension exists.
  */
 import type { Logger } from "../logger.js";
+import { QUESTIONNAIRE_MIGRATIONS } from "../questionnaire/questionnaire-migrations.js";
 import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
 import type { SqlClient, SqlExecutor } from "./sql-client.js";
 
@@ -114,6 +115,8 @@ export const CATALOG_MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  // Questionnaire jobs and their rows (src/questionnaire/questionnaire-job-store.ts).
+  ...QUESTIONNAIRE_MIGRATIONS,
 ];
 
 /**

@@ -15,6 +15,9 @@ import { createPrometheusMetrics } from "../../observability/prometheus-metrics.
 import { EXIT_CODES } from "../cli-error.js";
 import { createLocalApiToken, writeServerAddress } from "../server-address-file.js";
 
+/** A questionnaire job whose server has not saved a row for this long is taken over by another replica. */
+const QUESTIONNAIRE_STALE_AFTER_MS = 60_000;
+
 /** Every interface: chat platforms and a reverse proxy reach the server from elsewhere. */
 const LISTEN_HOST = "0.0.0.0";
 
@@ -93,6 +96,28 @@ async function serveUntilSignal(
       token: localApiToken,
     });
     await slack?.start();
+    // Questionnaire jobs a stopped server left half-answered go on from their first unanswered row
+    // (embedded: all of them, the data directory is this process's alone; PostgreSQL: those untouched
+    // for a minute, so a replica never takes a job another one is still answering).
+    const resumed = await folio.questionnaires
+      .resumeInterrupted(config.storage.kind === "embedded" ? 0 : QUESTIONNAIRE_STALE_AFTER_MS)
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, "could not resume questionnaire jobs; they wait for the next start");
+        return [];
+      });
+    if (resumed.length > 0) logger.info({ jobs: resumed }, "questionnaire jobs resumed");
+    // On a shared database a replica that died leaves its jobs behind while the others run on: look again
+    // every minute (the claim is atomic, so one replica takes each job).
+    const questionnaireSweep =
+      config.storage.kind === "embedded"
+        ? null
+        : setInterval(() => {
+            folio.questionnaires
+              .resumeInterrupted(QUESTIONNAIRE_STALE_AFTER_MS)
+              .then((jobs) => jobs.length > 0 && logger.info({ jobs }, "questionnaire jobs resumed"))
+              .catch((error: unknown) => logger.warn({ err: error }, "questionnaire sweep failed; will try again"));
+          }, QUESTIONNAIRE_STALE_AFTER_MS);
+    questionnaireSweep?.unref();
     const consoleNote = { local: " (this machine only; FOLIO_CONSOLE=open to share it)", open: "", off: " (off)" };
     process.stdout.write(`Folio console: ${url}${consoleNote[config.consoleAccess]}\n`);
     logger.info(
@@ -101,6 +126,7 @@ async function serveUntilSignal(
     );
 
     const signal = await built.shutdownSignal.received;
+    if (questionnaireSweep) clearInterval(questionnaireSweep);
     // Stop taking work (new requests: 503 + Retry-After, /readyz fails, Socket Mode disconnects), then
     // give what was admitted — answers, uploads, Slack work after its ack — the grace period to finish.
     gate.startDraining();

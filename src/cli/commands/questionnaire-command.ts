@@ -1,0 +1,93 @@
+/**
+ * `folio questionnaire fill <file> --space S --out <file> [--sheet N] [--column C] [--json]`: answers
+ * every question of a questionnaire from the space's documents and writes the filled copy. Progress
+ * goes to stderr ("61/245 done · 58 answered · 2 min left"); Ctrl-C cancels the job (the rows answered
+ * so far are kept in the catalog); the summary (or one JSON object) goes to stdout.
+ */
+import { readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { FolioError } from "../../errors.js";
+import { describeProgress, type QuestionnaireProgress } from "../../questionnaire/questionnaire-progress.js";
+import { EXIT_CODES, UsageError } from "../cli-error.js";
+import type { CliOptions } from "../cli-options.js";
+import type { QuestionnaireBackend } from "../questionnaire-backend.js";
+
+/** How often progress is asked for while the job runs. */
+const POLL_INTERVAL_MS = 500;
+
+export async function runQuestionnaireCommand(
+  backend: QuestionnaireBackend,
+  words: string[],
+  options: CliOptions,
+): Promise<number> {
+  const [subcommand, file, ...extra] = words;
+  if (subcommand !== "fill" || file === undefined || extra.length > 0) {
+    throw new UsageError(
+      "questionnaire needs: folio questionnaire fill <file> --space S --out <file> [--sheet N] [--column C] [--json]",
+    );
+  }
+  const size = await stat(file).catch(() => null);
+  if (!size?.isFile()) throw new UsageError(`questionnaire fill: ${file} is not a file`);
+  const bytes = new Uint8Array(await readFile(file));
+  const submitted = await backend.submit({
+    bytes,
+    fileName: path.basename(file),
+    spaceId: options.space,
+    sheet: options.sheet,
+    column: options.column,
+  });
+  if (!options.json) process.stderr.write(`${submitted.total} questions found in ${path.basename(file)}\n`);
+
+  let interrupted = false;
+  const onInterrupt = () => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stderr.write("\ncancelling… (answers so far are kept)\n");
+    void backend.cancel(submitted.jobId).catch(() => {});
+  };
+  process.on("SIGINT", onInterrupt);
+  let progress: QuestionnaireProgress;
+  let lastLine = "";
+  try {
+    for (;;) {
+      progress = await backend.progress(submitted.jobId);
+      const line = describeProgress(progress);
+      if (!options.json && line !== lastLine) {
+        process.stderr.write(process.stderr.isTTY ? `\x1b[2K${line}\r` : `${line}\n`);
+        lastLine = line;
+      }
+      if (progress.status !== "queued" && progress.status !== "running") break;
+      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    }
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+  if (progress.status === "failed") {
+    throw new FolioError(progress.errorCode ?? "questionnaire_failed", progress.errorMessage ?? "The job failed.");
+  }
+  const copy = await backend.filledCopy(submitted.jobId);
+  const out = options.out ?? path.join(path.dirname(file), copy.fileName);
+  await writeFile(out, copy.bytes);
+  const summary = {
+    file,
+    out,
+    jobId: submitted.jobId,
+    status: progress.status,
+    questions: progress.total,
+    answered: progress.answered,
+    notFound: progress.notFound,
+    needsReview: progress.needsReview,
+    errors: progress.errors,
+    pending: progress.pending,
+    seconds: Number((progress.elapsedMs / 1000).toFixed(1)),
+  };
+  if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+  else {
+    if (process.stderr.isTTY) process.stderr.write("\x1b[2K");
+    process.stdout.write(
+      `${summary.status === "cancelled" ? "Cancelled; partly filled" : "Filled"} copy: ${out}\n` +
+        `${summary.answered} answered · ${summary.notFound} not found in the documents · ${summary.needsReview} need review · ${summary.errors} errors · ${summary.seconds} s\n`,
+    );
+  }
+  return summary.status === "succeeded" ? EXIT_CODES.ok : EXIT_CODES.failure;
+}

@@ -1,0 +1,127 @@
+/**
+ * The questionnaire endpoints, for the console (its own space) and for `folio questionnaire fill`
+ * through the local API (any space): upload a questionnaire to answer, follow its progress, cancel it,
+ * download the filled copy, list a space's jobs. Bad input is refused with the reader's own message
+ * (400: not a spreadsheet, encrypted, too many rows, no question column, formulas only).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { FolioError, isFolioError } from "../errors.js";
+import { progressOf } from "../questionnaire/questionnaire-progress.js";
+import type { QuestionnaireService } from "../questionnaire/questionnaire-service.js";
+import { sendJson } from "./http-responses.js";
+import { readBody } from "./read-body.js";
+
+export type QuestionnaireApi = {
+  /** Handles `<prefix>questionnaires[/progress|/cancel|/filled]`; false when the path is not one of them. */
+  handle(request: IncomingMessage, response: ServerResponse, url: URL, route: string): Promise<boolean>;
+};
+
+function refused(status: number, code: string, message: string): FolioError {
+  return new FolioError(code, message, { details: { status } });
+}
+
+/** Reader refusals are the client's file, not the server's fault. */
+function asClientError(error: unknown): unknown {
+  if (isFolioError(error) && error.code.startsWith("questionnaire_") && error.details.status === undefined) {
+    return new FolioError(error.code, error.message, { details: { status: 400 }, cause: error });
+  }
+  return error;
+}
+
+export function createQuestionnaireApi(options: {
+  questionnaires: QuestionnaireService;
+  maxBytes: number;
+  /** The console's space: every job it submits or reads is in it. Null: the space comes with the request. */
+  fixedSpaceId: string | null;
+}): QuestionnaireApi {
+  const { questionnaires } = options;
+
+  const jobInScope = async (url: URL) => {
+    const id = url.searchParams.get("id") ?? "";
+    const job = await questionnaires.getJob(id);
+    if (!job || (options.fixedSpaceId !== null && job.spaceId !== options.fixedSpaceId)) {
+      throw refused(404, "questionnaire_not_found", `There is no questionnaire job "${id}" here.`);
+    }
+    return job;
+  };
+
+  const submit = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
+    const fileName = url.searchParams.get("file")?.trim() ?? "";
+    if (!fileName) throw refused(400, "invalid_request", 'Send the file\'s name as "file".');
+    const spaceId = options.fixedSpaceId ?? url.searchParams.get("space")?.trim() ?? "";
+    if (!spaceId) throw refused(400, "invalid_request", 'Send the space to answer from as "space".');
+    const body = await readBody(request, options.maxBytes).catch((error: unknown) => {
+      if (isFolioError(error) && error.code === "body_too_large") {
+        throw refused(
+          413,
+          "questionnaire_too_large",
+          `This questionnaire is larger than ${(options.maxBytes / 1_048_576).toFixed(0)} MB — split it, or raise FOLIO_QUESTIONNAIRE_MAX_MB.`,
+        );
+      }
+      throw error;
+    });
+    if (body.byteLength === 0) throw refused(400, "no_file", "The upload is empty — choose the questionnaire file.");
+    const job = await questionnaires
+      .submit({
+        bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+        fileName,
+        spaceId,
+        sheet: url.searchParams.get("sheet") ?? undefined,
+        column: url.searchParams.get("column") ?? undefined,
+      })
+      .catch((error: unknown) => {
+        throw asClientError(error);
+      });
+    sendJson(response, 202, { progress: progressOf(job, null) });
+  };
+
+  const filled = async (response: ServerResponse, url: URL) => {
+    const job = await jobInScope(url);
+    const copy = await questionnaires.filledCopy(job.id);
+    if (!copy) throw refused(404, "questionnaire_not_found", "This job's file is gone.");
+    const asciiName = copy.fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+    response.writeHead(200, {
+      "Content-Type": copy.mediaType,
+      "Content-Length": copy.bytes.byteLength,
+      "Content-Disposition": `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(copy.fileName)}`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    });
+    response.end(copy.bytes);
+  };
+
+  return {
+    async handle(request, response, url, route) {
+      const method = request.method ?? "GET";
+      if (method === "POST" && route === "questionnaires") {
+        await submit(request, response, url);
+        return true;
+      }
+      if (method === "GET" && route === "questionnaires") {
+        if (options.fixedSpaceId === null && !url.searchParams.get("space")) {
+          throw refused(400, "invalid_request", 'Send the space as "space".');
+        }
+        const jobs = await questionnaires.listJobs(options.fixedSpaceId ?? url.searchParams.get("space") ?? "");
+        const progress = await Promise.all(jobs.map((job) => questionnaires.progress(job.id)));
+        sendJson(response, 200, { questionnaires: progress.filter((entry) => entry !== null) });
+        return true;
+      }
+      if (method === "GET" && route === "questionnaires/progress") {
+        const job = await jobInScope(url);
+        sendJson(response, 200, { progress: await questionnaires.progress(job.id) });
+        return true;
+      }
+      if (method === "POST" && route === "questionnaires/cancel") {
+        const job = await jobInScope(url);
+        const cancelled = await questionnaires.cancel(job.id);
+        sendJson(response, 200, { cancelled, progress: await questionnaires.progress(job.id) });
+        return true;
+      }
+      if (method === "GET" && route === "questionnaires/filled") {
+        await filled(response, url);
+        return true;
+      }
+      return false;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The catalog tables a questionnaire job lives in: the job (its file, kept to write the filled copy,
+ * and its state) and one row per question with its answer once it has one. Appended to the catalog's
+ * migrations (src/stores/migrations.ts), which imports this list (so nothing here imports the stores).
+ */
+
+export const QUESTIONNAIRE_MIGRATIONS: Array<{ name: string; statements: string[] }> = [
+  {
+    name: "0003_questionnaire_jobs",
+    statements: [
+      `CREATE TABLE questionnaire_jobs (
+        id uuid PRIMARY KEY,
+        space_id text NOT NULL,
+        file_name text NOT NULL,
+        format text NOT NULL,
+        bytes bytea NOT NULL,
+        read_options jsonb NOT NULL,
+        layouts jsonb NOT NULL,
+        status text NOT NULL,
+        total integer NOT NULL,
+        requested_by text,
+        error_code text,
+        error_message text,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        started_at timestamptz,
+        finished_at timestamptz,
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`,
+      "CREATE INDEX questionnaire_jobs_space ON questionnaire_jobs (space_id, created_at)",
+      "CREATE INDEX questionnaire_jobs_open ON questionnaire_jobs (status, updated_at)",
+      `CREATE TABLE questionnaire_rows (
+        job_id uuid NOT NULL REFERENCES questionnaire_jobs(id) ON DELETE CASCADE,
+        position integer NOT NULL,
+        question jsonb NOT NULL,
+        status text NOT NULL DEFAULT 'pending',
+        attempts integer NOT NULL DEFAULT 0,
+        failures integer NOT NULL DEFAULT 0,
+        result jsonb,
+        answered_at timestamptz,
+        PRIMARY KEY (job_id, position)
+      )`,
+    ],
+  },
+];

@@ -1,0 +1,79 @@
+/**
+ * How far a questionnaire job is, in numbers and in the one line a chat thread or a terminal shows:
+ * "61/245 answered · 12 not found · 2 min left".
+ */
+import type { QuestionnaireJob } from "./questionnaire-job-store.js";
+
+export type QuestionnaireProgress = {
+  jobId: string;
+  status: QuestionnaireJob["status"];
+  fileName: string;
+  total: number;
+  /** Rows with an answer of any status. */
+  done: number;
+  answered: number;
+  notFound: number;
+  needsReview: number;
+  errors: number;
+  pending: number;
+  /** Since the job first started (a restart's downtime included). */
+  elapsedMs: number;
+  /** Estimated from this run's pace; null before the first rows of this run are done. */
+  secondsLeft: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+};
+
+export function progressOf(
+  job: QuestionnaireJob,
+  pace: { rowsThisRun: number; runStartedAt: number } | null,
+  now = Date.now(),
+): QuestionnaireProgress {
+  const counts = job.counts;
+  const done = job.total - counts.pending;
+  const started = job.startedAt ? Date.parse(job.startedAt) : now;
+  const finished = job.finishedAt ? Date.parse(job.finishedAt) : now;
+  let secondsLeft: number | null = null;
+  if (job.status === "running" && pace && pace.rowsThisRun > 0) {
+    const perRowMs = (now - pace.runStartedAt) / pace.rowsThisRun;
+    secondsLeft = Math.round((perRowMs * counts.pending) / 1000);
+  }
+  if (job.status === "succeeded") secondsLeft = 0;
+  return {
+    jobId: job.id,
+    status: job.status,
+    fileName: job.fileName,
+    total: job.total,
+    done,
+    answered: counts.answered,
+    notFound: counts.not_found,
+    needsReview: counts.needs_review,
+    errors: counts.error,
+    pending: counts.pending,
+    elapsedMs: Math.max(0, finished - started),
+    secondsLeft,
+    errorCode: job.errorCode,
+    errorMessage: job.errorMessage,
+  };
+}
+
+function describeDuration(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+}
+
+/** "61/245 answered · 12 not found · 2 min left" while running; the summary once finished. */
+export function describeProgress(progress: QuestionnaireProgress): string {
+  const parts = [`${progress.done}/${progress.total} done`, `${progress.answered} answered`];
+  if (progress.notFound > 0) parts.push(`${progress.notFound} not found`);
+  if (progress.needsReview > 0) parts.push(`${progress.needsReview} need review`);
+  if (progress.errors > 0) parts.push(`${progress.errors} error${progress.errors === 1 ? "" : "s"}`);
+  if (progress.status === "running" || progress.status === "queued") {
+    if (progress.secondsLeft !== null) parts.push(`${describeDuration(progress.secondsLeft)} left`);
+    return parts.join(" · ");
+  }
+  if (progress.status === "cancelled") return `cancelled · ${parts.join(" · ")}`;
+  if (progress.status === "failed") return `failed: ${progress.errorMessage ?? progress.errorCode ?? "unknown error"}`;
+  return `${parts.join(" · ")} · took ${describeDuration(progress.elapsedMs / 1000)}`;
+}

@@ -1,0 +1,259 @@
+/**
+ * Questionnaire jobs, end to end: reading an upload into questions (refusing bad input with a specific
+ * message before anything is stored), storing the job, answering its rows in the background
+ * (answer-questionnaire-rows.ts), reporting progress, cancelling, resuming jobs a stopped process left
+ * behind, and writing the filled copy on request. Built by the composition root; adapters, the HTTP
+ * API and the CLI call it.
+ */
+import { FolioError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { SqlClient } from "../stores/sql-client.js";
+import { type AnswerPipeline, answerQuestionnaireRows } from "./answer-questionnaire-rows.js";
+import type { ApprovedAnswerSource } from "./approved-answer-source.js";
+import { findQuestions } from "./find-questions.js";
+import type { InteractivePriority } from "./interactive-priority.js";
+import {
+  createQuestionnaireJobStore,
+  type QuestionnaireJob,
+  type QuestionnaireJobStore,
+  type QuestionnaireRowRecord,
+} from "./questionnaire-job-store.js";
+import { progressOf, type QuestionnaireProgress } from "./questionnaire-progress.js";
+import { readQuestionnaireGrid } from "./read-questionnaire-grid.js";
+import { type FilledCopy, writeFilledCopy } from "./write-filled-copy.js";
+
+export type QuestionnaireSettings = {
+  /** FOLIO_QUESTIONNAIRE_MAX_ROWS: the most rows a sheet may have. */
+  maxRows: number;
+  /** FOLIO_QUESTIONNAIRE_MAX_MB (in bytes here): the largest questionnaire file accepted. */
+  maxBytes: number;
+  /** FOLIO_QUESTIONNAIRE_CONCURRENCY: rows of one job answered at once. */
+  concurrency: number;
+};
+
+export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
+  maxRows: 5_000,
+  maxBytes: 20 * 1024 * 1024,
+  concurrency: 2,
+};
+
+/** How often a running job is touched, well inside the stale limit other replicas wait (serve-command.ts). */
+const HEARTBEAT_MS = 15_000;
+
+export type SubmitQuestionnaire = {
+  bytes: Uint8Array;
+  fileName: string;
+  spaceId: string;
+  sheet?: string;
+  column?: string;
+  requestedBy?: string | null;
+};
+
+export type QuestionnaireService = {
+  /** Reads and stores the questionnaire, then answers it in the background; refuses bad input at once. */
+  submit(input: SubmitQuestionnaire): Promise<QuestionnaireJob>;
+  getJob(id: string): Promise<QuestionnaireJob | null>;
+  listJobs(spaceId: string): Promise<QuestionnaireJob[]>;
+  progress(id: string): Promise<QuestionnaireProgress | null>;
+  /** The job's rows in order: each question with its answer once it has one. */
+  listRows(id: string): Promise<QuestionnaireRowRecord[]>;
+  /** Calls `listener` after every saved row and when the job ends; returns the unsubscribe. */
+  onProgress(id: string, listener: (progress: QuestionnaireProgress) => void): () => void;
+  /** Resolves with the job once it is no longer queued or running in this process. */
+  whenSettled(id: string): Promise<QuestionnaireJob | null>;
+  cancel(id: string): Promise<boolean>;
+  filledCopy(id: string): Promise<FilledCopy | null>;
+  /** Claims and starts every job a stopped process left queued or running (untouched for `staleForMs`). */
+  resumeInterrupted(staleForMs: number): Promise<string[]>;
+  /** Stops answering; running jobs stay "running" in the catalog, for the next start to resume. */
+  close(): Promise<void>;
+};
+
+type RunningJob = {
+  controller: AbortController;
+  settled: Promise<void>;
+  rowsThisRun: number;
+  runStartedAt: number;
+  listeners: Set<(progress: QuestionnaireProgress) => void>;
+};
+
+export function createQuestionnaireService(options: {
+  client: SqlClient;
+  answerQuestion: AnswerPipeline;
+  priority: InteractivePriority;
+  settings: QuestionnaireSettings;
+  /** Spaces searched besides the job's own (the shared library space). */
+  extraSpaceIds?: string[];
+  approvedAnswers?: ApprovedAnswerSource;
+  logger: Logger;
+}): QuestionnaireService {
+  const store: QuestionnaireJobStore = createQuestionnaireJobStore(options.client);
+  const logger = options.logger.child({ component: "questionnaires" });
+  const running = new Map<string, RunningJob>();
+  let closed = false;
+
+  const pace = (id: string) => {
+    const entry = running.get(id);
+    return entry ? { rowsThisRun: entry.rowsThisRun, runStartedAt: entry.runStartedAt } : null;
+  };
+
+  const notify = async (id: string) => {
+    const entry = running.get(id);
+    if (!entry || entry.listeners.size === 0) return;
+    const job = await store.getJob(id);
+    if (!job) return;
+    const progress = progressOf(job, pace(id));
+    for (const listener of entry.listeners) listener(progress);
+  };
+
+  const start = (job: QuestionnaireJob) => {
+    if (running.has(job.id) || closed) return;
+    const controller = new AbortController();
+    const entry: RunningJob = {
+      controller,
+      settled: Promise.resolve(),
+      rowsThisRun: 0,
+      runStartedAt: Date.now(),
+      listeners: new Set(),
+    };
+    running.set(job.id, entry);
+    // A row can take longer than the stale limit (a language model on a CPU): the job says it is alive,
+    // and hears of a cancel made through another replica.
+    const heartbeat = setInterval(() => {
+      void store
+        .touchJob(job.id)
+        .then(() => store.getJob(job.id))
+        .then((current) => {
+          if (current?.status === "cancelled") controller.abort("cancelled elsewhere");
+        })
+        .catch(() => {});
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    entry.settled = (async () => {
+      try {
+        await store.setJobStatus(job.id, "running");
+        await answerQuestionnaireRows({
+          jobId: job.id,
+          spaceIds: [job.spaceId, ...(options.extraSpaceIds ?? []).filter((space) => space !== job.spaceId)],
+          store,
+          answerQuestion: options.answerQuestion,
+          priority: options.priority,
+          approvedAnswers: options.approvedAnswers,
+          concurrency: options.settings.concurrency,
+          signal: controller.signal,
+          logger,
+          onRowSaved: () => {
+            entry.rowsThisRun += 1;
+            void notify(job.id).catch(() => {});
+          },
+        });
+        const reason = controller.signal.reason as unknown;
+        if (!controller.signal.aborted) await store.setJobStatus(job.id, "succeeded");
+        else if (reason === "cancelled") await store.setJobStatus(job.id, "cancelled");
+        logger.info({ jobId: job.id, aborted: controller.signal.aborted }, "questionnaire job stopped");
+      } catch (error) {
+        logger.error({ jobId: job.id, err: error }, "questionnaire job failed");
+        await store
+          .setJobStatus(job.id, "failed", {
+            code: "questionnaire_failed",
+            message: `Answering stopped: ${error instanceof Error ? error.message : String(error)}`,
+          })
+          .catch(() => {});
+      } finally {
+        clearInterval(heartbeat);
+        await notify(job.id).catch(() => {});
+        running.delete(job.id);
+      }
+    })();
+  };
+
+  return {
+    async submit(input) {
+      if (input.bytes.byteLength > options.settings.maxBytes) {
+        throw new FolioError(
+          "questionnaire_too_large",
+          `This questionnaire is ${(input.bytes.byteLength / 1_048_576).toFixed(1)} MB; the limit is ${(options.settings.maxBytes / 1_048_576).toFixed(0)} MB — split it, or raise FOLIO_QUESTIONNAIRE_MAX_MB.`,
+          { details: { status: 413 } },
+        );
+      }
+      const grid = await readQuestionnaireGrid(input.bytes, input.fileName);
+      const read = findQuestions(grid, { sheet: input.sheet, column: input.column, maxRows: options.settings.maxRows });
+      const job = await store.createJob({
+        spaceId: input.spaceId,
+        fileName: input.fileName,
+        format: read.format,
+        bytes: input.bytes,
+        readOptions: { sheet: input.sheet, column: input.column },
+        layouts: read.layouts,
+        questions: read.questions,
+        requestedBy: input.requestedBy ?? null,
+      });
+      logger.info(
+        { jobId: job.id, space: input.spaceId, questions: job.total, format: read.format },
+        "questionnaire job created",
+      );
+      start(job);
+      return job;
+    },
+    getJob: (id) => store.getJob(id),
+    listJobs: (spaceId) => store.listJobs(spaceId, 50),
+    async progress(id) {
+      const job = await store.getJob(id);
+      return job ? progressOf(job, pace(id)) : null;
+    },
+    listRows: (id) => store.listRows(id),
+    onProgress(id, listener) {
+      const entry = running.get(id);
+      if (!entry) return () => {};
+      entry.listeners.add(listener);
+      return () => entry.listeners.delete(listener);
+    },
+    async whenSettled(id) {
+      await running.get(id)?.settled;
+      return store.getJob(id);
+    },
+    async cancel(id) {
+      const entry = running.get(id);
+      if (entry) {
+        entry.controller.abort("cancelled");
+        await entry.settled;
+        return true;
+      }
+      const job = await store.getJob(id);
+      if (!job || (job.status !== "queued" && job.status !== "running")) return false;
+      await store.setJobStatus(id, "cancelled");
+      return true;
+    },
+    async filledCopy(id) {
+      const job = await store.getJob(id);
+      if (!job) return null;
+      const [bytes, rows] = await Promise.all([store.getJobBytes(id), store.listRows(id)]);
+      if (!bytes) return null;
+      return writeFilledCopy({
+        bytes,
+        fileName: job.fileName,
+        format: job.format,
+        layouts: job.layouts,
+        rows: rows.map((row) => ({
+          sheetIndex: row.question.sheetIndex,
+          rowNumber: row.question.rowNumber,
+          answer: row.result,
+        })),
+      });
+    },
+    async resumeInterrupted(staleForMs) {
+      const jobs = await store.claimResumableJobs(staleForMs);
+      for (const job of jobs) {
+        logger.info({ jobId: job.id, pending: job.counts.pending }, "resuming questionnaire job");
+        start(job);
+      }
+      return jobs.map((job) => job.id);
+    },
+    async close() {
+      closed = true;
+      const entries = [...running.values()];
+      for (const entry of entries) entry.controller.abort("shutdown");
+      await Promise.allSettled(entries.map((entry) => entry.settled));
+    },
+  };
+}

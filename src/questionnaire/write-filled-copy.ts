@@ -1,0 +1,181 @@
+/**
+ * Writes the filled copy of a questionnaire: the original file with every sheet, row, column,
+ * formatting and formula left as it was, plus the columns Answer, Status, Sources and Quote after the
+ * last column in use of each sheet that holds questions (and Source 2…N when a row cites several
+ * documents, so each source is a link of its own). XLSX is edited in place with exceljs; CSV lines are
+ * copied byte for byte with the new fields appended; a DOCX's question tables come back as an XLSX
+ * workbook (one sheet per table), since Word tables cannot carry links per cell the same way.
+ */
+import { parse as parseCsvText } from "csv-parse/sync";
+import ExcelJS from "exceljs";
+import { detectMediaType } from "../../ingestion/detect-media-type.js";
+import type { QuestionnaireFormat, SheetLayout } from "./questionnaire.js";
+import { loadWorkbook, readQuestionnaireGrid } from "./read-questionnaire-grid.js";
+import { answerCellText, describeSource, type RowAnswer, statusCellText } from "./row-answer.js";
+
+export const ADDED_COLUMNS = ["Answer", "Status", "Sources", "Quote"] as const;
+
+export type FilledRow = { sheetIndex: number; rowNumber: number; answer: RowAnswer | null };
+
+export type FilledCopy = { bytes: Uint8Array; fileName: string; mediaType: string };
+
+const XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** "security-review.xlsx" -> "security-review (filled).xlsx". */
+export function filledFileName(fileName: string, format: QuestionnaireFormat): string {
+  const base = fileName.replace(/\.[^.]+$/, "");
+  const extension = format === "csv" ? (/\.tsv$/i.test(fileName) ? "tsv" : "csv") : "xlsx";
+  return `${base} (filled).${extension}`;
+}
+
+/** Extra "Source k" columns needed: one per source after the first, for the row citing the most. */
+function extraSourceColumns(rows: FilledRow[]): number {
+  return Math.max(0, ...rows.map((row) => (row.answer?.sources.length ?? 0) - 1));
+}
+
+function addedHeaders(extraSources: number): string[] {
+  return [...ADDED_COLUMNS, ...Array.from({ length: extraSources }, (_, index) => `Source ${index + 2}`)];
+}
+
+/** The values of the added cells, in column order; sources as text (CSV) or text + link (XLSX). */
+function addedCells(answer: RowAnswer | null, extraSources: number) {
+  if (!answer) return null;
+  const [first, ...others] = answer.sources;
+  return {
+    answer: answerCellText(answer),
+    status: statusCellText(answer),
+    sources: answer.sources.map((source) => `[${source.n}] ${describeSource(source)}`).join("\n"),
+    firstLink: first?.url ?? null,
+    quote: answer.quote,
+    others: Array.from({ length: extraSources }, (_, index) => {
+      const source = others[index];
+      return source ? { text: `[${source.n}] ${describeSource(source)}`, link: source.url } : null;
+    }),
+  };
+}
+
+export async function writeFilledCopy(input: {
+  bytes: Uint8Array;
+  fileName: string;
+  format: QuestionnaireFormat;
+  layouts: SheetLayout[];
+  rows: FilledRow[];
+}): Promise<FilledCopy> {
+  const fileName = filledFileName(input.fileName, input.format);
+  if (input.format === "csv") {
+    return { bytes: writeFilledCsv(input), fileName, mediaType: "text/csv; charset=utf-8" };
+  }
+  const workbook =
+    input.format === "xlsx" ? await loadWorkbook(input.bytes, input.fileName) : await workbookFromDocx(input);
+  fillWorkbook(workbook, input.layouts, input.rows);
+  const buffer = await workbook.xlsx.writeBuffer();
+  return { bytes: new Uint8Array(buffer as ArrayBuffer), fileName, mediaType: XLSX_MEDIA_TYPE };
+}
+
+function fillWorkbook(workbook: ExcelJS.Workbook, layouts: SheetLayout[], rows: FilledRow[]): void {
+  for (const layout of layouts) {
+    const worksheet = workbook.worksheets[layout.sheetIndex];
+    if (!worksheet) continue;
+    const sheetRows = rows.filter((row) => row.sheetIndex === layout.sheetIndex);
+    const extraSources = extraSourceColumns(sheetRows);
+    const firstColumn = Math.max(worksheet.columnCount, layout.columnCount) + 1;
+    const headers = addedHeaders(extraSources);
+    headers.forEach((header, index) => {
+      const column = worksheet.getColumn(firstColumn + index);
+      column.width = index === 0 || index === 3 ? 60 : index === 1 ? 24 : 36;
+      if (layout.headerRow !== null) {
+        const cell = worksheet.getCell(layout.headerRow, firstColumn + index);
+        cell.value = header;
+        cell.font = { bold: true };
+      }
+    });
+    for (const row of sheetRows) {
+      const cells = addedCells(row.answer, extraSources);
+      if (!cells) continue;
+      const at = (offset: number) => worksheet.getCell(row.rowNumber, firstColumn + offset);
+      const wrap = { wrapText: true, vertical: "top" } as const;
+      at(0).value = cells.answer;
+      at(0).alignment = wrap;
+      at(1).value = cells.status;
+      at(1).alignment = wrap;
+      at(2).value = cells.firstLink ? { text: cells.sources, hyperlink: cells.firstLink } : cells.sources;
+      at(2).alignment = wrap;
+      at(3).value = cells.quote;
+      at(3).alignment = wrap;
+      cells.others.forEach((other, index) => {
+        if (other) at(4 + index).value = { text: other.text, hyperlink: other.link };
+      });
+    }
+  }
+}
+
+/** A DOCX questionnaire's tables as sheets, cell text as read, so the added columns have somewhere to go. */
+async function workbookFromDocx(input: { bytes: Uint8Array; fileName: string }): Promise<ExcelJS.Workbook> {
+  const grid = await readQuestionnaireGrid(input.bytes, input.fileName);
+  const workbook = new ExcelJS.Workbook();
+  for (const sheet of grid.sheets) {
+    const worksheet = workbook.addWorksheet(sheet.name);
+    for (const row of sheet.rows) {
+      row.cells.forEach((text, column) => {
+        if (text !== "") worksheet.getCell(row.rowNumber, column + 1).value = text;
+      });
+    }
+  }
+  return workbook;
+}
+
+/** RFC 4180 quoting, only where a field needs it. */
+function csvField(value: string, delimiter: string): string {
+  const needsQuotes = value.includes(delimiter) || /["\r\n]/.test(value) || value !== value.trim();
+  return needsQuotes ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Each original line kept byte for byte (its raw text), padded to the widest row, then the added fields. */
+function writeFilledCsv(input: {
+  bytes: Uint8Array;
+  fileName: string;
+  layouts: SheetLayout[];
+  rows: FilledRow[];
+}): Uint8Array {
+  const detected = detectMediaType(input.bytes, input.fileName);
+  const text = detected.decoded?.text ?? new TextDecoder().decode(input.bytes);
+  const delimiter = detected.delimiter ?? ",";
+  const records = parseCsvText(text, {
+    delimiter,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: false,
+    bom: true,
+    raw: true,
+  }) as unknown as Array<{ record: string[]; raw: string }>;
+  const layout = input.layouts[0];
+  const lineEnding = text.includes("\r\n") ? "\r\n" : "\n";
+  const width = Math.max(layout?.columnCount ?? 0, ...records.map((entry) => entry.record.length));
+  const extraSources = extraSourceColumns(input.rows);
+  const byRow = new Map(input.rows.map((row) => [row.rowNumber, row.answer]));
+  const lines = records.map((entry, index) => {
+    const rowNumber = index + 1;
+    const raw = entry.raw.replace(/(\r\n|\n|\r)$/, "");
+    const padding = delimiter.repeat(Math.max(0, width - entry.record.length));
+    let added: string[] | null = null;
+    if (layout && rowNumber === layout.headerRow) added = addedHeaders(extraSources);
+    const cells = addedCells(byRow.get(rowNumber) ?? null, extraSources);
+    if (cells) {
+      const firstSource =
+        cells.sources === "" ? "" : `${cells.sources}${cells.firstLink ? ` <${cells.firstLink}>` : ""}`;
+      added = [
+        cells.answer,
+        cells.status,
+        firstSource,
+        cells.quote,
+        ...cells.others.map((other) => (other ? `${other.text} <${other.link}>` : "")),
+      ];
+    }
+    if (added === null) return raw;
+    return `${raw}${padding}${delimiter}${added.map((value) => csvField(value, delimiter)).join(delimiter)}`;
+  });
+  // The byte-order mark, when the original had one, stays.
+  const bom = input.bytes[0] === 0xef && input.bytes[1] === 0xbb && input.bytes[2] === 0xbf ? "\ufeff" : "";
+  const trailing = /\r?\n$/.test(text) ? lineEnding : "";
+  return new TextEncoder().encode(`${bom}${lines.join(lineEnding)}${trailing}`);
+}
