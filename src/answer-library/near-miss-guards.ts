@@ -1,0 +1,427 @@
+/**
+ * Checks that make a near miss fail even when two questions read alike: an embedding puts "Do you
+ * encrypt data at rest?" right beside "…in transit?", and "Do you…" beside "Do you never…", yet the
+ * approved answer to one is wrong for the other. Each guard compares what the two questions say about
+ * one thing — polarity, a pair of contrasting terms, the numbers and years, the names — and reports the
+ * first difference. Pure functions; precision comes first, so when in doubt they report a difference.
+ */
+
+export type NearMissKind = "negation" | "contrast" | "number" | "name";
+
+export type NearMiss = { kind: NearMissKind; detail: string };
+
+/** Words that turn a question around. "or not" ("whether or not") asks both ways and is dropped first. */
+const NEGATION_WORDS = new Set([
+  "not",
+  "no",
+  "never",
+  "none",
+  "nobody",
+  "nothing",
+  "neither",
+  "nor",
+  "without",
+  "cannot",
+  "unable",
+  "lack",
+  "lacks",
+  "excluding",
+  "except",
+]);
+
+/**
+ * Groups of terms that name different things of one kind: each entry lists the spellings of one term.
+ * Two questions that name different terms of a group ask different things. `scoped` groups qualify the
+ * whole question ("at rest"): there, naming a term on one side only is a difference too.
+ */
+type ContrastGroup = { name: string; terms: string[][]; scoped?: boolean };
+
+const CONTRAST_GROUPS: ContrastGroup[] = [
+  {
+    name: "state of data",
+    scoped: true,
+    terms: [
+      ["at rest", "stored data", "in storage", "on disk"],
+      ["in transit", "in motion", "in flight", "over the network", "over the wire", "transmitted", "transmission"],
+      ["in use", "in memory"],
+    ],
+  },
+  {
+    name: "direction",
+    scoped: true,
+    terms: [
+      ["inbound", "incoming", "ingress"],
+      ["outbound", "outgoing", "egress"],
+    ],
+  },
+  {
+    name: "network",
+    scoped: true,
+    terms: [
+      ["in-network", "in network"],
+      ["out-of-network", "out of network"],
+    ],
+  },
+  {
+    name: "side",
+    terms: [
+      ["internal", "internally"],
+      ["external", "externally", "third-party", "third party"],
+    ],
+  },
+  {
+    name: "environment",
+    scoped: true,
+    terms: [
+      ["production", "prod"],
+      ["non-production", "staging", "test environment", "development environment", "dev environment"],
+    ],
+  },
+  {
+    name: "people",
+    terms: [
+      ["employee", "employees", "staff", "personnel", "workforce"],
+      ["contractor", "contractors", "consultant", "consultants"],
+      ["vendor", "vendors", "supplier", "suppliers", "subprocessor", "subprocessors", "subcontractor"],
+      ["customer", "customers", "client", "clients"],
+    ],
+  },
+  {
+    name: "family",
+    terms: [
+      ["spouse", "spouses", "partner"],
+      ["child", "children", "dependent child", "kids"],
+      ["parent", "parents"],
+    ],
+  },
+  { name: "coverage", terms: [["individual", "self-only", "employee only"], ["family"]] },
+  {
+    name: "plan tier",
+    terms: [["standard"], ["plus"], ["premium"], ["basic"], ["enterprise"], ["professional", "pro"], ["free tier"]],
+  },
+  {
+    name: "cost share",
+    terms: [
+      ["deductible", "deductibles"],
+      ["copay", "copays", "copayment", "copayments", "co-pay"],
+      ["coinsurance", "co-insurance"],
+      ["out-of-pocket maximum", "out-of-pocket max", "out-of-pocket limit"],
+      ["premium", "premiums"],
+    ],
+  },
+  {
+    name: "care",
+    terms: [
+      ["dental"],
+      ["vision", "eye"],
+      ["hearing"],
+      ["mental health", "behavioral health"],
+      ["prescription", "prescriptions", "drug", "drugs", "medication", "medications"],
+      ["maternity", "pregnancy"],
+      ["emergency"],
+      ["preventive", "preventative"],
+      ["chiropractic"],
+    ],
+  },
+  {
+    name: "frequency",
+    terms: [
+      ["daily", "every day", "each day"],
+      ["weekly", "every week", "each week"],
+      ["monthly", "every month", "each month"],
+      ["quarterly", "every quarter", "each quarter"],
+      ["annually", "annual", "yearly", "every year", "each year", "once a year"],
+    ],
+  },
+  {
+    name: "time unit",
+    terms: [
+      ["hour", "hours"],
+      ["day", "days"],
+      ["week", "weeks"],
+      ["month", "months"],
+      ["year", "years"],
+    ],
+  },
+  {
+    name: "bound",
+    terms: [
+      ["minimum", "at least", "lowest"],
+      ["maximum", "at most", "highest", "limit"],
+    ],
+  },
+  {
+    name: "order",
+    terms: [
+      ["before", "prior to"],
+      ["after", "following"],
+    ],
+  },
+  {
+    name: "change",
+    terms: [
+      ["increase", "increases", "raise"],
+      ["decrease", "decreases", "reduce", "reduces"],
+    ],
+  },
+  { name: "access", terms: [["read"], ["write"]] },
+  {
+    name: "transfer",
+    terms: [
+      ["upload", "uploads"],
+      ["download", "downloads"],
+    ],
+  },
+  {
+    name: "cipher",
+    terms: [
+      ["encrypt", "encrypts", "encrypted", "encryption"],
+      ["decrypt", "decrypts", "decrypted", "decryption"],
+    ],
+  },
+  {
+    name: "visibility",
+    terms: [
+      ["public", "publicly"],
+      ["private", "privately"],
+    ],
+  },
+  { name: "rank", terms: [["primary"], ["secondary"], ["tertiary"]] },
+  {
+    name: "lifecycle",
+    terms: [
+      ["onboarding", "hiring", "hire", "joiners"],
+      ["offboarding", "termination", "terminated", "leavers", "departure"],
+    ],
+  },
+  {
+    name: "authentication",
+    terms: [
+      ["multi-factor", "multifactor", "two-factor", "2fa", "mfa"],
+      ["single sign-on", "sso"],
+      ["password", "passwords", "passphrase"],
+    ],
+  },
+  {
+    name: "backup",
+    terms: [
+      ["backup", "backups", "back up"],
+      ["restore", "restores", "restoration"],
+    ],
+  },
+  { name: "hosting", terms: [["on-premises", "on premises", "on-prem"], ["cloud"]] },
+  {
+    name: "platform",
+    terms: [
+      ["mobile", "phone"],
+      ["desktop", "laptop", "laptops", "workstation", "workstations"],
+      ["server", "servers"],
+    ],
+  },
+  {
+    name: "physical or logical",
+    terms: [
+      ["physical", "physically"],
+      ["logical", "logically"],
+    ],
+  },
+  {
+    name: "automation",
+    terms: [
+      ["automated", "automatic", "automatically"],
+      ["manual", "manually"],
+    ],
+  },
+  {
+    name: "tense",
+    terms: [
+      ["planned", "plan to", "will you", "roadmap"],
+      ["currently", "today"],
+    ],
+  },
+];
+
+const NUMBER_WORDS: Record<string, string> = {
+  one: "1",
+  two: "2",
+  three: "3",
+  four: "4",
+  five: "5",
+  six: "6",
+  seven: "7",
+  eight: "8",
+  nine: "9",
+  ten: "10",
+  eleven: "11",
+  twelve: "12",
+  twenty: "20",
+  thirty: "30",
+  fifty: "50",
+  hundred: "100",
+};
+
+/**
+ * Capitalised words that are not names: question words, pronouns, and words a sentence or a title
+ * capitalises anyway. Anything else capitalised (or an acronym) is taken as a name.
+ */
+const NOT_NAMES = new Set(
+  (
+    "a an the and or but if is are am was were be been do does did done doing have has had having can could will would " +
+    "shall should may might must what which who whom whose when where why how i you your yours we our ours they their " +
+    "theirs it its he she his her this that these those there here please describe explain list provide indicate " +
+    "confirm state specify yes no not of for to in on at by with from as all any each every some how many much " +
+    "organization organisation company vendor service product"
+  ).split(" "),
+);
+
+type Analysed = { text: string; tokens: string[]; names: Set<string> };
+
+/** Lower-case words, with contractions spelt out ("don't" → "do not") and punctuation gone. */
+function normalise(text: string): string {
+  return text
+    .normalize("NFKC")
+    .replaceAll("’", "'")
+    .toLowerCase()
+    .replace(/\bcan't\b/g, "cannot")
+    .replace(/\bwon't\b/g, "will not")
+    .replace(/n't\b/g, " not")
+    .replace(/[^\p{L}\p{N}%$.\-/ ]+/gu, " ")
+    .replace(/(?<!\p{N})[./]|[./](?!\p{N})/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function analyse(question: string): Analysed {
+  const text = normalise(question);
+  const tokens = text.split(" ").filter((token) => token.length > 0);
+  return { text, tokens, names: namesIn(question) };
+}
+
+/**
+ * Capitalised words and acronyms that are not sentence furniture ("Northwind", "Standard", "SOC", "AWS").
+ * A sentence's first word is capitalised anyway: it counts only as an acronym or when the text
+ * capitalises it elsewhere too.
+ */
+function namesIn(question: string): Set<string> {
+  const names = new Set<string>();
+  const text = question.normalize("NFKC");
+  const words = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}&'’-]*/gu)];
+  const capitalisedInside = new Set<string>();
+  const found: Array<{ lower: string; sentenceStart: boolean; acronym: boolean }> = [];
+  for (const match of words) {
+    const bare = match[0].replace(/['’]s$/u, "");
+    if (!/^\p{Lu}/u.test(bare)) continue;
+    const before = text.slice(0, match.index).trimEnd();
+    const sentenceStart = before === "" || /[.?!:;(\n"“]$/u.test(before);
+    const lower = bare.toLowerCase();
+    if (NOT_NAMES.has(lower)) continue;
+    if (!sentenceStart) capitalisedInside.add(lower);
+    found.push({ lower, sentenceStart, acronym: /^\p{Lu}[\p{Lu}\p{N}&-]+$/u.test(bare) });
+  }
+  for (const { lower, sentenceStart, acronym } of found) {
+    if (!sentenceStart || acronym || capitalisedInside.has(lower)) names.add(lower);
+  }
+  return names;
+}
+
+/** Parity of negations: two questions that differ in it ask opposite things. */
+function isNegated(analysed: Analysed): boolean {
+  // "(Yes/No)" after a question offers both answers; "whether or not" asks both ways.
+  const text = analysed.text.replace(/\bwhether or not\b|\bor not\b|\byes no\b|\bno yes\b/g, " ");
+  let count = 0;
+  for (const token of text.split(" ")) if (NEGATION_WORDS.has(token)) count += 1;
+  return count % 2 === 1;
+}
+
+/** The phrase as a whole word or words; a hyphen joins words ("non-production" does not name "production"). */
+function phrasePattern(phrase: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}-])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}-])`, "gu");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Which terms of the group the text names, by index; a longer spelling hides the shorter ones inside it. */
+function termsNamed(text: string, group: ContrastGroup): Set<number> {
+  const named = new Set<number>();
+  let remaining = text;
+  const spellings = group.terms
+    .flatMap((spellingsOfTerm, index) => spellingsOfTerm.map((spelling) => ({ spelling, index })))
+    .sort((left, right) => right.spelling.length - left.spelling.length);
+  for (const { spelling, index } of spellings) {
+    const pattern = phrasePattern(spelling);
+    if (!pattern.test(remaining)) continue;
+    named.add(index);
+    remaining = remaining.replace(pattern, " ");
+  }
+  return named;
+}
+
+function sameSet<T>(left: Set<T>, right: Set<T>): boolean {
+  return left.size === right.size && [...left].every((value) => right.has(value));
+}
+
+/** Numbers, years and percentages the question gives, in one spelling ("2,000" = "2000", "five" = "5"). */
+function numbersIn(analysed: Analysed): Set<string> {
+  const numbers = new Set<string>();
+  for (const token of analysed.tokens) {
+    const word = NUMBER_WORDS[token];
+    if (word !== undefined) {
+      numbers.add(word);
+      continue;
+    }
+    for (const match of token.matchAll(/\p{N}[\p{N},]*(?:\.\p{N}+)?/gu)) {
+      const value = Number(match[0].replaceAll(",", ""));
+      if (Number.isFinite(value)) numbers.add(String(value));
+    }
+  }
+  return numbers;
+}
+
+function describeTerms(group: ContrastGroup, named: Set<number>): string {
+  if (named.size === 0) return "none";
+  return [...named].map((index) => group.terms[index]?.[0] ?? "?").join("/");
+}
+
+/** The first way in which the two questions ask different things, or null when none is found. */
+export function findNearMiss(asked: string, approved: string): NearMiss | null {
+  const left = analyse(asked);
+  const right = analyse(approved);
+
+  if (isNegated(left) !== isNegated(right)) {
+    return { kind: "negation", detail: `one question is negated, the other is not` };
+  }
+
+  for (const group of CONTRAST_GROUPS) {
+    const leftTerms = termsNamed(left.text, group);
+    const rightTerms = termsNamed(right.text, group);
+    if (sameSet(leftTerms, rightTerms)) continue;
+    const bothName = leftTerms.size > 0 && rightTerms.size > 0;
+    if (bothName || group.scoped) {
+      return {
+        kind: "contrast",
+        detail: `${group.name}: ${describeTerms(group, leftTerms)} vs ${describeTerms(group, rightTerms)}`,
+      };
+    }
+  }
+
+  const leftNumbers = numbersIn(left);
+  const rightNumbers = numbersIn(right);
+  if (!sameSet(leftNumbers, rightNumbers)) {
+    return {
+      kind: "number",
+      detail: `${[...leftNumbers].join(", ") || "none"} vs ${[...rightNumbers].join(", ") || "none"}`,
+    };
+  }
+
+  // A name on one side must appear on the other, capitalised or not ("Standard plan" = "standard plan").
+  const leftWords = new Set(left.tokens);
+  const rightWords = new Set(right.tokens);
+  const missingRight = [...left.names].filter((name) => !rightWords.has(name));
+  const missingLeft = [...right.names].filter((name) => !leftWords.has(name));
+  if (missingRight.length > 0 || missingLeft.length > 0) {
+    return { kind: "name", detail: `${[...missingRight, ...missingLeft].join(", ")} named on one side only` };
+  }
+  return null;
+}
