@@ -6,12 +6,15 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { resolveParseLimits } from "../ingestion/limits.js";
 import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
-import { createAnswerService } from "./answer/answer-question.js";
+import { type AnswerService, createAnswerService } from "./answer/answer-question.js";
 import { createExtractiveGenerator } from "./answer/extractive-generator.js";
 import { createLlmFollowUpRewriter } from "./answer/llm-follow-up-rewrite.js";
 import { createLlmGenerator } from "./answer/llm-generator.js";
 import { loadAnswerPrompts } from "./answer/prompt-templates.js";
 import type { LlmAnswering } from "./answer/write-verified-answer.js";
+import { ApprovedAnswerLibrary } from "./answer-library/approved-answer-library.js";
+import { createSqlApprovedAnswerStore } from "./answer-library/approved-answer-store.js";
+import { leadWithApprovedAnswers } from "./answer-library/lead-with-approved-answer.js";
 import { DEFAULT_EMBED_MODEL, describeStorage, type FolioConfig } from "./config/config.js";
 import type { Embedder } from "./embedding/embedder.js";
 import { createCachedEmbedder } from "./embedding/embedding-cache.js";
@@ -70,6 +73,10 @@ export type Folio = {
   reranker: Reranker | null;
   /** Null unless an LLM is configured (FOLIO_LLM_MODEL or LLM_BASE_URL); answers are then extractive. */
   languageModel: LanguageModel | null;
+  /** Approved answers per space (src/answer-library/); chat answers lead with a matching one. */
+  answerLibrary: ApprovedAnswerLibrary;
+  /** The answer pipeline from the documents alone, without an approved answer leading (questionnaires). */
+  documentAnswers: AnswerService;
   ingestion: IngestionService;
   sparseVectors: SparseVectorMaintainer;
   linkSigner: ReturnType<typeof createLinkSigner>;
@@ -315,8 +322,16 @@ async function assembleFolio(
     logger,
   });
 
+  const answerLibrary = new ApprovedAnswerLibrary({
+    store: createSqlApprovedAnswerStore(stores.client),
+    embedder: embedders?.embedder ?? null,
+    logger: logger.child({ component: "answer-library" }),
+  });
+  const chatAnswers = leadWithApprovedAnswers(answers, answerLibrary, logger.child({ component: "answer-library" }));
+
   const core: FolioCore = {
-    answerQuestion: (question, context) => answers.answerQuestion(question, context),
+    answerQuestion: (question, context) => chatAnswers.answerQuestion(question, context),
+    approvedAnswers: answerLibrary,
     ingestFile: (input) => ingestion.ingestFile(input),
     // A document still being indexed (or left by an interrupted upload) is nobody's to see yet.
     listDocuments: async (spaceId) =>
@@ -352,6 +367,8 @@ async function assembleFolio(
     embedder,
     reranker,
     languageModel,
+    answerLibrary,
+    documentAnswers: answers,
     ingestion,
     sparseVectors,
     linkSigner,

@@ -21,7 +21,7 @@ import { type QuestionAnswerColumns, readQuestionAnswerPairs } from "./read-ques
  * precision ≥ 0.95 (bench/approved-answers-eval.ts; figures in docs/benchmarks.md). Another embedding
  * model needs its own calibration.
  */
-export const DEFAULT_APPROVED_ANSWER_THRESHOLD = 0.9;
+export const DEFAULT_APPROVED_ANSWER_THRESHOLD = 0.945;
 
 /** One stored question scored against a new one, with what the guards found. */
 export type ScoredCandidate = {

@@ -6,7 +6,7 @@
  * first difference. Pure functions; precision comes first, so when in doubt they report a difference.
  */
 
-export type NearMissKind = "negation" | "contrast" | "number" | "name";
+export type NearMissKind = "negation" | "form" | "contrast" | "number" | "name";
 
 export type NearMiss = { kind: NearMissKind; detail: string };
 
@@ -25,8 +25,17 @@ const NEGATION_WORDS = new Set([
   "unable",
   "lack",
   "lacks",
+  "exclude",
+  "excludes",
+  "excluded",
   "excluding",
   "except",
+  "unencrypted",
+  "unprotected",
+  "unauthenticated",
+  "unmanaged",
+  "unmonitored",
+  "unpatched",
 ]);
 
 /**
@@ -41,7 +50,7 @@ const CONTRAST_GROUPS: ContrastGroup[] = [
     name: "state of data",
     scoped: true,
     terms: [
-      ["at rest", "stored data", "in storage", "on disk"],
+      ["at rest", "stored data", "in storage", "on disk", "when stored", "when it is stored", "while stored"],
       ["in transit", "in motion", "in flight", "over the network", "over the wire", "transmitted", "transmission"],
       ["in use", "in memory"],
     ],
@@ -66,7 +75,7 @@ const CONTRAST_GROUPS: ContrastGroup[] = [
     name: "side",
     terms: [
       ["internal", "internally"],
-      ["external", "externally", "third-party", "third party"],
+      ["external", "externally", "externally exposed", "internet-facing", "third-party", "third party"],
     ],
   },
   {
@@ -83,7 +92,9 @@ const CONTRAST_GROUPS: ContrastGroup[] = [
       ["employee", "employees", "staff", "personnel", "workforce"],
       ["contractor", "contractors", "consultant", "consultants"],
       ["vendor", "vendors", "supplier", "suppliers", "subprocessor", "subprocessors", "subcontractor"],
-      ["customer", "customers", "client", "clients"],
+      ["customer", "customers"],
+      ["regulator", "regulators", "authorities", "supervisory authority"],
+      ["administrator", "administrators", "admin", "admins"],
     ],
   },
   {
@@ -155,6 +166,7 @@ const CONTRAST_GROUPS: ContrastGroup[] = [
     terms: [
       ["before", "prior to"],
       ["after", "following"],
+      ["during", "while"],
     ],
   },
   {
@@ -206,16 +218,53 @@ const CONTRAST_GROUPS: ContrastGroup[] = [
     name: "backup",
     terms: [
       ["backup", "backups", "back up"],
-      ["restore", "restores", "restoration"],
+      ["restore", "restores", "restoring", "restoration"],
+    ],
+  },
+  {
+    name: "place",
+    terms: [
+      ["central", "centrally", "centralized", "centralised", "centralize", "centralise"],
+      ["local", "locally"],
+    ],
+  },
+  {
+    name: "permission",
+    terms: [
+      ["allow", "allows", "permit", "permits"],
+      ["prohibit", "prohibits", "forbid", "block", "deny"],
+    ],
+  },
+  {
+    name: "request",
+    terms: [
+      ["claim", "claims"],
+      ["appeal", "appeals"],
+      ["complaint", "complaints", "grievance"],
     ],
   },
   { name: "hosting", terms: [["on-premises", "on premises", "on-prem"], ["cloud"]] },
   {
     name: "platform",
     terms: [
-      ["mobile", "phone"],
-      ["desktop", "laptop", "laptops", "workstation", "workstations"],
+      ["mobile", "phone", "phones"],
+      [
+        "desktop",
+        "desktops",
+        "laptop",
+        "laptops",
+        "workstation",
+        "workstations",
+        "client system",
+        "client systems",
+        "client machine",
+        "client machines",
+        "client device",
+        "client devices",
+      ],
       ["server", "servers"],
+      ["database", "databases"],
+      ["network device", "network devices", "networking devices", "router", "routers"],
     ],
   },
   {
@@ -270,7 +319,8 @@ const NOT_NAMES = new Set(
     "shall should may might must what which who whom whose when where why how i you your yours we our ours they their " +
     "theirs it its he she his her this that these those there here please describe explain list provide indicate " +
     "confirm state specify yes no not of for to in on at by with from as all any each every some how many much " +
-    "organization organisation company vendor service product"
+    "organization organisation company vendor service product department team office plan program programme " +
+    "policy group division unit center centre"
   ).split(" "),
 );
 
@@ -291,10 +341,20 @@ function normalise(text: string): string {
     .trim();
 }
 
-function analyse(question: string): Analysed {
+/** Stored questions are compared again and again: their analysis is kept (a bounded cache). */
+const analysed = new Map<string, Analysed & { terms: Map<ContrastGroup, Set<number>> }>();
+const MAX_ANALYSED = 5_000;
+
+function analyse(question: string): Analysed & { terms: Map<ContrastGroup, Set<number>> } {
+  const cached = analysed.get(question);
+  if (cached) return cached;
   const text = normalise(question);
   const tokens = text.split(" ").filter((token) => token.length > 0);
-  return { text, tokens, names: namesIn(question) };
+  const terms = new Map(CONTRAST_GROUPS.map((group) => [group, termsNamed(text, group)]));
+  const result = { text, tokens, names: namesIn(question), terms };
+  if (analysed.size >= MAX_ANALYSED) analysed.clear();
+  analysed.set(question, result);
+  return result;
 }
 
 /**
@@ -309,7 +369,7 @@ function namesIn(question: string): Set<string> {
   const capitalisedInside = new Set<string>();
   const found: Array<{ lower: string; sentenceStart: boolean; acronym: boolean }> = [];
   for (const match of words) {
-    const bare = match[0].replace(/['’]s$/u, "");
+    const bare = match[0].replace(/['’]s?$/u, "");
     if (!/^\p{Lu}/u.test(bare)) continue;
     const before = text.slice(0, match.index).trimEnd();
     const sentenceStart = before === "" || /[.?!:;(\n"“]$/u.test(before);
@@ -322,6 +382,26 @@ function namesIn(question: string): Set<string> {
     if (!sentenceStart || acronym || capitalisedInside.has(lower)) names.add(lower);
   }
   return names;
+}
+
+const CLOSED_QUESTION_WORDS = new Set(
+  "do does did is are was were can could will would should shall must may have has had".split(" "),
+);
+const OPEN_QUESTION_WORDS = new Set("what which who whom whose when where why how describe explain list".split(" "));
+
+/**
+ * Whether the question asks yes or no ("Does the plan require prior authorization?") or for a
+ * description ("What is prior authorization?"): the first question word of its last question
+ * sentence decides. Null when neither is found.
+ */
+function questionForm(text: string): "closed" | "open" | null {
+  const sentences = text.split(/(?<=[?])\s+|(?<=[.!:])\s+(?=\p{Lu})/u).filter((sentence) => sentence.trim() !== "");
+  const asking = [...sentences].reverse().find((sentence) => sentence.includes("?")) ?? sentences.at(-1) ?? text;
+  for (const word of normalise(asking).split(" ")) {
+    if (OPEN_QUESTION_WORDS.has(word)) return "open";
+    if (CLOSED_QUESTION_WORDS.has(word)) return "closed";
+  }
+  return null;
 }
 
 /** Parity of negations: two questions that differ in it ask opposite things. */
@@ -342,17 +422,27 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** Each group's spellings, longest first, with their patterns compiled once. */
+const GROUP_SPELLINGS = new Map(
+  CONTRAST_GROUPS.map((group) => [
+    group,
+    group.terms
+      .flatMap((spellingsOfTerm, index) =>
+        spellingsOfTerm.map((spelling) => ({ spelling, index, pattern: phrasePattern(spelling) })),
+      )
+      .sort((left, right) => right.spelling.length - left.spelling.length),
+  ]),
+);
+
 /** Which terms of the group the text names, by index; a longer spelling hides the shorter ones inside it. */
 function termsNamed(text: string, group: ContrastGroup): Set<number> {
   const named = new Set<number>();
   let remaining = text;
-  const spellings = group.terms
-    .flatMap((spellingsOfTerm, index) => spellingsOfTerm.map((spelling) => ({ spelling, index })))
-    .sort((left, right) => right.spelling.length - left.spelling.length);
-  for (const { spelling, index } of spellings) {
-    const pattern = phrasePattern(spelling);
+  for (const { index, pattern } of GROUP_SPELLINGS.get(group) ?? []) {
+    pattern.lastIndex = 0;
     if (!pattern.test(remaining)) continue;
     named.add(index);
+    pattern.lastIndex = 0;
     remaining = remaining.replace(pattern, " ");
   }
   return named;
@@ -384,18 +474,66 @@ function describeTerms(group: ContrastGroup, named: Set<number>): string {
   return [...named].map((index) => group.terms[index]?.[0] ?? "?").join("/");
 }
 
+type NamedQuestion = { raw: string; analysed: Analysed; acronyms: Map<string, string[]> };
+
+function question(raw: string, analysed: Analysed): NamedQuestion {
+  return { raw, analysed, acronyms: acronymsOf(raw) };
+}
+
+/** Runs of 2–6 capitalised words, by their initials: "Transport Layer Security" → "tls". */
+function acronymsOf(raw: string): Map<string, string[]> {
+  const acronyms = new Map<string, string[]>();
+  for (const match of raw
+    .normalize("NFKC")
+    .matchAll(/\p{Lu}[\p{L}'’-]*(?:\s+(?:of\s+|and\s+|for\s+)?\p{Lu}[\p{L}'’-]*){1,5}/gu)) {
+    const words = match[0].split(/\s+/).filter((word) => /^\p{Lu}/u.test(word));
+    acronyms.set(
+      words.map((word) => word[0]?.toLowerCase() ?? "").join(""),
+      words.map((word) => word.toLowerCase()),
+    );
+  }
+  return acronyms;
+}
+
+const GROUP_TERMS = new Set(CONTRAST_GROUPS.flatMap((group) => group.terms.flat()));
+
+/** Names `from` gives that `to` gives neither as a word nor as an acronym (either way round). */
+function missingNames(from: NamedQuestion, to: NamedQuestion): string[] {
+  const words = new Set(to.analysed.tokens);
+  const expandedInFrom = new Set(
+    [...from.acronyms.entries()].filter(([acronym]) => words.has(acronym)).flatMap(([, run]) => run),
+  );
+  return [...from.analysed.names].filter(
+    (name) =>
+      !words.has(name) &&
+      !GROUP_TERMS.has(name) &&
+      !to.acronyms.has(name) &&
+      !expandedInFrom.has(name) &&
+      // "Transport Layer Security (TLS)": the expansion of an acronym both give.
+      ![...from.acronyms.entries()].some(
+        ([acronym, run]) => run.includes(name) && from.analysed.tokens.includes(acronym),
+      ),
+  );
+}
+
 /** The first way in which the two questions ask different things, or null when none is found. */
 export function findNearMiss(asked: string, approved: string): NearMiss | null {
   const left = analyse(asked);
   const right = analyse(approved);
 
   if (isNegated(left) !== isNegated(right)) {
-    return { kind: "negation", detail: `one question is negated, the other is not` };
+    return { kind: "negation", detail: "one question is negated, the other is not" };
+  }
+
+  const leftForm = questionForm(asked);
+  const rightForm = questionForm(approved);
+  if (leftForm !== null && rightForm !== null && leftForm !== rightForm) {
+    return { kind: "form", detail: `a ${leftForm} question vs a ${rightForm} one` };
   }
 
   for (const group of CONTRAST_GROUPS) {
-    const leftTerms = termsNamed(left.text, group);
-    const rightTerms = termsNamed(right.text, group);
+    const leftTerms = left.terms.get(group) ?? new Set<number>();
+    const rightTerms = right.terms.get(group) ?? new Set<number>();
     if (sameSet(leftTerms, rightTerms)) continue;
     const bothName = leftTerms.size > 0 && rightTerms.size > 0;
     if (bothName || group.scoped) {
@@ -415,11 +553,10 @@ export function findNearMiss(asked: string, approved: string): NearMiss | null {
     };
   }
 
-  // A name on one side must appear on the other, capitalised or not ("Standard plan" = "standard plan").
-  const leftWords = new Set(left.tokens);
-  const rightWords = new Set(right.tokens);
-  const missingRight = [...left.names].filter((name) => !rightWords.has(name));
-  const missingLeft = [...right.names].filter((name) => !leftWords.has(name));
+  // A name on one side must appear on the other, capitalised or not ("Standard plan" = "standard plan"),
+  // or as its acronym ("European Union" = "EU"). Terms of the contrast groups were compared above.
+  const missingRight = missingNames(question(asked, left), question(approved, right));
+  const missingLeft = missingNames(question(approved, right), question(asked, left));
   if (missingRight.length > 0 || missingLeft.length > 0) {
     return { kind: "name", detail: `${[...missingRight, ...missingLeft].join(", ")} named on one side only` };
   }

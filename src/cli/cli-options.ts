@@ -20,4 +20,9 @@ export type CliOptions = {
   generator: string | undefined;
   /** `eval answers --limit N`: ask only the first N questions. */
   limit: number | undefined;
+  /** `answers add --question-column C --answer-column C`: header text, letter or number; absent: found by header. */
+  questionColumn?: string;
+  answerColumn?: string;
+  /** `answers add --sheet N`: only this sheet (name or 1-based number). */
+  sheet?: string;
 };

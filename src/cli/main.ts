@@ -29,6 +29,9 @@ function parseCommandLine(argv: string[]) {
       "run-out": { type: "string" },
       generator: { type: "string" },
       limit: { type: "string" },
+      "question-column": { type: "string" },
+      "answer-column": { type: "string" },
+      sheet: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -51,6 +54,9 @@ function parseCommandLine(argv: string[]) {
     runOut: values["run-out"],
     generator: values.generator,
     limit,
+    questionColumn: values["question-column"],
+    answerColumn: values["answer-column"],
+    sheet: values.sheet,
   };
   return { help: values.help ?? false, positionals, options };
 }
