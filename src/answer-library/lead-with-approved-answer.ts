@@ -2,8 +2,9 @@
  * Chat answers lead with an approved answer when one matches the question: the labelled approved answer
  * and its origin come first, then the documents' answer with its citations, as always. Wraps the answer
  * service, so the pipeline itself (src/answer/answer-question.ts) is unchanged; `done` carries the match
- * in `answer.approvedAnswer`. Only a fresh question is matched: a follow-up ("and in transit?") means
- * little without its thread. A failing library is logged and the documents answer alone.
+ * in `answer.approvedAnswer`. The question is matched as asked, in a thread too (the console and chat
+ * threads pass history with nearly every question): a bare follow-up ("and in transit?") is far below
+ * the threshold and fails the guards. A failing library is logged and the documents answer alone.
  */
 import type { AnswerContext, AnswerEvent } from "../answer/answer-events.js";
 import type { AnswerService } from "../answer/answer-question.js";
@@ -47,7 +48,7 @@ export function leadWithApprovedAnswers(
   return {
     async *answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
       let match: (ApprovedAnswerMatch & { spaceId: string }) | undefined;
-      if (context.history.length === 0 && !context.signal?.aborted) {
+      if (!context.signal?.aborted) {
         try {
           match = await bestMatch(source, context.spaceIds, question);
         } catch (error) {

@@ -187,7 +187,7 @@ describe("the answer library on PGlite", () => {
   });
 
   const modelPresent = existsSync(sharedModel("bge-small-en-v1.5", "config.json"));
-  describe.skipIf(!modelPresent)("with bge-small-en-v1.5 (skipped: no ../shared/models)", () => {
+  describe.skipIf(!modelPresent)("with bge-small-en-v1.5 (needs ../shared/models)", () => {
     it("reuses an answer for a paraphrase, never for a near miss, and embeds stored questions once", async () => {
       const inference = createInferenceClient({ threads: 1, logger: silentLogger });
       onTestFinished(() => inference.close());
