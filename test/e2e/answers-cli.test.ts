@@ -107,7 +107,9 @@ describe("folio answers", () => {
       answer: "Yes, AES-256 on every volume.",
       spaceId: "console:review",
     });
-    expect((answer?.citations as Array<{ file: string }>).map((citation) => citation.file)).toContain("policy.md");
+    expect(((answer?.citations ?? []) as Array<{ file: string }>).map((citation) => citation.file)).toContain(
+      "policy.md",
+    );
 
     const nearMiss = await runFolio([
       "ask",

@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AddQuestionnaireResult } from "../../src/answer-library/approved-answer-library.js";
 import type { ApprovedAnswerJson } from "../../src/answer-library/approved-answers.js";
 import { createRemoteCommandBackend } from "../../src/cli/remote-command-backend.js";
