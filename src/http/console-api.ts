@@ -197,8 +197,10 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
     url: core.signedDocumentUrl({ documentId: citation.documentId, page: citation.pageStart }),
   });
 
+  // Approved answers alone are worth asking: the answer then leads with the one that matches.
   const spacesAreEmpty = async (): Promise<boolean> => {
     for (const space of searchSpaces) if ((await core.listDocuments(space)).length > 0) return false;
+    for (const space of searchSpaces) if (((await core.approvedAnswers?.list(space)) ?? []).length > 0) return false;
     return true;
   };
 
