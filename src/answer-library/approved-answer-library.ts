@@ -57,8 +57,12 @@ export type ApprovedAnswerLibraryOptions = {
   embedder: Embedder | null;
   threshold?: number;
   lexicalThreshold?: number;
+  /** How long a space's stored questions are kept in memory between reads (default 30 s). */
+  cacheMs?: number;
   logger: Logger;
 };
+
+const DEFAULT_CACHE_MS = 30_000;
 
 /** What is compared: the question's words, whitespace collapsed. */
 function matchingText(question: string): string {
@@ -103,6 +107,13 @@ export class ApprovedAnswerLibrary implements ApprovedAnswerSource {
   private readonly store: ApprovedAnswerStore;
   private readonly embedder: Embedder | null;
   private readonly logger: Logger;
+  /**
+   * Each space's stored questions with their vectors, read once and kept for `cacheMs`: every chat
+   * question is matched, and reading hundreds of vectors per question cost more than embedding it.
+   * This process forgets a space when it adds or removes; another replica's change shows within `cacheMs`.
+   */
+  private readonly cached = new Map<string, { at: number; records: Promise<ApprovedAnswerForMatching[]> }>();
+  private readonly cacheMs: number;
 
   constructor(options: ApprovedAnswerLibraryOptions) {
     this.store = options.store;
@@ -112,6 +123,7 @@ export class ApprovedAnswerLibrary implements ApprovedAnswerSource {
       ? (options.threshold ?? DEFAULT_APPROVED_ANSWER_THRESHOLD)
       : (options.lexicalThreshold ?? LEXICAL_MATCH_THRESHOLD);
     this.logger = options.logger;
+    this.cacheMs = options.cacheMs ?? DEFAULT_CACHE_MS;
   }
 
   async match(spaceId: string, question: string): Promise<ApprovedAnswerMatch | undefined> {
@@ -137,7 +149,7 @@ export class ApprovedAnswerLibrary implements ApprovedAnswerSource {
     const guardFloor = options.guardAll ? Number.NEGATIVE_INFINITY : this.threshold - 0.1;
     const asked = matchingText(question);
     if (asked === "") return [];
-    const records = await this.store.listForMatching(spaceId);
+    const records = await this.recordsOf(spaceId);
     if (records.length === 0) return [];
     const similarities = this.embedder
       ? await this.embeddingSimilarities(asked, records, this.embedder, signal)
@@ -150,6 +162,17 @@ export class ApprovedAnswerLibrary implements ApprovedAnswerSource {
         return { record, similarity, nearMiss };
       })
       .sort((left, right) => right.similarity - left.similarity);
+  }
+
+  private recordsOf(spaceId: string): Promise<ApprovedAnswerForMatching[]> {
+    const now = Date.now();
+    const hit = this.cached.get(spaceId);
+    if (hit && now - hit.at < this.cacheMs) return hit.records;
+    const records = this.store.listForMatching(spaceId);
+    this.cached.set(spaceId, { at: now, records });
+    // A failed read is not kept: the next question reads again.
+    records.catch(() => this.cached.delete(spaceId));
+    return records;
   }
 
   private async embeddingSimilarities(
@@ -190,6 +213,7 @@ export class ApprovedAnswerLibrary implements ApprovedAnswerSource {
         )
       : null;
     const embedder = this.embedder;
+    this.cached.delete(request.spaceId);
     const { added, replaced } = await this.store.addFromFile({
       spaceId: request.spaceId,
       file: request.fileName,
@@ -205,6 +229,8 @@ export class ApprovedAnswerLibrary implements ApprovedAnswerSource {
         };
       }),
     });
+    // Again after the write: a question matched meanwhile may have cached the old pairs.
+    this.cached.delete(request.spaceId);
     this.logger.info(
       { space: request.spaceId, file: request.fileName, added: added.length, replaced },
       "approved answers added",
@@ -226,6 +252,7 @@ export class ApprovedAnswerLibrary implements ApprovedAnswerSource {
   }
 
   remove(spaceId: string, id: string): Promise<boolean> {
-    return this.store.remove(spaceId, id);
+    this.cached.delete(spaceId);
+    return this.store.remove(spaceId, id).finally(() => this.cached.delete(spaceId));
   }
 }

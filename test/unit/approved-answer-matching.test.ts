@@ -4,11 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  ApprovedAnswerLibrary,
   chooseApprovedAnswer,
   type ScoredCandidate,
   toApprovedAnswerMatch,
 } from "../../src/answer-library/approved-answer-library.js";
-import type { ApprovedAnswerForMatching } from "../../src/answer-library/approved-answer-store.js";
+import type { ApprovedAnswerForMatching, ApprovedAnswerStore } from "../../src/answer-library/approved-answer-store.js";
 import { LEXICAL_MATCH_THRESHOLD, lexicalSimilarity } from "../../src/answer-library/lexical-similarity.js";
 import { findNearMiss } from "../../src/answer-library/near-miss-guards.js";
 import {
@@ -17,6 +18,7 @@ import {
   type ReuseProbeOutcome,
   splitByGroup,
 } from "../../src/answer-library/reuse-evaluation.js";
+import { silentLogger } from "../../src/logger.js";
 
 describe("near-miss guards", () => {
   it.each([
@@ -208,5 +210,33 @@ describe("reuse metrics and calibration", () => {
     expect(calibration.length + heldOut.length).toBe(5);
     const groupsOf = (items: ReuseProbeOutcome[]) => new Set(items.map((item) => item.group));
     for (const group of groupsOf(calibration)) expect(groupsOf(heldOut).has(group)).toBe(false);
+  });
+});
+
+describe("the library's per-space cache", () => {
+  it("reads a space's questions once while fresh, and again after a removal or when stale", async () => {
+    let reads = 0;
+    const store: ApprovedAnswerStore = {
+      addFromFile: async () => ({ added: [], replaced: 0 }),
+      list: async () => [],
+      async listForMatching() {
+        reads += 1;
+        return [record("Do you encrypt customer data at rest?")];
+      },
+      saveEmbeddings: async () => {},
+      remove: async () => true,
+    };
+    const library = new ApprovedAnswerLibrary({ store, embedder: null, logger: silentLogger, cacheMs: 60_000 });
+    expect((await library.match("s", "Do you encrypt customer data at rest?"))?.similarity).toBe(1);
+    expect(await library.match("s", "Do you encrypt customer data in transit?")).toBeUndefined();
+    expect(reads).toBe(1);
+    await library.remove("s", "id");
+    await library.match("s", "Do you encrypt customer data at rest?");
+    expect(reads).toBe(2);
+
+    const uncached = new ApprovedAnswerLibrary({ store, embedder: null, logger: silentLogger, cacheMs: 0 });
+    await uncached.match("s", "Q?");
+    await uncached.match("s", "Q?");
+    expect(reads).toBe(4);
   });
 });
