@@ -6,12 +6,16 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { resolveParseLimits } from "../ingestion/limits.js";
 import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
-import { createAnswerService } from "./answer/answer-question.js";
+import { type AnswerService, createAnswerService } from "./answer/answer-question.js";
 import { createExtractiveGenerator } from "./answer/extractive-generator.js";
 import { createLlmFollowUpRewriter } from "./answer/llm-follow-up-rewrite.js";
 import { createLlmGenerator } from "./answer/llm-generator.js";
 import { loadAnswerPrompts } from "./answer/prompt-templates.js";
 import type { LlmAnswering } from "./answer/write-verified-answer.js";
+import { ApprovedAnswerLibrary } from "./answer-library/approved-answer-library.js";
+import type { ApprovedAnswerSource } from "./answer-library/approved-answer-source.js";
+import { createSqlApprovedAnswerStore } from "./answer-library/approved-answer-store.js";
+import { leadWithApprovedAnswers } from "./answer-library/lead-with-approved-answer.js";
 import { DEFAULT_EMBED_MODEL, describeStorage, type FolioConfig } from "./config/config.js";
 import type { Embedder } from "./embedding/embedder.js";
 import { createCachedEmbedder } from "./embedding/embedding-cache.js";
@@ -43,7 +47,6 @@ import { type FolioMetrics, noMetrics } from "./observability/metrics.js";
 import { observeCore } from "./observability/observed-core.js";
 import { observeLanguageModel } from "./observability/observed-language-model.js";
 import { createReadinessProbe, type ReadinessReport } from "./observability/readiness.js";
-import type { ApprovedAnswerSource } from "./questionnaire/approved-answer-source.js";
 import {
   countAsInteractive,
   createInteractivePriority,
@@ -77,6 +80,10 @@ export type Folio = {
   reranker: Reranker | null;
   /** Null unless an LLM is configured (FOLIO_LLM_MODEL or LLM_BASE_URL); answers are then extractive. */
   languageModel: LanguageModel | null;
+  /** Approved answers per space (src/answer-library/); chat answers lead with a matching one. */
+  answerLibrary: ApprovedAnswerLibrary;
+  /** The answer pipeline from the documents alone, without an approved answer leading (questionnaires). */
+  documentAnswers: AnswerService;
   ingestion: IngestionService;
   sparseVectors: SparseVectorMaintainer;
   linkSigner: ReturnType<typeof createLinkSigner>;
@@ -331,7 +338,14 @@ async function assembleFolio(
     logger,
   });
 
+  const answerLibrary = new ApprovedAnswerLibrary({
+    store: createSqlApprovedAnswerStore(stores.client),
+    embedder: embedders?.embedder ?? null,
+    logger: logger.child({ component: "answer-library" }),
+  });
+  const chatAnswers = leadWithApprovedAnswers(answers, answerLibrary, logger.child({ component: "answer-library" }));
   // People's questions are counted as interactive; questionnaire rows use the same pipeline uncounted and wait their turn.
+  // Rows ask the approved answers themselves (and say so in their status), so they take the pipeline without the lead.
   const interactivePriority = createInteractivePriority({ maxWaitMs: QUESTIONNAIRE_MAX_WAIT_MS });
   const questionnaires = createQuestionnaireService({
     client: stores.client,
@@ -339,12 +353,13 @@ async function assembleFolio(
     priority: interactivePriority,
     settings: config.questionnaire,
     extraSpaceIds: config.librarySpaceId ? [config.librarySpaceId] : [],
-    approvedAnswers: options.approvedAnswers,
+    approvedAnswers: options.approvedAnswers ?? answerLibrary,
     logger,
   });
   const core: FolioCore = {
     answerQuestion: (question, context) =>
-      countAsInteractive(interactivePriority, answers.answerQuestion(question, context)),
+      countAsInteractive(interactivePriority, chatAnswers.answerQuestion(question, context)),
+    approvedAnswers: answerLibrary,
     ingestFile: (input) => ingestion.ingestFile(input),
     // A document still being indexed (or left by an interrupted upload) is nobody's to see yet.
     listDocuments: async (spaceId) =>
@@ -380,6 +395,8 @@ async function assembleFolio(
     embedder,
     reranker,
     languageModel,
+    answerLibrary,
+    documentAnswers: answers,
     ingestion,
     sparseVectors,
     linkSigner,

@@ -3,6 +3,7 @@
  * core. Built by the composition root (src/composition-root.ts).
  */
 import type { AnswerContext, AnswerEvent } from "./answer/answer-events.js";
+import type { ApprovedAnswers } from "./answer-library/approved-answers.js";
 import type { DocumentRecord, FeedbackRating, SpaceId } from "./domain/types.js";
 import type { IngestInput, IngestResult } from "./ingest/ingest-result.js";
 
@@ -24,4 +25,6 @@ export interface FolioCore {
   recordFeedback(input: { answerId: string; spaceId: SpaceId; user: string; rating: FeedbackRating }): Promise<void>;
   /** An absolute, signed, expiring URL of the source viewer for a document (and page). */
   signedDocumentUrl(request: SignedLinkRequest): string;
+  /** The spaces' approved answers (answer library); absent in cores built without one (test doubles). */
+  approvedAnswers?: ApprovedAnswers;
 }

@@ -1,6 +1,7 @@
 /*
  * Folio console: renders the thread, uploads files (picker or drag and drop) with per-file progress,
- * streams answers with page-linked citations, lists and deletes documents, starts new conversations.
+ * streams answers with page-linked citations, lists and deletes documents, starts new conversations,
+ * adds, lists and removes approved answers.
  * Vanilla JS, no dependencies, works offline. Document text is only ever rendered with textContent,
  * never as HTML. User-facing words: "sections" for what the server calls chunks.
  */
@@ -225,6 +226,97 @@ async function loadDocuments() {
   }
   document.body.setAttribute("data-documents", "loaded");
 }
+
+// Approved answers (answer library): GET/POST /api/answers, DELETE /api/answers/<id>.
+const answersInput = document.getElementById("answers-input");
+const answerList = document.getElementById("answers");
+const answerCount = document.getElementById("answer-count");
+const answersStatus = document.getElementById("answers-status");
+
+function showAnswersStatus(text) {
+  answersStatus.textContent = text;
+  answersStatus.hidden = text === "";
+}
+
+function describeApprovedAnswer(record) {
+  const place = [record.file, record.sheet, record.row == null ? null : `row ${record.row}`].filter(Boolean).join(", ");
+  return `${place} · added by ${record.addedBy ?? "unknown"} ${addedAt.format(new Date(record.addedAt))}`;
+}
+
+async function removeApprovedAnswer(record, button) {
+  if (!window.confirm(`Remove the approved answer to “${record.question}”?`)) return;
+  button.disabled = true;
+  try {
+    const response = await fetch(`/api/answers/${encodeURIComponent(record.id)}`, {
+      method: "DELETE",
+      headers: { "X-Folio-Console": "1" },
+    });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      window.alert(data.error?.message ?? `The server answered ${response.status}.`);
+    }
+  } catch (error) {
+    window.alert(`The server could not be reached: ${error.message}`);
+  }
+  await loadApprovedAnswers();
+}
+
+function renderApprovedAnswer(record) {
+  const remove = element("button", {
+    className: "secondary danger",
+    text: "Remove",
+    attributes: {
+      type: "button",
+      "data-role": "remove-answer",
+      "aria-label": `Remove the answer to ${record.question}`,
+    },
+  });
+  remove.addEventListener("click", () => removeApprovedAnswer(record, remove));
+  return element("li", { attributes: { "data-role": "approved-answer", "data-answer-id": record.id } }, [
+    element("div", { className: "document-text" }, [
+      element("div", { text: record.question, attributes: { "data-role": "answer-question" } }),
+      element("div", { className: "document-meta", text: record.answer, attributes: { "data-role": "answer-text" } }),
+      element("div", { className: "document-meta", text: describeApprovedAnswer(record) }),
+    ]),
+    remove,
+  ]);
+}
+
+async function loadApprovedAnswers() {
+  try {
+    const response = await fetch("/api/answers");
+    if (!response.ok) return;
+    const data = await response.json();
+    answerList.replaceChildren(...data.approvedAnswers.map(renderApprovedAnswer));
+    answerCount.textContent = `(${data.approvedAnswers.length})`;
+  } catch {
+    // A convenience like the document list: questions still work without it.
+  }
+}
+
+answersInput.addEventListener("change", async () => {
+  const [file] = answersInput.files;
+  answersInput.value = "";
+  if (!file) return;
+  showAnswersStatus(`Reading ${file.name}…`);
+  const form = new FormData();
+  form.append("file", file, file.name);
+  try {
+    const response = await fetch("/api/answers", { method: "POST", body: form, headers: { "X-Folio-Console": "1" } });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      showAnswersStatus(data.error?.message ?? `The server answered ${response.status}.`);
+      return;
+    }
+    const replaced = data.replaced > 0 ? `, replacing ${data.replaced} from its earlier copy` : "";
+    showAnswersStatus(
+      `${plural(data.added, "approved answer")} added from ${data.file} (questions from “${data.questionColumn}”, answers from “${data.answerColumn}”${replaced}).`,
+    );
+  } catch (error) {
+    showAnswersStatus(`The server could not be reached: ${error.message}`);
+  }
+  await loadApprovedAnswers();
+});
 
 newConversationButton.addEventListener("click", async () => {
   newConversationButton.disabled = true;
@@ -566,4 +658,4 @@ questionBox.addEventListener("keydown", (event) => {
   }
 });
 
-loadHistory().then(loadDocuments);
+loadHistory().then(loadDocuments).then(loadApprovedAnswers);

@@ -2,6 +2,7 @@
  * The contract between the core and every adapter (console, Slack, Teams, CLI): `answerQuestion`
  * yields these events. Adapters render them; they never call retrieval or the LLM themselves.
  */
+import type { ApprovedAnswerMatch } from "../answer-library/approved-answer-source.js";
 import type { SpaceId } from "../domain/types.js";
 
 export type ConversationTurn = {
@@ -51,6 +52,11 @@ export type Answer = {
   citations: Citation[];
   timingsMs: Record<string, number>;
   verification?: AnswerVerificationSummary;
+  /**
+   * Present when the reply leads with an approved answer (src/answer-library/lead-with-approved-answer.ts):
+   * `answer` then starts with it, labelled, and its origin; the documents' answer and citations follow.
+   */
+  approvedAnswer?: ApprovedAnswerMatch & { spaceId: SpaceId };
 };
 
 /**

@@ -22,8 +22,11 @@ export type CliOptions = {
   limit: number | undefined;
   /** `questionnaire fill --out FILE`: where the filled copy goes. */
   out?: string;
-  /** `questionnaire fill --sheet N|NAME`: only this sheet. */
+  /** `questionnaire fill --sheet N`, `answers add --sheet N`: only this sheet (name or 1-based number). */
   sheet?: string;
   /** `questionnaire fill --column C`: the question column (header text, letter or number). */
   column?: string;
+  /** `answers add --question-column C --answer-column C`: header text, letter or number; absent: found by header. */
+  questionColumn?: string;
+  answerColumn?: string;
 };

@@ -4,6 +4,7 @@
  * does the work.
  */
 import type { AnswerContext, AnswerEvent } from "../answer/answer-events.js";
+import type { ApprovedAnswers } from "../answer-library/approved-answers.js";
 import type { Folio } from "../composition-root.js";
 import type { SearchResult } from "../domain/types.js";
 import type { IngestResult } from "../ingest/ingest-result.js";
@@ -20,6 +21,8 @@ export type CommandBackend = {
     mode: RetrievalMode | undefined;
   }): Promise<SearchResult[]>;
   answerQuestion(question: string, context: Pick<AnswerContext, "spaceIds" | "requestId">): AsyncIterable<AnswerEvent>;
+  /** `folio answers`: the spaces' approved answers. */
+  approvedAnswers?: ApprovedAnswers;
 };
 
 export function createLocalCommandBackend(folio: Folio): CommandBackend {
@@ -36,5 +39,6 @@ export function createLocalCommandBackend(folio: Folio): CommandBackend {
         mode: request.mode,
       }),
     answerQuestion: (question, context) => folio.core.answerQuestion(question, { ...context, history: [] }),
+    approvedAnswers: folio.answerLibrary,
   };
 }

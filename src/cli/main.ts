@@ -32,6 +32,8 @@ function parseCommandLine(argv: string[]) {
       out: { type: "string" },
       sheet: { type: "string" },
       column: { type: "string" },
+      "question-column": { type: "string" },
+      "answer-column": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -57,6 +59,8 @@ function parseCommandLine(argv: string[]) {
     out: values.out,
     sheet: values.sheet,
     column: values.column,
+    questionColumn: values["question-column"],
+    answerColumn: values["answer-column"],
   };
   return { help: values.help ?? false, positionals, options };
 }

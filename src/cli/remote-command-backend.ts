@@ -3,6 +3,8 @@
  * src/http/local-cli-api.ts), used while that server holds the embedded store.
  */
 import type { AnswerEvent } from "../answer/answer-events.js";
+import type { AddQuestionnaireResult } from "../answer-library/approved-answer-library.js";
+import type { ApprovedAnswerJson, ApprovedAnswers } from "../answer-library/approved-answers.js";
 import type { SearchResult } from "../domain/types.js";
 import { FolioError } from "../errors.js";
 import type { IngestResult } from "../ingest/ingest-result.js";
@@ -49,7 +51,35 @@ export function createRemoteCommandBackend(address: ServerAddress): CommandBacke
   const postJson = (path: string, body: unknown) =>
     call(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
+  const approvedAnswers: ApprovedAnswers = {
+    async addQuestionnaire(request) {
+      const query = new URLSearchParams({ space: request.spaceId, file: request.fileName });
+      if (request.addedBy !== null) query.set("addedBy", request.addedBy);
+      if (request.columns?.questionColumn !== undefined) query.set("questionColumn", request.columns.questionColumn);
+      if (request.columns?.answerColumn !== undefined) query.set("answerColumn", request.columns.answerColumn);
+      if (request.columns?.sheet !== undefined) query.set("sheet", request.columns.sheet);
+      const response = await call(`answers?${query}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/octet-stream" },
+        body: request.bytes,
+      });
+      return (await response.json()) as AddQuestionnaireResult;
+    },
+    async list(spaceId) {
+      const response = await call(`answers?${new URLSearchParams({ space: spaceId })}`, { method: "GET" });
+      const { approvedAnswers: listed } = (await response.json()) as { approvedAnswers: ApprovedAnswerJson[] };
+      return listed.map((record) => ({ ...record, addedAt: new Date(record.addedAt) }));
+    },
+    async remove(spaceId, id) {
+      const response = await call(`answers/${encodeURIComponent(id)}?${new URLSearchParams({ space: spaceId })}`, {
+        method: "DELETE",
+      });
+      return ((await response.json()) as { removed: boolean }).removed;
+    },
+  };
+
   return {
+    approvedAnswers,
     async ingestFile(input) {
       const query = new URLSearchParams({ space: input.spaceId, file: input.fileName });
       const response = await call(`ingest?${query}`, {

@@ -20,9 +20,9 @@ import { readServerAddress } from "./server-address-file.js";
 // that build it: `folio ask|search|ingest` through a running server load none of it, and start in well
 // under a second instead of ten.
 
-const COMMANDS = ["ingest", "ask", "search", "eval", "reindex", "serve", "models", "questionnaire"] as const;
+const COMMANDS = ["ingest", "ask", "search", "answers", "eval", "reindex", "serve", "models", "questionnaire"] as const;
 /** Commands that can work through a running `folio serve` when it holds the embedded store. */
-const SERVER_COMMANDS = new Set(["ingest", "ask", "search", "questionnaire"]);
+const SERVER_COMMANDS = new Set(["ingest", "ask", "search", "answers", "questionnaire"]);
 
 /**
  * The configuration a command runs with: `--mode` (a product mode) becomes the retriever's default, so
@@ -124,6 +124,7 @@ async function runWithOwnFolio(
       case "ingest":
       case "search":
       case "ask":
+      case "answers":
         return await runBackendCommand(command, createLocalCommandBackend(folio), rest, options);
       case "eval": {
         const { runEvalCommand } = await import("./commands/eval-command.js");
@@ -148,12 +149,16 @@ async function runWithOwnFolio(
   }
 }
 
-function runBackendCommand(
+async function runBackendCommand(
   command: string,
   backend: CommandBackend,
   rest: string[],
   options: CliOptions,
 ): Promise<number> {
+  if (command === "answers") {
+    const { runAnswersCommand } = await import("./commands/answers-command.js");
+    return runAnswersCommand(backend, rest, options);
+  }
   if (command === "ingest") return runIngestCommand(backend, rest, options);
   if (command === "search") return runSearchCommand(backend, rest, options);
   return runAskCommand(backend, rest, options);

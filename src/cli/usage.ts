@@ -16,6 +16,12 @@ Usage:
                                                        answer every question of an XLSX, CSV or DOCX
                                                        questionnaire; write the filled copy (Answer, Status,
                                                        Sources, Quote added)
+  folio answers add <file> [--space S] [--question-column C] [--answer-column C] [--sheet N] [--json]
+                                                       store a completed questionnaire's question/answer
+                                                       pairs (XLSX, CSV or DOCX table) as approved answers;
+                                                       a column by header, letter or number
+  folio answers list [--space S] [--json]              approved answers with their origin
+  folio answers remove <id> [--space S]                forget one approved answer
   folio reindex [--space S]                            embed every passage again (after FOLIO_EMBED_MODEL changed)
   folio serve                                          console UI, Slack and Teams endpoints, source viewer
   folio models pull [embedder|reranker|llm|all] [--json]
@@ -35,6 +41,7 @@ first use).
 
 While \`folio serve\` runs on the embedded store, ingest, ask, search and questionnaire work through it
 (its local API).
+While \`folio serve\` runs on the embedded store, ingest, ask, search and answers work through it (its local API).
 
 Exit codes: 0 ok, 1 failure, 2 bad command line, 3 bad configuration (a variable, a missing model,
 a busy port), 4 some files rejected, 5 feature not built yet.

@@ -52,7 +52,7 @@ export type ConsoleApiOptions = {
   logger: Logger;
 };
 
-type ReceivedFile = { fileName: string; bytes: Buffer; truncated: boolean };
+export type ReceivedFile = { fileName: string; bytes: Buffer; truncated: boolean };
 
 /** Errors the client can see: FolioError messages are written for people; anything else is hidden. */
 function describeError(error: unknown): { code: string; message: string } {
@@ -94,7 +94,7 @@ function tooManyFiles(): FolioError {
  * chunked request declares no Content-Length, so these counts are what bound it. Stops reading at the
  * first byte over.
  */
-function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<ReceivedFile[]> {
+export function receiveFiles(request: IncomingMessage, maxBytes: number): Promise<ReceivedFile[]> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -197,8 +197,10 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
     url: core.signedDocumentUrl({ documentId: citation.documentId, page: citation.pageStart }),
   });
 
+  // Approved answers alone are worth asking: the answer then leads with the one that matches.
   const spacesAreEmpty = async (): Promise<boolean> => {
     for (const space of searchSpaces) if ((await core.listDocuments(space)).length > 0) return false;
+    for (const space of searchSpaces) if (((await core.approvedAnswers?.list(space)) ?? []).length > 0) return false;
     return true;
   };
 

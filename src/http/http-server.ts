@@ -17,6 +17,11 @@ import { PROBE_PATHS, serveProbe } from "../observability/probe-endpoints.js";
 import { runInRequestContext } from "../observability/request-context.js";
 import { CONSOLE_REQUEST_HEADER, type ConsoleHosts, cameThroughProxy, consoleRefusal } from "./console-access.js";
 import { createConsoleApi } from "./console-api.js";
+import {
+  CONSOLE_ANSWER_PREFIX,
+  CONSOLE_ANSWERS_PATH,
+  createConsoleApprovedAnswers,
+} from "./console-approved-answers.js";
 import { createConsoleHistory } from "./console-history.js";
 import { sendJsonError } from "./http-responses.js";
 import type { HttpRoute } from "./http-route.js";
@@ -78,6 +83,7 @@ const CONSOLE_API_PATHS = new Set([
   "/api/ask",
   "/api/conversation",
   ...CONSOLE_QUESTIONNAIRE_PATHS,
+  CONSOLE_ANSWERS_PATH,
 ]);
 const CONSOLE_DOCUMENT_PREFIX = "/api/documents/";
 
@@ -114,6 +120,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     librarySpaceId: folio.config.librarySpaceId,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_PARSE_LIMITS.maxBytes,
     countSections: async (documentId) => (await folio.catalog.listChunks(documentId)).length,
+    logger: options.logger,
+  });
+  const consoleAnswers = createConsoleApprovedAnswers({
+    core: folio.coreFor("console"),
+    spaceId,
+    maxUploadBytes: options.maxUploadBytes ?? DEFAULT_PARSE_LIMITS.maxBytes,
     logger: options.logger,
   });
   const localCliApi = createLocalCliApi({ folio, token: options.localApiToken ?? null });
@@ -170,7 +182,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     }
     if (url.pathname.startsWith(LOCAL_CLI_API_PREFIX)) return localCliApi.handle(request, response, url);
     const isConsoleDocument = url.pathname.startsWith(CONSOLE_DOCUMENT_PREFIX);
-    if (CONSOLE_API_PATHS.has(url.pathname) || CONSOLE_ASSETS[url.pathname] || isConsoleDocument) {
+    const isConsoleAnswer = url.pathname.startsWith(CONSOLE_ANSWER_PREFIX);
+    if (CONSOLE_API_PATHS.has(url.pathname) || CONSOLE_ASSETS[url.pathname] || isConsoleDocument || isConsoleAnswer) {
       const refusal = consoleRefusal(
         folio.config.consoleAccess,
         {
@@ -191,6 +204,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (method === "GET") {
       if (url.pathname === "/api/history") return consoleApi.history(response);
       if (url.pathname === "/api/documents") return consoleApi.documents(response);
+      if (url.pathname === CONSOLE_ANSWERS_PATH) return consoleAnswers.list(response);
       const asset = CONSOLE_ASSETS[url.pathname];
       if (asset) return serveAsset(response, asset);
     }
@@ -198,6 +212,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       if (url.pathname === "/api/upload") return consoleApi.upload(request, response);
       if (url.pathname === "/api/ask") return consoleApi.ask(request, response);
       if (url.pathname === "/api/conversation") return consoleApi.startConversation(response);
+      if (url.pathname === CONSOLE_ANSWERS_PATH) return consoleAnswers.add(request, response, url);
+    }
+    if (method === "DELETE" && isConsoleAnswer) {
+      return consoleAnswers.remove(response, url.pathname.slice(CONSOLE_ANSWER_PREFIX.length));
     }
     if (method === "DELETE" && isConsoleDocument) {
       // Document ids are UUIDs: nothing in one needs decoding, and a malformed escape must not cost a 500.

@@ -8,6 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { AnswerEvent } from "../answer/answer-events.js";
+import { toApprovedAnswerJson } from "../answer-library/approved-answers.js";
 import type { Folio } from "../composition-root.js";
 import { FolioError, isFolioError } from "../errors.js";
 import type { IngestResult } from "../ingest/ingest-result.js";
@@ -146,15 +147,55 @@ export function createLocalCliApi(options: LocalCliApiOptions): LocalCliApi {
     response.end();
   };
 
+  // `folio answers add|list|remove` (src/cli/commands/answers-command.ts).
+  const answerLibrary = () => {
+    if (!folio.core.approvedAnswers) throw refused(404, "not_found", "This server keeps no approved answers.");
+    return folio.core.approvedAnswers;
+  };
+
+  const addAnswers = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
+    const spaceId = requireText(url.searchParams.get("space"), "space");
+    const fileName = requireText(url.searchParams.get("file"), "file");
+    const bytes = await readBody(request, DEFAULT_PARSE_LIMITS.maxBytes);
+    const optional = (name: string) => url.searchParams.get(name) ?? undefined;
+    const result = await answerLibrary().addQuestionnaire({
+      spaceId,
+      fileName,
+      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      addedBy: url.searchParams.get("addedBy"),
+      columns: {
+        questionColumn: optional("questionColumn"),
+        answerColumn: optional("answerColumn"),
+        sheet: optional("sheet"),
+      },
+    });
+    sendJson(response, 200, result);
+  };
+
+  const listAnswers = async (response: ServerResponse, url: URL) => {
+    const spaceId = requireText(url.searchParams.get("space"), "space");
+    sendJson(response, 200, { approvedAnswers: (await answerLibrary().list(spaceId)).map(toApprovedAnswerJson) });
+  };
+
+  const removeAnswer = async (response: ServerResponse, url: URL, id: string) => {
+    const spaceId = requireText(url.searchParams.get("space"), "space");
+    sendJson(response, 200, { removed: await answerLibrary().remove(spaceId, id) });
+  };
+
   return {
     async handle(request, response, url) {
       authorize(request);
-      const action = `${request.method ?? "GET"} ${url.pathname.slice(LOCAL_CLI_API_PREFIX.length)}`;
+      const route = url.pathname.slice(LOCAL_CLI_API_PREFIX.length);
+      const action = `${request.method ?? "GET"} ${route}`;
+      if (action === "POST answers") return addAnswers(request, response, url);
+      if (action === "GET answers") return listAnswers(response, url);
+      if (request.method === "DELETE" && route.startsWith("answers/")) {
+        return removeAnswer(response, url, decodeURIComponent(route.slice("answers/".length)));
+      }
       if (action === "POST ingest") return ingest(request, response, url);
       if (action === "POST ingest-finished") return finishIngest(request, response);
       if (action === "POST search") return search(request, response);
       if (action === "POST ask") return ask(request, response);
-      const route = url.pathname.slice(LOCAL_CLI_API_PREFIX.length);
       if (await questionnaireApi.handle(request, response, url, route)) return;
       throw refused(404, "not_found", `No local API route for ${action}.`);
     },

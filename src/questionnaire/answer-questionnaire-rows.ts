@@ -8,9 +8,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Answer, AnswerContext, AnswerEvent } from "../answer/answer-events.js";
+import type { ApprovedAnswerSource } from "../answer-library/approved-answer-source.js";
 import { FolioError, isFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { ApprovedAnswerSource } from "./approved-answer-source.js";
 import { lastSectionPart } from "./find-questions.js";
 import type { InteractivePriority } from "./interactive-priority.js";
 import type { QuestionnaireQuestion } from "./questionnaire.js";

@@ -5,11 +5,12 @@
  * behind, and writing the filled copy on request. Built by the composition root; adapters, the HTTP
  * API and the CLI call it.
  */
+
+import type { ApprovedAnswerSource } from "../answer-library/approved-answer-source.js";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { SqlClient } from "../stores/sql-client.js";
 import { type AnswerPipeline, answerQuestionnaireRows } from "./answer-questionnaire-rows.js";
-import type { ApprovedAnswerSource } from "./approved-answer-source.js";
 import { findQuestions } from "./find-questions.js";
 import type { InteractivePriority } from "./interactive-priority.js";
 import {

@@ -4,8 +4,8 @@
  * reviewer sorts by, the sources as "Title, p. N" with their signed page links, and the quote.
  */
 import type { Answer } from "../answer/answer-events.js";
+import { type ApprovedAnswerMatch, describeApprovedOrigin } from "../answer-library/approved-answer-source.js";
 import { labelDocument } from "../domain/document-label.js";
-import { type ApprovedAnswerMatch, describeApprovedOrigin } from "./approved-answer-source.js";
 import { chooseAnswerChoice } from "./choose-answer-choice.js";
 import type { QuestionnaireQuestion } from "./questionnaire.js";
 

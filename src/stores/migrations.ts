@@ -117,6 +117,29 @@ export const CATALOG_MIGRATIONS: Migration[] = [
   },
   // Questionnaire jobs and their rows (src/questionnaire/questionnaire-job-store.ts).
   ...QUESTIONNAIRE_MIGRATIONS,
+  {
+    // Approved answers (src/answer-library/): question/answer pairs a team added from a completed
+    // questionnaire, with where each came from. No foreign key to spaces: a space may hold approved
+    // answers before it holds any document. The question's embedding is kept with the model that made it,
+    // so matching embeds each stored question once and again only after a change of model.
+    name: "0004_approved_answers",
+    statements: [
+      `CREATE TABLE approved_answers (
+        id uuid PRIMARY KEY,
+        space_id text NOT NULL,
+        question text NOT NULL,
+        answer text NOT NULL,
+        source_file text NOT NULL,
+        source_sheet text,
+        source_row integer,
+        added_by text,
+        added_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        embedding_model text,
+        embedding real[]
+      )`,
+      "CREATE INDEX approved_answers_space ON approved_answers (space_id, source_file)",
+    ],
+  },
 ];
 
 /**

@@ -89,8 +89,8 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
       );
       expect(rows.map((row) => row.name)).toEqual(
         serverHasPgvector
-          ? ["0001_catalog", "0002_settings", "0003_questionnaire_jobs", "0100_chunk_vectors"]
-          : ["0001_catalog", "0002_settings", "0003_questionnaire_jobs"],
+          ? ["0001_catalog", "0002_settings", "0003_questionnaire_jobs", "0004_approved_answers", "0100_chunk_vectors"]
+          : ["0001_catalog", "0002_settings", "0003_questionnaire_jobs", "0004_approved_answers"],
       );
       // The catalog works whether or not vectors can live here.
       const space = await (first as Stores).catalog.ensureSpace("console:start-up", "Start-up");
