@@ -20,6 +20,7 @@ import { createTransformersEmbedder } from "./embedding/transformers-embedder.js
 import { FolioError } from "./errors.js";
 import type { FolioCore } from "./folio-core.js";
 import { createInferenceClient } from "./inference/inference-client.js";
+import { createDocumentEvents, type DocumentEvents } from "./ingest/document-events.js";
 import { createIngestionService, type IngestionService } from "./ingest/ingest-file.js";
 import {
   createIngestionQueue,
@@ -31,6 +32,7 @@ import {
   SHARED_DATABASE_STALE_AFTER_MS,
   sweepInterruptedIngestion,
 } from "./ingest/interrupted-ingestion.js";
+import { createMeaningIndexer, type MeaningIndexer } from "./ingest/meaning-indexer.js";
 import { createSparseVectorMaintainer, type SparseVectorMaintainer } from "./ingest/sparse-vector-maintainer.js";
 import { resolveLinkSecret } from "./links/link-secret.js";
 import { createLinkSigner } from "./links/signed-links.js";
@@ -71,6 +73,10 @@ export type Folio = {
   /** Null unless an LLM is configured (FOLIO_LLM_MODEL or LLM_BASE_URL); answers are then extractive. */
   languageModel: LanguageModel | null;
   ingestion: IngestionService;
+  /** Documents added, removed and made searchable by meaning in this process (the console's live list). */
+  documentEvents: DocumentEvents;
+  /** Embeds stored documents in the background; null when keyword-only (FOLIO_EMBED_MODEL=none). */
+  meaningIndexer: MeaningIndexer | null;
   sparseVectors: SparseVectorMaintainer;
   linkSigner: ReturnType<typeof createLinkSigner>;
   config: FolioConfig;
@@ -219,10 +225,14 @@ async function assembleFolio(
   const tokenizerDirectory = await chooseTokenizerDirectory(config);
   const sparseVectors = createSparseVectorMaintainer({ catalog, vectorIndex, bm25: config.bm25, logger });
   const parseLimits = resolveParseLimits({ maxMemoryMb: config.operations.parseMemoryMb });
+  const documentEvents = createDocumentEvents();
+  const meaningIndexer =
+    embedder === null ? null : createMeaningIndexer({ catalog, vectorIndex, embedder, events: documentEvents, logger });
   const ingestionService = createIngestionService({
     catalog,
     vectorIndex,
-    embedder,
+    meaning: meaningIndexer,
+    events: documentEvents,
     sparseVectors,
     bm25: config.bm25,
     logger,
@@ -241,6 +251,10 @@ async function assembleFolio(
     maxQueued: DEFAULT_INGEST_QUEUE_DEPTH,
   });
   const stopSweepingInterruptedIngestion = await recoverIngestionLeftovers(config, catalog, vectorIndex, logger);
+  // Documents a stopped process left searchable by keywords only are embedded again, in the background.
+  await meaningIndexer?.resumeAwaiting().catch((error: unknown) => {
+    logger.warn({ err: error }, "could not list the documents still to embed; they are resumed at the next start");
+  });
   const retrievalMode: RetrievalMode =
     config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
   const spellingDictionary =
@@ -323,8 +337,11 @@ async function assembleFolio(
       (await catalog.listDocuments(spaceId)).filter((document) => document.status === "ready"),
     getDocument: (documentId) => catalog.getDocument(documentId),
     async deleteDocument(documentId) {
+      const document = await catalog.getDocument(documentId);
       await vectorIndex.deleteByDocument(documentId);
-      return catalog.deleteDocument(documentId);
+      const deleted = await catalog.deleteDocument(documentId);
+      if (deleted && document) documentEvents.publish({ type: "removed", spaceId: document.spaceId, documentId });
+      return deleted;
     },
     markEventProcessed: (eventId) => catalog.markEventProcessed(eventId),
     releaseEvent: (eventId) => catalog.releaseEvent(eventId),
@@ -353,6 +370,8 @@ async function assembleFolio(
     reranker,
     languageModel,
     ingestion,
+    documentEvents,
+    meaningIndexer,
     sparseVectors,
     linkSigner,
     config,
@@ -364,6 +383,8 @@ async function assembleFolio(
     },
     async close() {
       stopSweepingInterruptedIngestion();
+      // Before the stores close: an embedding cut off here resumes at the next start.
+      await meaningIndexer?.close();
       await closeParseWorkers();
       await vectorIndex.close();
       await catalog.close();

@@ -17,6 +17,7 @@ import { PROBE_PATHS, serveProbe } from "../observability/probe-endpoints.js";
 import { runInRequestContext } from "../observability/request-context.js";
 import { CONSOLE_REQUEST_HEADER, type ConsoleHosts, cameThroughProxy, consoleRefusal } from "./console-access.js";
 import { createConsoleApi } from "./console-api.js";
+import { createConsoleDocumentStreams } from "./console-document-events.js";
 import { createConsoleHistory } from "./console-history.js";
 import { sendJsonError } from "./http-responses.js";
 import type { HttpRoute } from "./http-route.js";
@@ -29,7 +30,7 @@ export const DEFAULT_CONSOLE_SPACE_ID = "console:default";
 
 export type HttpServerOptions = {
   folio: Pick<Folio, "core" | "catalog" | "linkSigner" | "config" | "isReady" | "retriever" | "sparseVectors"> &
-    Pick<Folio, "checkReadiness" | "coreFor" | "metrics">;
+    Pick<Folio, "checkReadiness" | "coreFor" | "metrics" | "documentEvents" | "meaningIndexer">;
   logger: Logger;
   /** Directory holding index.html, console.css and console.js (adapters/console). */
   consoleAssetsDir: string;
@@ -65,6 +66,8 @@ const CONSOLE_CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const CONSOLE_API_PATHS = new Set(["/api/history", "/api/documents", "/api/upload", "/api/ask", "/api/conversation"]);
+/** The live document list: a long-lived stream, so not admitted as work in progress (see the gate below). */
+const CONSOLE_DOCUMENT_EVENTS_PATH = "/api/documents/events";
 const CONSOLE_DOCUMENT_PREFIX = "/api/documents/";
 
 const STATUS_BY_CODE: Record<string, number> = {
@@ -100,8 +103,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     librarySpaceId: folio.config.librarySpaceId,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_PARSE_LIMITS.maxBytes,
     countSections: async (documentId) => (await folio.catalog.listChunks(documentId)).length,
+    ...(folio.meaningIndexer ? { meaningProgressOf: folio.meaningIndexer.progressOf } : {}),
     logger: options.logger,
   });
+  const documentStreams = createConsoleDocumentStreams({ events: folio.documentEvents, spaceId });
   const localCliApi = createLocalCliApi({ folio, token: options.localApiToken ?? null });
   const routes = options.routes ?? [];
 
@@ -169,15 +174,16 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (method === "GET") {
       if (url.pathname === "/api/history") return consoleApi.history(response);
       if (url.pathname === "/api/documents") return consoleApi.documents(response);
+      if (url.pathname === CONSOLE_DOCUMENT_EVENTS_PATH) return documentStreams.open(response);
       const asset = CONSOLE_ASSETS[url.pathname];
       if (asset) return serveAsset(response, asset);
     }
     if (method === "POST") {
-      if (url.pathname === "/api/upload") return consoleApi.upload(request, response);
+      if (url.pathname === "/api/upload") return consoleApi.upload(request, response, url);
       if (url.pathname === "/api/ask") return consoleApi.ask(request, response);
       if (url.pathname === "/api/conversation") return consoleApi.startConversation(response);
     }
-    if (method === "DELETE" && isConsoleDocument) {
+    if (method === "DELETE" && isConsoleDocument && url.pathname !== CONSOLE_DOCUMENT_EVENTS_PATH) {
       // Document ids are UUIDs: nothing in one needs decoding, and a malformed escape must not cost a 500.
       return consoleApi.deleteDocument(response, url.pathname.slice(CONSOLE_DOCUMENT_PREFIX.length));
     }
@@ -208,8 +214,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       sendJsonError(response, 400, "invalid_url", "The request path is not a valid URL.");
       return;
     }
-    // Probes always answer; other work is admitted by the gate (busy: 429, shutting down: 503).
-    if (!PROBE_PATHS.has(url.pathname)) {
+    // Probes always answer; other work is admitted by the gate (busy: 429, shutting down: 503). A
+    // document event stream stays open as long as its tab: it is refused while draining, never counted.
+    if (url.pathname === CONSOLE_DOCUMENT_EVENTS_PATH && request.method === "GET" && gate.draining) {
+      sendRefusal(response, "draining", gate);
+      return;
+    }
+    if (!PROBE_PATHS.has(url.pathname) && url.pathname !== CONSOLE_DOCUMENT_EVENTS_PATH) {
       const kind = request.method === "POST" && url.pathname === "/api/ask" ? "question" : "other";
       const admission = gate.admit(response, kind);
       if (!admission.admitted) {
@@ -257,6 +268,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       return new Promise((resolve, reject) => {
         // A server that never started listening (its port was taken) has nothing to close.
         if (!server.listening) return resolve();
+        documentStreams.closeAll();
         server.close((error) => (error ? reject(error) : resolve()));
         // Streams in progress (SSE answers) and idle keep-alive sockets would otherwise hold close() open.
         server.closeIdleConnections();

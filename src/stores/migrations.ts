@@ -114,6 +114,13 @@ export const CATALOG_MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    name: "0003_documents_awaiting_meaning",
+    statements: [
+      // Searchable by keywords once stored; true until its dense vectors are written in the background.
+      "ALTER TABLE documents ADD COLUMN awaiting_meaning boolean NOT NULL DEFAULT false",
+    ],
+  },
 ];
 
 /**

@@ -30,6 +30,7 @@ type DocumentRow = {
   page_count: number | null;
   uploader: string | null;
   status: string;
+  awaiting_meaning: boolean;
   created_at: Date;
 };
 
@@ -67,7 +68,7 @@ type FeedbackRow = {
 };
 
 const DOCUMENT_COLUMNS =
-  "id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, status, created_at";
+  "id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, status, awaiting_meaning, created_at";
 const CHUNK_COLUMNS = "id, document_id, space_id, kind, text, token_count, position, provenance";
 /** CHUNK_COLUMNS of `chunks AS c`, for queries that join the chunk's document. */
 const JOINED_CHUNK_COLUMNS = CHUNK_COLUMNS.split(", ")
@@ -93,6 +94,7 @@ function toDocument(row: DocumentRow): DocumentRecord {
     pageCount: row.page_count,
     uploader: row.uploader,
     status: row.status as DocumentRecord["status"],
+    awaitingMeaning: row.awaiting_meaning,
     createdAt: row.created_at,
   };
 }
@@ -268,8 +270,8 @@ export function createSqlCatalog(client: SqlClient): Catalog {
           document.spaceId,
         ]);
         const { rows } = await transaction.query<DocumentRow>(
-          `INSERT INTO documents (id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, bytes, status)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${DOCUMENT_COLUMNS}`,
+          `INSERT INTO documents (id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, bytes, status, awaiting_meaning)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${DOCUMENT_COLUMNS}`,
           [
             documentId,
             document.spaceId,
@@ -282,6 +284,7 @@ export function createSqlCatalog(client: SqlClient): Catalog {
             document.uploader,
             Buffer.from(document.bytes),
             jobId === undefined ? "ready" : "indexing",
+            document.awaitingMeaning ?? false,
           ],
         );
         // Linked in the same transaction: a crash after the commit always leaves a job that names the document.
@@ -374,6 +377,22 @@ export function createSqlCatalog(client: SqlClient): Catalog {
           `Document ${id} is no longer being indexed (removed as an interrupted ingestion?) — upload the file again.`,
         );
       }
+    },
+
+    async markDocumentMeaningReady(id) {
+      if (!isUuid(id)) return false;
+      const { rows } = await client.query(
+        "UPDATE documents SET awaiting_meaning = false WHERE id = $1 AND awaiting_meaning RETURNING id",
+        [id],
+      );
+      return rows.length > 0;
+    },
+
+    async listDocumentsAwaitingMeaning() {
+      const { rows } = await client.query<DocumentRow>(
+        `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE awaiting_meaning AND status = 'ready' ORDER BY created_at, id`,
+      );
+      return rows.map(toDocument);
     },
 
     async getDocumentBytes(id) {
