@@ -141,6 +141,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           catalog: folio.catalog,
           linkSigner: folio.linkSigner,
           range: request.headers.range,
+          accept: request.headers.accept,
         });
       }
     }

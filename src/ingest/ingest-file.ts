@@ -72,6 +72,7 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         pages: existing.pageCount,
         chunks: chunkCount,
         searchableBy: meaning !== null && !existing.awaitingMeaning ? "meaning" : "keywords",
+        ...(meaning !== null && existing.awaitingMeaning ? { meaningPending: true } : {}),
       };
     };
     const already = await unchanged();
@@ -177,6 +178,9 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         pages: ready.pageCount,
         chunks: stored.chunks.length,
         searchableBy,
+        ...(searchableBy === "keywords" && meaning !== null && input.meaning === "background"
+          ? { meaningPending: true }
+          : {}),
         ...(replaced.length > 0 ? { replaced } : {}),
       };
     } catch (error) {

@@ -21,6 +21,8 @@ export type IngestResult = {
    * Absent for rejected files.
    */
   searchableBy?: "keywords" | "meaning";
+  /** True when its passages are being embedded in the background: searchable by meaning within minutes. */
+  meaningPending?: boolean;
   /** Older versions (same file name, same uploader) this upload replaced; absent or empty when none. */
   replaced?: ReplacedVersion[];
   error?: { code: string; message: string };
