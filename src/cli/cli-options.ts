@@ -20,4 +20,6 @@ export type CliOptions = {
   generator: string | undefined;
   /** `eval answers --limit N`: ask only the first N questions. */
   limit: number | undefined;
+  /** `ingest --keep-both`: keep an earlier file of the same name beside the new one instead of replacing it. */
+  keepBoth: boolean;
 };

@@ -29,6 +29,7 @@ function parseCommandLine(argv: string[]) {
       "run-out": { type: "string" },
       generator: { type: "string" },
       limit: { type: "string" },
+      "keep-both": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -51,6 +52,7 @@ function parseCommandLine(argv: string[]) {
     runOut: values["run-out"],
     generator: values.generator,
     limit,
+    keepBoth: values["keep-both"] ?? false,
   };
   return { help: values.help ?? false, positionals, options };
 }
