@@ -88,7 +88,9 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
         "SELECT name FROM schema_migrations ORDER BY name",
       );
       expect(rows.map((row) => row.name)).toEqual(
-        serverHasPgvector ? ["0001_catalog", "0002_settings", "0100_chunk_vectors"] : ["0001_catalog", "0002_settings"],
+        serverHasPgvector
+          ? ["0001_catalog", "0002_settings", "0003_documents_awaiting_meaning", "0100_chunk_vectors"]
+          : ["0001_catalog", "0002_settings", "0003_documents_awaiting_meaning"],
       );
       // The catalog works whether or not vectors can live here.
       const space = await (first as Stores).catalog.ensureSpace("console:start-up", "Start-up");
