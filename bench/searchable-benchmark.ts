@@ -11,7 +11,7 @@
  * server does for uploads less than a minute apart. Each run uploads the same bytes under a new space.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { createFolio } from "../src/composition-root.js";
 import { loadConfig } from "../src/config/config.js";
@@ -38,6 +38,12 @@ try {
     const spaceId = `bench:searchable-${run}`;
     const stageAt: Partial<Record<IngestStage, number>> = {};
     const started = performance.now();
+    // The moment the catalog lists it as ready: searchable by keywords (before the upload's bookkeeping).
+    let addedAt: number | null = null;
+    const stopListening =
+      folio.documentEvents?.subscribe((event) => {
+        if (event.type === "added" && event.spaceId === spaceId) addedAt ??= performance.now() - started;
+      }) ?? (() => {});
     const result = await folio.ingestion.ingestFile({
       bytes,
       fileName: path.basename(file),
@@ -49,6 +55,7 @@ try {
       },
     });
     const returned = performance.now() - started;
+    stopListening();
     const hits = await folio.retriever.search({
       query: "total revenues net income",
       spaceIds: [spaceId],
@@ -73,7 +80,11 @@ try {
         pages: result.pages,
         passages: result.chunks,
         embedder: folio.embedder?.modelId ?? "none",
+        /** Upload to the first keyword search that returns one of its passages (the upload's reply first). */
         keywordSearchableSeconds: round(keywordSearchable),
+        /** Upload to the moment it was marked searchable (absent before issue #21, which added the event). */
+        markedSearchableSeconds: addedAt === null ? null : round(addedAt),
+        loadAverage: os.loadavg()[0],
         stagesSeconds: {
           parseAndChunk: round((stageAt.indexing ?? 0) - (stageAt.parsing ?? 0)),
           store: round((stageAt.done ?? returned) - (stageAt.indexing ?? 0)),
