@@ -33,6 +33,7 @@ import {
   sweepInterruptedIngestion,
 } from "./ingest/interrupted-ingestion.js";
 import { createMeaningIndexer, type MeaningIndexer } from "./ingest/meaning-indexer.js";
+import { createParseActivity } from "./ingest/parse-activity.js";
 import { createSparseVectorMaintainer, type SparseVectorMaintainer } from "./ingest/sparse-vector-maintainer.js";
 import { resolveLinkSecret } from "./links/link-secret.js";
 import { createLinkSigner } from "./links/signed-links.js";
@@ -226,13 +227,18 @@ async function assembleFolio(
   const sparseVectors = createSparseVectorMaintainer({ catalog, vectorIndex, bm25: config.bm25, logger });
   const parseLimits = resolveParseLimits({ maxMemoryMb: config.operations.parseMemoryMb });
   const documentEvents = createDocumentEvents();
+  // Background embedding steps aside while an upload is parsed (two cores: the parse is what users wait on).
+  const parseActivity = createParseActivity();
   const meaningIndexer =
-    embedder === null ? null : createMeaningIndexer({ catalog, vectorIndex, embedder, events: documentEvents, logger });
+    embedder === null
+      ? null
+      : createMeaningIndexer({ catalog, vectorIndex, embedder, events: documentEvents, logger, parseActivity });
   const ingestionService = createIngestionService({
     catalog,
     vectorIndex,
     meaning: meaningIndexer,
     events: documentEvents,
+    parseActivity,
     sparseVectors,
     bm25: config.bm25,
     logger,

@@ -20,6 +20,7 @@ import { recordReplacement } from "./document-versions.js";
 import { indexTextOf } from "./index-text.js";
 import type { IngestInput, IngestResult, ReplacedVersion } from "./ingest-result.js";
 import type { MeaningIndexer } from "./meaning-indexer.js";
+import type { ParseActivity } from "./parse-activity.js";
 import type { SparseVectorMaintainer } from "./sparse-vector-maintainer.js";
 
 /** Parses and chunks one file in isolation (a worker thread in production). Throws ParseError. */
@@ -38,6 +39,8 @@ export type IngestionServiceOptions = {
   meaning: MeaningIndexer | null;
   /** Told when a document is added or replaced; absent in set-ups nobody watches (evaluations). */
   events?: DocumentEvents;
+  /** Where parses are counted, so background embedding can step aside for them. */
+  parseActivity?: ParseActivity;
   bm25: Bm25Parameters;
   logger: Logger;
   /** How often a running job records that it is alive (default 5 s); recovery leaves live jobs alone. */
@@ -88,7 +91,12 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
     heartbeat.unref();
     try {
       input.onProgress?.("parsing");
-      const processed = await processFile({ bytes: input.bytes, fileName: input.fileName, signal: input.signal });
+      const parseEnded = options.parseActivity?.begin();
+      const processed = await processFile({
+        bytes: input.bytes,
+        fileName: input.fileName,
+        signal: input.signal,
+      }).finally(() => parseEnded?.());
       if (processed.chunks.length === 0) {
         throw new ParseError(
           "no_text",

@@ -13,8 +13,12 @@ import type { Catalog } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";
 import type { DocumentEvents } from "./document-events.js";
 import { indexTextOf } from "./index-text.js";
+import type { ParseActivity } from "./parse-activity.js";
 
 export type MeaningProgress = { done: number; total: number };
+
+/** Passages embedded between two looks at whether an upload is being parsed (a few seconds of work). */
+const PASSAGES_PER_SLICE = 32;
 
 export type MeaningIndexer = {
   /**
@@ -43,6 +47,8 @@ export function createMeaningIndexer(options: {
   embedder: Embedder;
   events: DocumentEvents;
   logger: Logger;
+  /** Uploads being parsed: embedding waits for them between slices. */
+  parseActivity?: ParseActivity;
 }): MeaningIndexer {
   const { catalog, vectorIndex, embedder, events } = options;
   const logger = options.logger.child({ component: "meaning-indexer" });
@@ -69,14 +75,18 @@ export function createMeaningIndexer(options: {
     if (chunks.length === 0) return false;
     report(waiting, { done: 0, total: chunks.length });
     const startedAt = Date.now();
-    const dense = await embedder.embedPassages(
-      chunks.map((chunk) => indexTextOf({ title: document.title, fileName: document.fileName }, chunk)),
-      {
+    const texts = chunks.map((chunk) => indexTextOf({ title: document.title, fileName: document.fileName }, chunk));
+    const dense: number[][] = [];
+    // In slices, stepping aside while an upload is parsed: its keyword search waits on that parse alone.
+    for (let start = 0; start < texts.length; start += PASSAGES_PER_SLICE) {
+      await options.parseActivity?.whenIdle();
+      const slice = await embedder.embedPassages(texts.slice(start, start + PASSAGES_PER_SLICE), {
         signal: stop.signal,
         priority: "background",
-        onProgress: (done, total) => report(waiting, { done, total }),
-      },
-    );
+        onProgress: (done) => report(waiting, { done: start + done, total: texts.length }),
+      });
+      dense.push(...slice);
+    }
     await vectorIndex.updateDense(
       chunks.map((chunk, index) => ({ chunkId: chunk.id, dense: dense[index] ?? [], denseModel: embedder.modelId })),
     );
