@@ -257,10 +257,6 @@ async function assembleFolio(
     maxQueued: DEFAULT_INGEST_QUEUE_DEPTH,
   });
   const stopSweepingInterruptedIngestion = await recoverIngestionLeftovers(config, catalog, vectorIndex, logger);
-  // Documents a stopped process left searchable by keywords only are embedded again, in the background.
-  await meaningIndexer?.resumeAwaiting().catch((error: unknown) => {
-    logger.warn({ err: error }, "could not list the documents still to embed; they are resumed at the next start");
-  });
   const retrievalMode: RetrievalMode =
     config.retrieval.mode ?? (embedder === null ? "sparse" : reranker ? "hybrid+rerank" : "hybrid");
   const spellingDictionary =
