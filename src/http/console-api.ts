@@ -34,7 +34,10 @@ export const EMPTY_SPACE_ANSWER = "No documents yet — drop a file here (or use
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 export type ConsoleApi = {
-  /** `?sameName=replace|keep-both`: what the upload does to an earlier file of the same name (default replace). */
+  /**
+   * `?sameName=replace|keep-both`: what the upload does to an earlier file of the same name (default
+   * replace); `?meaning=wait`: answer once searchable by meaning, not only by keywords.
+   */
   upload(request: IncomingMessage, response: ServerResponse, url?: URL): Promise<void>;
   ask(request: IncomingMessage, response: ServerResponse): Promise<void>;
   history(response: ServerResponse): Promise<void>;
@@ -234,6 +237,7 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
   return {
     async upload(request, response, url) {
       const sameName = readSameNamePolicy(url);
+      const meaning = url?.searchParams.get("meaning") === "wait" ? "wait" : "background";
       const declared = Number(request.headers["content-length"] ?? Number.NaN);
       if (Number.isFinite(declared) && declared > options.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
         // Refuse before reading; closing the connection stops the client from sending the rest.
@@ -284,8 +288,9 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
             spaceId,
             uploader: "console",
             sameName,
-            // Answered as soon as it is searchable by keywords; the document list shows the embedding.
-            meaning: "background",
+            // Answered as soon as it is searchable by keywords (the document list shows the embedding);
+            // `?meaning=wait` holds the answer until it is searchable by meaning too, for scripts.
+            meaning,
             onProgress: (stage, progress) => writeLine({ type: "progress", file: file.fileName, stage, ...progress }),
           });
         } catch (error) {

@@ -218,7 +218,7 @@ describe("console API conversation", () => {
     expect((await fetch(`${baseUrl}/api/upload?sameName=keep-both`, { method: "POST", body: form() })).status).toBe(
       200,
     );
-    expect((await fetch(`${baseUrl}/api/upload`, { method: "POST", body: form() })).status).toBe(200);
+    expect((await fetch(`${baseUrl}/api/upload?meaning=wait`, { method: "POST", body: form() })).status).toBe(200);
     const refused = await fetch(`${baseUrl}/api/upload?sameName=overwrite`, { method: "POST", body: form() });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
@@ -226,7 +226,7 @@ describe("console API conversation", () => {
     );
     expect(fake.ingestOptions).toEqual([
       { sameName: "keep-both", meaning: "background" },
-      { sameName: "replace", meaning: "background" },
+      { sameName: "replace", meaning: "wait" },
     ]);
   });
 
