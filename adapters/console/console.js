@@ -184,6 +184,8 @@ function describeDocument(document_) {
 function describeSearchability(meaning, progress) {
   if (meaning === "off") return "Searchable by keywords";
   if (meaning === "ready") return "Searchable";
+  if (meaning === "failed")
+    return "Searchable by keywords · reading for meaning failed; Folio tries again when it restarts";
   const share = progress && progress.total > 0 ? ` ${Math.floor((100 * progress.done) / progress.total)}%` : "";
   return `Searchable by keywords · reading for meaning${share}…`;
 }

@@ -59,6 +59,8 @@ export type ConsoleApiOptions = {
    * waiting. Absent: keyword-only (no embedding model).
    */
   meaningProgressOf?: (documentId: string) => { done: number; total: number } | null;
+  /** Whether a document's embedding failed (it stays searchable by keywords; retried at the next start). */
+  meaningFailed?: (documentId: string) => boolean;
   logger: Logger;
 };
 
@@ -205,15 +207,17 @@ function readSameNamePolicy(url: URL | undefined): SameNamePolicy {
 
 /**
  * How a listed document can be found: every listed document by keywords; by meaning once its vectors
- * are written ("ready"), while they are being written ("pending", with passages done so far), or not at
- * all without an embedding model ("off").
+ * are written ("ready"), while they are being written ("pending", with passages done so far), not yet
+ * because embedding failed ("failed": retried when the server next starts), or not at all without an
+ * embedding model ("off").
  */
 function describeSearchability(
   document: DocumentRecord,
-  meaningProgressOf: ConsoleApiOptions["meaningProgressOf"],
-): { meaning: "ready" | "pending" | "off"; meaningProgress?: { done: number; total: number } } {
+  { meaningProgressOf, meaningFailed }: Pick<ConsoleApiOptions, "meaningProgressOf" | "meaningFailed">,
+): { meaning: "ready" | "pending" | "failed" | "off"; meaningProgress?: { done: number; total: number } } {
   if (!meaningProgressOf) return { meaning: "off" };
   if (!document.awaitingMeaning) return { meaning: "ready" };
+  if (meaningFailed?.(document.id)) return { meaning: "failed" };
   const progress = meaningProgressOf(document.id);
   return progress ? { meaning: "pending", meaningProgress: progress } : { meaning: "pending" };
 }
@@ -397,7 +401,7 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
           mediaType: document.mediaType,
           pageCount: document.pageCount,
           sections: sectionCounts[index] ?? 0,
-          ...describeSearchability(document, options.meaningProgressOf),
+          ...describeSearchability(document, options),
           createdAt: document.createdAt.toISOString(),
           url: core.signedDocumentUrl({ documentId: document.id }),
         })),

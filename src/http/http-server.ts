@@ -103,7 +103,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     librarySpaceId: folio.config.librarySpaceId,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_PARSE_LIMITS.maxBytes,
     countSections: async (documentId) => (await folio.catalog.listChunks(documentId)).length,
-    ...(folio.meaningIndexer ? { meaningProgressOf: folio.meaningIndexer.progressOf } : {}),
+    ...(folio.meaningIndexer
+      ? { meaningProgressOf: folio.meaningIndexer.progressOf, meaningFailed: folio.meaningIndexer.hasFailed }
+      : {}),
     logger: options.logger,
   });
   const documentStreams = createConsoleDocumentStreams({ events: folio.documentEvents, spaceId });

@@ -28,6 +28,8 @@ export type MeaningIndexer = {
   enqueue(document: DocumentRecord, onProgress?: (progress: MeaningProgress) => void): Promise<boolean>;
   /** Passages embedded so far for a queued or running document; null when it is not waiting here. */
   progressOf(documentId: string): MeaningProgress | null;
+  /** Whether its embedding failed in this process (it stays searchable by keywords until retried). */
+  hasFailed(documentId: string): boolean;
   /** Queues every document the catalog still lists as awaiting meaning; returns how many. */
   resumeAwaiting(): Promise<number>;
   /** Stops the running embedding (it resumes at the next start) and drops the queue. */
@@ -55,6 +57,7 @@ export function createMeaningIndexer(options: {
   const queue: Waiting[] = [];
   const byDocument = new Map<string, Waiting>();
   const progress = new Map<string, MeaningProgress>();
+  const failed = new Set<string>();
   const stop = new AbortController();
   let running: Promise<void> | null = null;
 
@@ -111,6 +114,7 @@ export function createMeaningIndexer(options: {
             { err: error, documentId: document.id, space: document.spaceId },
             "could not embed a document; it stays searchable by keywords and is tried again at the next start",
           );
+          failed.add(document.id);
           events.publish({ type: "meaning_failed", spaceId: document.spaceId, documentId: document.id });
         }
         waiting.settle.reject(error);
@@ -128,6 +132,7 @@ export function createMeaningIndexer(options: {
         new FolioError("shutting_down", "Folio is shutting down; embedding resumes at the next start."),
       );
     }
+    failed.delete(document.id);
     const already = byDocument.get(document.id);
     if (already) {
       if (onProgress) already.listeners.push(onProgress);
@@ -150,6 +155,7 @@ export function createMeaningIndexer(options: {
   return {
     enqueue,
     progressOf: (documentId) => progress.get(documentId) ?? null,
+    hasFailed: (documentId) => failed.has(documentId),
     async resumeAwaiting() {
       const awaiting = await catalog.listDocumentsAwaitingMeaning();
       for (const document of awaiting) void enqueue(document);

@@ -82,6 +82,7 @@ describe("console API conversation", () => {
   const start = async (
     documents: DocumentRecord[],
     meaningProgressOf?: (documentId: string) => { done: number; total: number } | null,
+    meaningFailed?: (documentId: string) => boolean,
   ) => {
     fake = fakeCore(documents);
     const history = createConsoleHistory({ dataDir, spaceId: SPACE, logger: silentLogger });
@@ -94,6 +95,7 @@ describe("console API conversation", () => {
       countSections: async () => 3,
       logger: silentLogger,
       ...(meaningProgressOf ? { meaningProgressOf } : {}),
+      ...(meaningFailed ? { meaningFailed } : {}),
     });
     server = createServer((request, response) => {
       const url = new URL(request.url ?? "/", "http://folio.test");
@@ -195,8 +197,11 @@ describe("console API conversation", () => {
   it("says how each document can be found: by meaning, by keywords while its passages are embedded, or keywords only", async () => {
     const embedding = { ...documentRecord("embedding", SPACE), awaitingMeaning: true };
     const queued = { ...documentRecord("queued", SPACE), awaitingMeaning: true };
-    await start([documentRecord("read", SPACE), embedding, queued], (id) =>
-      id === "embedding" ? { done: 40, total: 120 } : null,
+    const broken = { ...documentRecord("broken", SPACE), awaitingMeaning: true };
+    await start(
+      [documentRecord("read", SPACE), embedding, queued, broken],
+      (id) => (id === "embedding" ? { done: 40, total: 120 } : null),
+      (id) => id === "broken",
     );
     const listed = (await (await fetch(`${baseUrl}/api/documents`)).json()) as {
       documents: Array<{ id: string; meaning: string; meaningProgress?: unknown }>;
@@ -205,6 +210,7 @@ describe("console API conversation", () => {
       { id: "read", meaning: "ready", meaningProgress: undefined },
       { id: "embedding", meaning: "pending", meaningProgress: { done: 40, total: 120 } },
       { id: "queued", meaning: "pending", meaningProgress: undefined },
+      { id: "broken", meaning: "failed", meaningProgress: undefined },
     ]);
   });
 

@@ -126,6 +126,8 @@ describe("meaning indexer", () => {
     await expect(indexer.enqueue(document)).rejects.toThrow("the model crashed");
     expect(marked).toEqual([]);
     expect(events.at(-1)).toEqual({ type: "meaning_failed", spaceId: document.spaceId, documentId: document.id });
+    expect(indexer.hasFailed(document.id)).toBe(true);
+    expect(indexer.hasFailed("another")).toBe(false);
   });
 
   it("resumes the documents the catalog lists as awaiting meaning, and refuses work once closed", async () => {
