@@ -24,6 +24,7 @@ import { createTransformersEmbedder } from "./embedding/transformers-embedder.js
 import { FolioError } from "./errors.js";
 import type { FolioCore } from "./folio-core.js";
 import { createInferenceClient } from "./inference/inference-client.js";
+import { createDocumentEvents, type DocumentEvents } from "./ingest/document-events.js";
 import { createIngestionService, type IngestionService } from "./ingest/ingest-file.js";
 import {
   createIngestionQueue,
@@ -35,6 +36,8 @@ import {
   SHARED_DATABASE_STALE_AFTER_MS,
   sweepInterruptedIngestion,
 } from "./ingest/interrupted-ingestion.js";
+import { createMeaningIndexer, type MeaningIndexer } from "./ingest/meaning-indexer.js";
+import { createParseActivity } from "./ingest/parse-activity.js";
 import { createSparseVectorMaintainer, type SparseVectorMaintainer } from "./ingest/sparse-vector-maintainer.js";
 import { resolveLinkSecret } from "./links/link-secret.js";
 import { createLinkSigner } from "./links/signed-links.js";
@@ -85,6 +88,10 @@ export type Folio = {
   /** The answer pipeline from the documents alone, without an approved answer leading (questionnaires). */
   documentAnswers: AnswerService;
   ingestion: IngestionService;
+  /** Documents added, removed and made searchable by meaning in this process (the console's live list). */
+  documentEvents: DocumentEvents;
+  /** Embeds stored documents in the background; null when keyword-only (FOLIO_EMBED_MODEL=none). */
+  meaningIndexer: MeaningIndexer | null;
   sparseVectors: SparseVectorMaintainer;
   linkSigner: ReturnType<typeof createLinkSigner>;
   /** Questionnaire jobs: read, answered in the background behind interactive questions, filled copies. */
@@ -242,10 +249,19 @@ async function assembleFolio(
   const tokenizerDirectory = await chooseTokenizerDirectory(config);
   const sparseVectors = createSparseVectorMaintainer({ catalog, vectorIndex, bm25: config.bm25, logger });
   const parseLimits = resolveParseLimits({ maxMemoryMb: config.operations.parseMemoryMb });
+  const documentEvents = createDocumentEvents();
+  // Background embedding steps aside while an upload is parsed (two cores: the parse is what users wait on).
+  const parseActivity = createParseActivity();
+  const meaningIndexer =
+    embedder === null
+      ? null
+      : createMeaningIndexer({ catalog, vectorIndex, embedder, events: documentEvents, logger, parseActivity });
   const ingestionService = createIngestionService({
     catalog,
     vectorIndex,
-    embedder,
+    meaning: meaningIndexer,
+    events: documentEvents,
+    parseActivity,
     sparseVectors,
     bm25: config.bm25,
     logger,
@@ -366,8 +382,11 @@ async function assembleFolio(
       (await catalog.listDocuments(spaceId)).filter((document) => document.status === "ready"),
     getDocument: (documentId) => catalog.getDocument(documentId),
     async deleteDocument(documentId) {
+      const document = await catalog.getDocument(documentId);
       await vectorIndex.deleteByDocument(documentId);
-      return catalog.deleteDocument(documentId);
+      const deleted = await catalog.deleteDocument(documentId);
+      if (deleted && document) documentEvents.publish({ type: "removed", spaceId: document.spaceId, documentId });
+      return deleted;
     },
     markEventProcessed: (eventId) => catalog.markEventProcessed(eventId),
     releaseEvent: (eventId) => catalog.releaseEvent(eventId),
@@ -398,6 +417,8 @@ async function assembleFolio(
     answerLibrary,
     documentAnswers: answers,
     ingestion,
+    documentEvents,
+    meaningIndexer,
     sparseVectors,
     linkSigner,
     questionnaires,
@@ -412,6 +433,8 @@ async function assembleFolio(
     async close() {
       await questionnaires.close();
       stopSweepingInterruptedIngestion();
+      // Before the stores close: an embedding cut off here resumes at the next start.
+      await meaningIndexer?.close();
       await closeParseWorkers();
       await vectorIndex.close();
       await catalog.close();

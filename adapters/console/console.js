@@ -21,6 +21,10 @@ const newConversationButton = document.getElementById("new-conversation");
 let documentTotal = null;
 /** Set from /api/history; the server enforces it too, this only spares sending a file it would refuse. */
 let maxUploadBytes = Number.POSITIVE_INFINITY;
+/** The documents last listed (by /api/documents): the same-name prompt looks names up here. */
+let listedDocuments = [];
+/** False when the server has no embedding model (documents are found by keywords only). */
+let meaningExpected = true;
 
 function element(tag, options = {}, children = []) {
   const node = document.createElement(tag);
@@ -96,7 +100,12 @@ function describeUpload(result) {
   if (result.pages != null) parts.push(plural(result.pages, "page"));
   parts.push(plural(result.chunks, "section"));
   if (result.status === "unchanged") return `Already here, unchanged — ${parts.join(", ")}`;
-  return `Added — ${parts.join(", ")}`;
+  const what = result.replaced?.length ? "Replaced the earlier version" : "Added";
+  const when =
+    result.searchableBy === "keywords" && meaningExpected
+      ? " · searchable by keywords now, by meaning once read (see Documents)"
+      : "";
+  return `${what} — ${parts.join(", ")}${when}`;
 }
 
 function showUploadResult(message, result) {
@@ -170,6 +179,34 @@ function describeDocument(document_) {
   return parts.join(" · ");
 }
 
+/* ---------- searchable by keywords, then by meaning ---------- */
+
+/** What the list says about how a document can be found; `progress` while its passages are embedded. */
+function describeSearchability(meaning, progress) {
+  if (meaning === "off") return "Searchable by keywords";
+  if (meaning === "ready") return "Searchable";
+  if (meaning === "failed")
+    return "Searchable by keywords · reading for meaning failed; Folio tries again when it restarts";
+  const share = progress && progress.total > 0 ? ` ${Math.floor((100 * progress.done) / progress.total)}%` : "";
+  return `Searchable by keywords · reading for meaning${share}…`;
+}
+
+function searchabilityLine(document_) {
+  return element("div", {
+    className: "document-meta document-search",
+    text: describeSearchability(document_.meaning, document_.meaningProgress),
+    attributes: { "data-role": "document-search", "data-meaning": document_.meaning ?? "off" },
+  });
+}
+
+/** A meaning_progress event updates its row in place; the other events reload the list. */
+function showMeaningProgress(event) {
+  const row = documentList.querySelector(`[data-document-id="${CSS.escape(event.documentId)}"]`);
+  const line = row?.querySelector('[data-role="document-search"][data-meaning="pending"]');
+  if (!line) return;
+  line.textContent = describeSearchability("pending", event);
+}
+
 async function deleteDocument(document_, button) {
   if (!window.confirm(`Delete “${document_.title}” (${document_.fileName})? Answers will no longer use it.`)) return;
   button.disabled = true;
@@ -206,6 +243,7 @@ function renderDocument(document_) {
         text: describeDocument(document_),
         attributes: { "data-role": "document-meta" },
       }),
+      searchabilityLine(document_),
     ]),
     remove,
   ]);
@@ -216,6 +254,8 @@ async function loadDocuments() {
     const response = await fetch("/api/documents");
     if (!response.ok) return;
     const data = await response.json();
+    listedDocuments = data.documents;
+    meaningExpected = !data.documents.some((document_) => document_.meaning === "off");
     documentTotal = data.documents.length;
     documentList.replaceChildren(...data.documents.map(renderDocument));
     documentCount.textContent = `(${documentTotal})`;
@@ -318,6 +358,36 @@ answersInput.addEventListener("change", async () => {
   await loadApprovedAnswers();
 });
 
+/* ---------- every open tab sees documents appear and disappear ---------- */
+
+/** Several events in a row (a replace: added, then removed) cost one reload. */
+let reloadTimer = null;
+function reloadDocumentsSoon() {
+  clearTimeout(reloadTimer);
+  reloadTimer = setTimeout(loadDocuments, 150);
+}
+
+/**
+ * One stream per tab (GET /api/documents/events). The browser reconnects by itself after a dropped
+ * connection; a refused one (the server restarting) is retried here. Each (re)connection reloads the
+ * list, so nothing that happened while disconnected is missed.
+ */
+function followDocumentChanges() {
+  const source = new EventSource("/api/documents/events");
+  source.addEventListener("ready", () => {
+    document.body.setAttribute("data-live-documents", "connected");
+    reloadDocumentsSoon();
+  });
+  for (const type of ["added", "removed", "meaning_ready", "meaning_failed"]) {
+    source.addEventListener(type, reloadDocumentsSoon);
+  }
+  source.addEventListener("meaning_progress", (message) => showMeaningProgress(JSON.parse(message.data)));
+  source.addEventListener("error", () => {
+    document.body.setAttribute("data-live-documents", "reconnecting");
+    if (source.readyState === EventSource.CLOSED) setTimeout(followDocumentChanges, 5_000);
+  });
+}
+
 newConversationButton.addEventListener("click", async () => {
   newConversationButton.disabled = true;
   try {
@@ -340,7 +410,7 @@ const STAGE_NAMES = {
   parsing: "Reading the file…",
   chunking: "Splitting into sections…",
   embedding: "Reading for meaning…",
-  indexing: "Indexing…",
+  indexing: "Indexing the words…",
   done: "Finishing…",
 };
 
@@ -350,11 +420,82 @@ function describeProgress(event) {
   return `${words}${share}`;
 }
 
-function uploadFile(file) {
+/**
+ * The bar shows what is measured: the bytes sent while sending, passages embedded while embedding;
+ * stages without a measure (reading the file, indexing) show a moving bar rather than a full one.
+ */
+function showProgress(progress, event) {
+  if (event.stage === "embedding" && event.total > 0) {
+    progress.value = Math.floor((100 * event.done) / event.total);
+  } else {
+    progress.removeAttribute("value");
+  }
+}
+
+/* ---------- a file whose name is already here ---------- */
+
+/**
+ * Asks, inside the upload's card, what to do with a file whose name is already listed: replace it
+ * (a new version: earlier answers' links then say so and open the new one), keep both, or cancel.
+ * Resolves "replace", "keep-both" or null (cancelled).
+ */
+function askAboutSameName(message, existing) {
+  return new Promise((resolve) => {
+    const added = addedAt.format(new Date(existing.createdAt));
+    const question = element("p", {
+      className: "same-name-question",
+      text: `A file named ${existing.fileName} is already here (“${existing.title}”, added ${added}). Replace it with this new version?`,
+    });
+    const choices = [
+      ["replace", "Replace", "primary"],
+      ["keep-both", "Keep both", "secondary"],
+      [null, "Cancel", "secondary"],
+    ].map(([choice, label, className]) => {
+      const button = element("button", {
+        className,
+        text: label,
+        attributes: { type: "button", "data-role": "same-name-choice", "data-choice": choice ?? "cancel" },
+      });
+      button.addEventListener("click", () => {
+        prompt.remove();
+        resolve(choice);
+      });
+      return button;
+    });
+    const prompt = element("div", { className: "same-name", attributes: { "data-role": "same-name-prompt" } }, [
+      question,
+      element("div", { className: "same-name-choices" }, choices),
+    ]);
+    message.append(prompt);
+    choices[0].focus();
+    scrollToEnd();
+  });
+}
+
+/** The listed document of this name, from a fresh list (another tab may have added one meanwhile). */
+async function findSameName(fileName) {
+  await loadDocuments();
+  return listedDocuments.find((document_) => document_.fileName === fileName) ?? null;
+}
+
+async function uploadFile(file) {
   const { message, body } = addMessage("upload", "Upload");
   body.textContent = file.name;
+  let sameName = "replace";
+  const existing = await findSameName(file.name);
+  if (existing) {
+    const choice = await askAboutSameName(message, existing);
+    if (choice === null) {
+      message.append(
+        element("p", { text: "Cancelled — nothing was uploaded.", attributes: { "data-role": "upload-cancelled" } }),
+      );
+      message.setAttribute("data-status", "done");
+      return;
+    }
+    sameName = choice;
+  }
   const progress = element("progress", { attributes: { max: "100", value: "0" } });
-  const status = element("div", { className: "status-line", text: "Uploading…" });
+  const status = element("div", { className: "status-line", text: "Sending 0%" });
   message.append(progress, status);
 
   if (file.size > maxUploadBytes) {
@@ -366,7 +507,7 @@ function uploadFile(file) {
       chunks: 0,
       error: { code: "file_too_large", message: `The file is larger than the ${megabytes} MB upload limit.` },
     });
-    return Promise.resolve();
+    return;
   }
 
   return new Promise((resolve) => {
@@ -382,7 +523,10 @@ function uploadFile(file) {
         newline = text.indexOf("\n", consumed);
         if (!line) continue;
         const event = JSON.parse(line);
-        if (event.type === "progress") status.textContent = describeProgress(event);
+        if (event.type === "progress") {
+          status.textContent = describeProgress(event);
+          showProgress(progress, event);
+        }
         if (event.type === "result") {
           finished = true;
           showUploadResult(message, event.result);
@@ -390,7 +534,11 @@ function uploadFile(file) {
       }
     };
     request.upload.addEventListener("progress", (event) => {
-      if (event.lengthComputable) progress.value = Math.round((event.loaded / event.total) * 100);
+      if (!event.lengthComputable) return;
+      const share = Math.round((event.loaded / event.total) * 100);
+      progress.value = share;
+      // Everything sent: the server reads it now (its first progress line says so).
+      status.textContent = share < 100 ? `Sending ${share}%` : "Sent — waiting for the server…";
     });
     request.addEventListener("progress", () => {
       if (request.status === 200) readLines();
@@ -431,7 +579,7 @@ function uploadFile(file) {
     });
     const form = new FormData();
     form.append("file", file, file.name);
-    request.open("POST", "/api/upload");
+    request.open("POST", `/api/upload?sameName=${encodeURIComponent(sameName)}`);
     request.setRequestHeader("X-Folio-Console", "1");
     request.send(form);
   });
@@ -658,4 +806,4 @@ questionBox.addEventListener("keydown", (event) => {
   }
 });
 
-loadHistory().then(loadDocuments).then(loadApprovedAnswers);
+loadHistory().then(loadDocuments).then(loadApprovedAnswers).then(followDocumentChanges);

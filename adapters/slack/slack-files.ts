@@ -175,6 +175,8 @@ async function ingestClaimedFile(
       fileName,
       spaceId,
       uploader: conversation.userId,
+      // Replied to once searchable by keywords; the passages are embedded after (describeIngestOutcome).
+      meaning: "background",
       onProgress: (stage: IngestStage, detail?: IngestProgress) => {
         const now = Date.now();
         if (stage === "done" || now - lastProgressAt < dependencies.progressIntervalMs) return;

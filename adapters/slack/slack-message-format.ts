@@ -7,6 +7,7 @@
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
 import { defangUrls } from "../../src/answer/literal-links.js";
 import { labelDocument } from "../../src/domain/document-label.js";
+import { describeIngestOutcome } from "../../src/ingest/describe-ingest-outcome.js";
 import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
 
 /** Slack's documented limits: text of one section block, blocks per message, `text` per message. */
@@ -352,7 +353,10 @@ function describeSize(result: IngestResult): string {
 /** The reply in the file's thread once ingestion has finished, one sentence per outcome. */
 export function buildIngestResultText(result: IngestResult): string {
   const name = escapeMrkdwn(result.file);
-  if (result.status === "ingested") return `Indexed ${name}: ${describeSize(result)}`;
+  if (result.status === "ingested") {
+    const outcome = describeIngestOutcome(result);
+    return `Indexed ${name}: ${describeSize(result)}${outcome ? `. ${escapeMrkdwn(outcome)}` : ""}`;
+  }
   if (result.status === "unchanged") return `${name} is already indexed (${describeSize(result)}) — nothing changed.`;
   const reason = result.error ? escapeMrkdwn(result.error.message) : "the file could not be read.";
   return `Could not index ${name}: ${reason}`;

@@ -94,6 +94,8 @@ export async function ingestTeamsFile(
       fileName: input.file.name,
       spaceId: input.spaceId,
       uploader: input.uploader,
+      // Replied to once searchable by keywords; the passages are embedded after (describeIngestOutcome).
+      meaning: "background",
     });
     log.info(
       {

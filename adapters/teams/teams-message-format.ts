@@ -8,6 +8,7 @@
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
 import { defangUrls, literalMarkdown } from "../../src/answer/literal-links.js";
 import { labelDocumentWithin } from "../../src/domain/document-label.js";
+import { describeIngestOutcome } from "../../src/ingest/describe-ingest-outcome.js";
 import type { IngestResult } from "../../src/ingest/ingest-result.js";
 
 /** Limits Teams enforces on citation appearances; longer values get the message rejected. */
@@ -191,7 +192,10 @@ function describeSize(result: IngestResult): string {
 /** The reply once an upload has been handled, one sentence per outcome. */
 export function buildIngestResultText(result: IngestResult, target?: string | null): string {
   const where = target ? ` for ${target}` : "";
-  if (result.status === "ingested") return `Indexed ${result.file}${where}: ${describeSize(result)}`;
+  if (result.status === "ingested") {
+    const outcome = describeIngestOutcome(result);
+    return `Indexed ${result.file}${where}: ${describeSize(result)}${outcome ? `. ${outcome}` : ""}`;
+  }
   if (result.status === "unchanged") {
     return `${result.file} is already indexed${where} (${describeSize(result)}) — nothing changed.`;
   }

@@ -29,4 +29,6 @@ export type CliOptions = {
   /** `answers add --question-column C --answer-column C`: header text, letter or number; absent: found by header. */
   questionColumn?: string;
   answerColumn?: string;
+  /** `ingest --keep-both`: keep an earlier file of the same name beside the new one instead of replacing it. */
+  keepBoth: boolean;
 };

@@ -7,11 +7,16 @@ import type { AnswerContext, AnswerEvent } from "../answer/answer-events.js";
 import type { ApprovedAnswers } from "../answer-library/approved-answers.js";
 import type { Folio } from "../composition-root.js";
 import type { SearchResult } from "../domain/types.js";
-import type { IngestResult } from "../ingest/ingest-result.js";
+import type { IngestResult, SameNamePolicy } from "../ingest/ingest-result.js";
 import type { RetrievalMode } from "../retrieval/retriever.js";
 
 export type CommandBackend = {
-  ingestFile(input: { bytes: Uint8Array; fileName: string; spaceId: string }): Promise<IngestResult>;
+  ingestFile(input: {
+    bytes: Uint8Array;
+    fileName: string;
+    spaceId: string;
+    sameName: SameNamePolicy;
+  }): Promise<IngestResult>;
   /** Called once after a batch of ingested files: BM25 vectors of the space share one normalisation. */
   finishIngest(spaceId: string): Promise<void>;
   search(request: {

@@ -34,6 +34,7 @@ function parseCommandLine(argv: string[]) {
       column: { type: "string" },
       "question-column": { type: "string" },
       "answer-column": { type: "string" },
+      "keep-both": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -61,6 +62,7 @@ function parseCommandLine(argv: string[]) {
     column: values.column,
     questionColumn: values["question-column"],
     answerColumn: values["answer-column"],
+    keepBoth: values["keep-both"] ?? false,
   };
   return { help: values.help ?? false, positionals, options };
 }

@@ -81,7 +81,7 @@ export function createRemoteCommandBackend(address: ServerAddress): CommandBacke
   return {
     approvedAnswers,
     async ingestFile(input) {
-      const query = new URLSearchParams({ space: input.spaceId, file: input.fileName });
+      const query = new URLSearchParams({ space: input.spaceId, file: input.fileName, sameName: input.sameName });
       const response = await call(`ingest?${query}`, {
         method: "POST",
         headers: { "Content-Type": "application/octet-stream" },

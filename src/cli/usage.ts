@@ -2,7 +2,10 @@
 export const USAGE = `folio — answers questions from your documents, with page-linked citations
 
 Usage:
-  folio ingest <path...> [--space S] [--json]          parse, chunk and index files or folders
+  folio ingest <path...> [--space S] [--keep-both] [--json]
+                                                       parse, chunk and index files or folders; a file
+                                                       named like one already ingested replaces it (a new
+                                                       version) unless --keep-both
   folio ask "<question>" [--space S] [--json]          answer with citations
   folio search "<query>" [--space S] [--k 10] [--mode M] [--json]
   folio eval retrieval --dataset <BEIR dir> [--split test] [--mode M] [--store embedded|qdrant]

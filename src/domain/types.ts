@@ -37,10 +37,17 @@ export type DocumentRecord = {
   pageCount: number | null;
   uploader: string | null;
   status: DocumentStatus;
+  /**
+   * True while a "ready" document is searchable by keywords only: its dense vectors are still being
+   * written in the background (src/ingest/meaning-indexer.ts).
+   */
+  awaitingMeaning: boolean;
   createdAt: Date;
 };
 
-export type NewDocument = Omit<DocumentRecord, "id" | "createdAt" | "status"> & {
+export type NewDocument = Omit<DocumentRecord, "id" | "createdAt" | "status" | "awaitingMeaning"> & {
+  /** Stored as searchable by keywords only until `markDocumentMeaningReady` (default false). */
+  awaitingMeaning?: boolean;
   /** The original bytes, kept for the source viewer. */
   bytes: Uint8Array;
 };

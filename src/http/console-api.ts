@@ -8,9 +8,10 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import busboy from "busboy";
 import type { AnswerEvent, Citation } from "../answer/answer-events.js";
+import type { DocumentRecord } from "../domain/types.js";
 import { FolioError, isFolioError } from "../errors.js";
 import type { FolioCore } from "../folio-core.js";
-import type { IngestResult } from "../ingest/ingest-result.js";
+import type { IngestResult, SameNamePolicy } from "../ingest/ingest-result.js";
 import type { Logger } from "../logger.js";
 import type { ConsoleEntry, ConsoleHistory } from "./console-history.js";
 import { sendJson } from "./http-responses.js";
@@ -33,7 +34,11 @@ export const EMPTY_SPACE_ANSWER = "No documents yet — drop a file here (or use
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 export type ConsoleApi = {
-  upload(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  /**
+   * `?sameName=replace|keep-both`: what the upload does to an earlier file of the same name (default
+   * replace); `?meaning=wait`: answer once searchable by meaning, not only by keywords.
+   */
+  upload(request: IncomingMessage, response: ServerResponse, url?: URL): Promise<void>;
   ask(request: IncomingMessage, response: ServerResponse): Promise<void>;
   history(response: ServerResponse): Promise<void>;
   documents(response: ServerResponse): Promise<void>;
@@ -49,6 +54,13 @@ export type ConsoleApiOptions = {
   maxUploadBytes: number;
   /** How many passages ("sections" in the console) a document was split into. */
   countSections(documentId: string): Promise<number>;
+  /**
+   * Passages embedded so far for a document still being made searchable by meaning; null when it is not
+   * waiting. Absent: keyword-only (no embedding model).
+   */
+  meaningProgressOf?: (documentId: string) => { done: number; total: number } | null;
+  /** Whether a document's embedding failed (it stays searchable by keywords; retried at the next start). */
+  meaningFailed?: (documentId: string) => boolean;
   logger: Logger;
 };
 
@@ -186,6 +198,30 @@ async function* emptySpaceEvents(requestId: string): AsyncIterable<AnswerEvent> 
   };
 }
 
+/** The upload's `?sameName=` (the console asks before sending a file whose name is already listed). */
+function readSameNamePolicy(url: URL | undefined): SameNamePolicy {
+  const value = url?.searchParams.get("sameName") ?? "replace";
+  if (value === "replace" || value === "keep-both") return value;
+  throw new FolioError("invalid_upload", 'sameName must be "replace" or "keep-both".', { details: { status: 400 } });
+}
+
+/**
+ * How a listed document can be found: every listed document by keywords; by meaning once its vectors
+ * are written ("ready"), while they are being written ("pending", with passages done so far), not yet
+ * because embedding failed ("failed": retried when the server next starts), or not at all without an
+ * embedding model ("off").
+ */
+function describeSearchability(
+  document: DocumentRecord,
+  { meaningProgressOf, meaningFailed }: Pick<ConsoleApiOptions, "meaningProgressOf" | "meaningFailed">,
+): { meaning: "ready" | "pending" | "failed" | "off"; meaningProgress?: { done: number; total: number } } {
+  if (!meaningProgressOf) return { meaning: "off" };
+  if (!document.awaitingMeaning) return { meaning: "ready" };
+  if (meaningFailed?.(document.id)) return { meaning: "failed" };
+  const progress = meaningProgressOf(document.id);
+  return progress ? { meaning: "pending", meaningProgress: progress } : { meaning: "pending" };
+}
+
 export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
   const { core, history, spaceId } = options;
   const searchSpaces = options.librarySpaceId ? [spaceId, options.librarySpaceId] : [spaceId];
@@ -205,7 +241,9 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
   };
 
   return {
-    async upload(request, response) {
+    async upload(request, response, url) {
+      const sameName = readSameNamePolicy(url);
+      const meaning = url?.searchParams.get("meaning") === "wait" ? "wait" : "background";
       const declared = Number(request.headers["content-length"] ?? Number.NaN);
       if (Number.isFinite(declared) && declared > options.maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
         // Refuse before reading; closing the connection stops the client from sending the rest.
@@ -255,6 +293,10 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
             fileName: file.fileName,
             spaceId,
             uploader: "console",
+            sameName,
+            // Answered as soon as it is searchable by keywords (the document list shows the embedding);
+            // `?meaning=wait` holds the answer until it is searchable by meaning too, for scripts.
+            meaning,
             onProgress: (stage, progress) => writeLine({ type: "progress", file: file.fileName, stage, ...progress }),
           });
         } catch (error) {
@@ -361,6 +403,7 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
           mediaType: document.mediaType,
           pageCount: document.pageCount,
           sections: sectionCounts[index] ?? 0,
+          ...describeSearchability(document, options),
           createdAt: document.createdAt.toISOString(),
           url: core.signedDocumentUrl({ documentId: document.id }),
         })),

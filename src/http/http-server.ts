@@ -22,6 +22,7 @@ import {
   CONSOLE_ANSWERS_PATH,
   createConsoleApprovedAnswers,
 } from "./console-approved-answers.js";
+import { createConsoleDocumentStreams } from "./console-document-events.js";
 import { createConsoleHistory } from "./console-history.js";
 import { sendJsonError } from "./http-responses.js";
 import type { HttpRoute } from "./http-route.js";
@@ -35,7 +36,7 @@ export const DEFAULT_CONSOLE_SPACE_ID = "console:default";
 
 export type HttpServerOptions = {
   folio: Pick<Folio, "core" | "catalog" | "linkSigner" | "config" | "isReady" | "retriever" | "sparseVectors"> &
-    Pick<Folio, "checkReadiness" | "coreFor" | "metrics" | "questionnaires">;
+    Pick<Folio, "checkReadiness" | "coreFor" | "metrics" | "questionnaires" | "documentEvents" | "meaningIndexer">;
   logger: Logger;
   /** Directory holding index.html, console.css and console.js (adapters/console). */
   consoleAssetsDir: string;
@@ -85,6 +86,8 @@ const CONSOLE_API_PATHS = new Set([
   ...CONSOLE_QUESTIONNAIRE_PATHS,
   CONSOLE_ANSWERS_PATH,
 ]);
+/** The live document list: a long-lived stream, so not admitted as work in progress (see the gate below). */
+const CONSOLE_DOCUMENT_EVENTS_PATH = "/api/documents/events";
 const CONSOLE_DOCUMENT_PREFIX = "/api/documents/";
 
 const STATUS_BY_CODE: Record<string, number> = {
@@ -120,6 +123,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     librarySpaceId: folio.config.librarySpaceId,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_PARSE_LIMITS.maxBytes,
     countSections: async (documentId) => (await folio.catalog.listChunks(documentId)).length,
+    ...(folio.meaningIndexer
+      ? { meaningProgressOf: folio.meaningIndexer.progressOf, meaningFailed: folio.meaningIndexer.hasFailed }
+      : {}),
     logger: options.logger,
   });
   const consoleAnswers = createConsoleApprovedAnswers({
@@ -128,6 +134,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_PARSE_LIMITS.maxBytes,
     logger: options.logger,
   });
+  const documentStreams = createConsoleDocumentStreams({ events: folio.documentEvents, spaceId });
   const localCliApi = createLocalCliApi({ folio, token: options.localApiToken ?? null });
   const questionnaireApi = createQuestionnaireApi({
     questionnaires: folio.questionnaires,
@@ -167,6 +174,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           catalog: folio.catalog,
           linkSigner: folio.linkSigner,
           range: request.headers.range,
+          accept: request.headers.accept,
         });
       }
     }
@@ -205,11 +213,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       if (url.pathname === "/api/history") return consoleApi.history(response);
       if (url.pathname === "/api/documents") return consoleApi.documents(response);
       if (url.pathname === CONSOLE_ANSWERS_PATH) return consoleAnswers.list(response);
+      if (url.pathname === CONSOLE_DOCUMENT_EVENTS_PATH) return documentStreams.open(response);
       const asset = CONSOLE_ASSETS[url.pathname];
       if (asset) return serveAsset(response, asset);
     }
     if (method === "POST") {
-      if (url.pathname === "/api/upload") return consoleApi.upload(request, response);
+      if (url.pathname === "/api/upload") return consoleApi.upload(request, response, url);
       if (url.pathname === "/api/ask") return consoleApi.ask(request, response);
       if (url.pathname === "/api/conversation") return consoleApi.startConversation(response);
       if (url.pathname === CONSOLE_ANSWERS_PATH) return consoleAnswers.add(request, response, url);
@@ -217,7 +226,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (method === "DELETE" && isConsoleAnswer) {
       return consoleAnswers.remove(response, url.pathname.slice(CONSOLE_ANSWER_PREFIX.length));
     }
-    if (method === "DELETE" && isConsoleDocument) {
+    if (method === "DELETE" && isConsoleDocument && url.pathname !== CONSOLE_DOCUMENT_EVENTS_PATH) {
       // Document ids are UUIDs: nothing in one needs decoding, and a malformed escape must not cost a 500.
       return consoleApi.deleteDocument(response, url.pathname.slice(CONSOLE_DOCUMENT_PREFIX.length));
     }
@@ -248,8 +257,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       sendJsonError(response, 400, "invalid_url", "The request path is not a valid URL.");
       return;
     }
-    // Probes always answer; other work is admitted by the gate (busy: 429, shutting down: 503).
-    if (!PROBE_PATHS.has(url.pathname)) {
+    // Probes always answer; other work is admitted by the gate (busy: 429, shutting down: 503). A
+    // document event stream stays open as long as its tab: it is refused while draining, never counted.
+    if (url.pathname === CONSOLE_DOCUMENT_EVENTS_PATH && request.method === "GET" && gate.draining) {
+      sendRefusal(response, "draining", gate);
+      return;
+    }
+    if (!PROBE_PATHS.has(url.pathname) && url.pathname !== CONSOLE_DOCUMENT_EVENTS_PATH) {
       const kind = request.method === "POST" && url.pathname === "/api/ask" ? "question" : "other";
       const admission = gate.admit(response, kind);
       if (!admission.admitted) {
@@ -297,6 +311,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       return new Promise((resolve, reject) => {
         // A server that never started listening (its port was taken) has nothing to close.
         if (!server.listening) return resolve();
+        documentStreams.closeAll();
         server.close((error) => (error ? reject(error) : resolve()));
         // Streams in progress (SSE answers) and idle keep-alive sockets would otherwise hold close() open.
         server.closeIdleConnections();

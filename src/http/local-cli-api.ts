@@ -73,6 +73,8 @@ export function createLocalCliApi(options: LocalCliApiOptions): LocalCliApi {
   const ingest = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
     const space = requireText(url.searchParams.get("space"), "space");
     const fileName = requireText(url.searchParams.get("file"), "file");
+    // An older `folio` sends none: replacing was the only behaviour then.
+    const sameName = url.searchParams.get("sameName") === "keep-both" ? "keep-both" : "replace";
     const bytes = await readBody(request, DEFAULT_PARSE_LIMITS.maxBytes);
     let result: IngestResult;
     try {
@@ -81,6 +83,7 @@ export function createLocalCliApi(options: LocalCliApiOptions): LocalCliApi {
         fileName,
         spaceId: space,
         uploader: null,
+        sameName,
       });
     } catch (error) {
       if (!isFolioError(error)) throw error;

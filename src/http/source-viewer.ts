@@ -1,16 +1,20 @@
 /**
  * The source viewer: `GET /files/<documentId>?exp=&sig=` serves a document's original bytes to
- * whoever holds a valid signed link, so a citation opens the file at its page (`#page=N`).
+ * whoever holds a valid signed link, so a citation opens the file at its page (`#page=N`). A browser
+ * (asking for HTML) gets a page naming the document — title and file name — with the file framed
+ * below it (`&raw=1`: the bytes); a link to a version since replaced says so and opens the current one.
  * Served files are never trusted: no sniffing, and anything that is not a PDF runs sandboxed. HEAD
  * and single byte ranges are answered (PDF viewers ask for a large file in pieces).
  */
 
 import type { ServerResponse } from "node:http";
 import { decodeText } from "../../ingestion/decode-text.js";
+import { findCurrentVersion } from "../ingest/document-versions.js";
 import type { LinkSigner } from "../links/signed-links.js";
 import type { Catalog } from "../stores/catalog.js";
 import { parseByteRange } from "./byte-range.js";
 import { sendJsonError } from "./http-responses.js";
+import { sendReplacedPage, sendViewerPage } from "./viewer-page.js";
 
 export const FILES_PATH_PREFIX = "/files/";
 
@@ -23,6 +27,8 @@ export async function serveSourceFile(options: {
   method?: "GET" | "HEAD";
   /** The request's Range header. */
   range?: string | undefined;
+  /** The request's Accept header: a browser opening a link asks for text/html first. */
+  accept?: string | undefined;
 }): Promise<void> {
   const { url, response } = options;
   let documentId: string;
@@ -46,10 +52,18 @@ export async function serveSourceFile(options: {
     response.end(`${message}\n`);
     return;
   }
+  const wantsPage =
+    options.method !== "HEAD" && url.searchParams.get("raw") !== "1" && (options.accept ?? "").includes("text/html");
   const document = await options.catalog.getDocument(documentId);
   const bytes = document ? await options.catalog.getDocumentBytes(documentId) : null;
   if (!document || !bytes) {
-    sendJsonError(response, 404, "document_not_found", "This document no longer exists.");
+    await sendMissingDocument(options, documentId, wantsPage);
+    return;
+  }
+  if (wantsPage) {
+    const raw = new URLSearchParams(url.searchParams);
+    raw.set("raw", "1");
+    sendViewerPage(response, document, `${FILES_PATH_PREFIX}${encodeURIComponent(documentId)}?${raw.toString()}`);
     return;
   }
   const headers: Record<string, string | number> = {
@@ -79,6 +93,39 @@ export async function serveSourceFile(options: {
   }
   response.writeHead(range === null ? 200 : 206, headers);
   response.end(options.method === "HEAD" ? undefined : part);
+}
+
+/** A deleted document: plainly gone, or replaced by a newer version (document-versions.ts), then said so. */
+async function sendMissingDocument(
+  options: { response: ServerResponse; catalog: Catalog; linkSigner: LinkSigner },
+  documentId: string,
+  wantsPage: boolean,
+): Promise<void> {
+  const version = await findCurrentVersion(options.catalog, documentId);
+  if (!version) {
+    sendJsonError(options.response, 404, "document_not_found", "This document no longer exists.");
+    return;
+  }
+  const current = version.current
+    ? { document: version.current, url: options.linkSigner.signDocumentUrl({ documentId: version.current.id }) }
+    : null;
+  if (wantsPage) {
+    sendReplacedPage(options.response, version.note, current);
+    return;
+  }
+  const message = current
+    ? `This version of ${version.note.fileName} was replaced by a newer upload on ${version.note.replacedAt.slice(0, 10)}; the current version is at ${current.url}`
+    : `This version of ${version.note.fileName} was replaced by a newer upload on ${version.note.replacedAt.slice(0, 10)}, which has since been deleted too.`;
+  const body = JSON.stringify({
+    error: { code: "document_replaced", message },
+    ...(current ? { currentUrl: current.url } : {}),
+  });
+  options.response.writeHead(410, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+  });
+  options.response.end(body);
 }
 
 /** `inline` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). */

@@ -1,14 +1,14 @@
 /**
  * Ingestion of one uploaded file: dedupe by content hash, parse and chunk off the main thread,
  * store document + pages + chunks in one catalog transaction (as "indexing", invisible to search),
- * write the vectors, then flip the document to "ready". A rejected file leaves nothing behind but a
+ * write the BM25 vectors, then flip the document to "ready": searchable by keywords. Its passages are
+ * embedded after that, in the background (meaning-indexer.ts). A rejected file leaves nothing behind but a
  * failed job row with its reason; a process that dies half-way leaves a running job that start-up
  * recovery (interrupted-ingestion.ts) fails cleanly, removing the document, its vectors and bytes.
  */
 import { createHash } from "node:crypto";
 import type { ParsedDocument } from "../../ingestion/parsed-document.js";
-import type { ChunkDraft, MediaType } from "../domain/types.js";
-import type { Embedder } from "../embedding/embedder.js";
+import type { ChunkDraft, DocumentRecord, MediaType } from "../domain/types.js";
 import { FolioError, ParseError, toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type Bm25Parameters, documentVector } from "../retrieval/bm25.js";
@@ -16,8 +16,12 @@ import { countTerms } from "../retrieval/text-analyzer.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";
 import { mapInSlices } from "../workers/map-in-slices.js";
+import type { DocumentEvents } from "./document-events.js";
+import { recordReplacement } from "./document-versions.js";
 import { indexTextOf } from "./index-text.js";
-import type { IngestInput, IngestResult } from "./ingest-result.js";
+import type { IngestInput, IngestResult, ReplacedVersion } from "./ingest-result.js";
+import type { MeaningIndexer } from "./meaning-indexer.js";
+import type { ParseActivity } from "./parse-activity.js";
 import type { SparseVectorMaintainer } from "./sparse-vector-maintainer.js";
 
 /** Parses and chunks one file in isolation (a worker thread in production). Throws ParseError. */
@@ -30,10 +34,14 @@ export type ProcessFile = (input: {
 export type IngestionServiceOptions = {
   catalog: Catalog;
   vectorIndex: VectorIndex;
-  /** Null: chunks get BM25 vectors only (no embedding model loaded). */
-  embedder: Embedder | null;
   processFile: ProcessFile;
   sparseVectors: SparseVectorMaintainer;
+  /** Writes dense vectors in the background; null: keyword-only (no embedding model loaded). */
+  meaning: MeaningIndexer | null;
+  /** Told when a document is added or replaced; absent in set-ups nobody watches (evaluations). */
+  events?: DocumentEvents;
+  /** Where parses are counted, so background embedding can step aside for them. */
+  parseActivity?: ParseActivity;
   bm25: Bm25Parameters;
   logger: Logger;
   /** How often a running job records that it is alive (default 5 s); recovery leaves live jobs alone. */
@@ -47,7 +55,7 @@ export type IngestionService = {
 };
 
 export function createIngestionService(options: IngestionServiceOptions): IngestionService {
-  const { catalog, vectorIndex, embedder, processFile, sparseVectors, logger } = options;
+  const { catalog, vectorIndex, meaning, events, processFile, sparseVectors, logger } = options;
 
   async function ingestFile(input: IngestInput): Promise<IngestResult> {
     const startedAt = Date.now();
@@ -67,6 +75,8 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         status: "unchanged",
         pages: existing.pageCount,
         chunks: chunkCount,
+        searchableBy: meaning !== null && !existing.awaitingMeaning ? "meaning" : "keywords",
+        ...(meaning !== null && existing.awaitingMeaning ? { meaningPending: true } : {}),
       };
     };
     const already = await unchanged();
@@ -82,7 +92,12 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
     heartbeat.unref();
     try {
       input.onProgress?.("parsing");
-      const processed = await processFile({ bytes: input.bytes, fileName: input.fileName, signal: input.signal });
+      const parseEnded = options.parseActivity?.begin();
+      const processed = await processFile({
+        bytes: input.bytes,
+        fileName: input.fileName,
+        signal: input.signal,
+      }).finally(() => parseEnded?.());
       if (processed.chunks.length === 0) {
         throw new ParseError(
           "no_text",
@@ -92,30 +107,14 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
           },
         );
       }
-      // Embedding is most of an upload's time on CPU; it runs before anything is stored, so a failure
-      // or a cancelled upload leaves nothing behind.
+      // Stored and searchable by keywords first; embedding (most of an upload's time on CPU: 3–6 passages
+      // a second) follows in the background (meaning-indexer.ts), so a 260-page filing is found in seconds.
       const title = processed.document.title || input.fileName;
       // Work proportional to the document runs in slices on this thread, so requests are answered meanwhile.
       const indexTexts = await mapInSlices(processed.chunks, (chunk) =>
         indexTextOf({ title, fileName: input.fileName }, chunk),
       );
-      let denseVectors: number[][] | null = null;
-      if (embedder) {
-        const embeddingStart = Date.now();
-        input.onProgress?.("embedding", { done: 0, total: processed.chunks.length });
-        denseVectors = await embedder.embedPassages(indexTexts, {
-          signal: input.signal,
-          onProgress: (done, total) => input.onProgress?.("embedding", { done, total }),
-        });
-        fileLogger.debug(
-          { chunks: processed.chunks.length, latencyMs: Date.now() - embeddingStart },
-          "chunks embedded",
-        );
-      }
       input.onProgress?.("indexing");
-      const denseByPosition = new Map(
-        processed.chunks.map((chunk, index) => [chunk.position, denseVectors?.[index]] as const),
-      );
       const chunksToStore = await mapInSlices(processed.chunks, (chunk, index) => ({
         ...chunk,
         terms: countTerms(indexTexts[index] ?? chunk.text),
@@ -132,12 +131,14 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
           pageCount: processed.document.pages?.length ?? null,
           uploader: input.uploader,
           bytes: input.bytes,
+          awaitingMeaning: meaning !== null,
         },
         pages: processed.document.pages ?? [],
         chunks: chunksToStore,
         jobId: job.id,
       });
       try {
+        if (input.signal?.aborted) throw input.signal.reason;
         const statistics = await catalog.getTermStatistics([input.spaceId], []);
         const averageLength = statistics.chunkCount > 0 ? statistics.totalLength / statistics.chunkCount : 1;
         await vectorIndex.upsert(
@@ -145,7 +146,6 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
             chunkId: chunk.id,
             documentId: stored.document.id,
             spaceId: input.spaceId,
-            ...denseFields(denseByPosition.get(chunk.position), embedder),
             sparse: documentVector(
               termsByPosition.get(chunk.position) ?? countTerms(chunk.text),
               averageLength,
@@ -153,7 +153,7 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
             ),
           })),
         );
-        // Every vector is written: from here on search may return the document's chunks.
+        // Every sparse vector is written: from here on keyword search may return the document's chunks.
         await catalog.markDocumentReady(stored.document.id);
       } catch (error) {
         // Keep catalog and index consistent: vectors written by earlier batches go with the document.
@@ -163,24 +163,37 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
         await catalog.deleteDocument(stored.document.id);
         throw error;
       }
-      await replaceEarlierVersions(input, stored.document.id, fileLogger);
-      await catalog.updateJob(job.id, { status: "succeeded", documentId: stored.document.id });
+      const ready: DocumentRecord = { ...stored.document, status: "ready" };
+      events?.publish({ type: "added", spaceId: input.spaceId, documentId: ready.id });
+      fileLogger.info(
+        { documentId: ready.id, chunks: stored.chunks.length, latencyMs: Date.now() - startedAt },
+        "searchable by keywords",
+      );
+      const replaced =
+        (input.sameName ?? "replace") === "replace" ? await replaceEarlierVersions(input, ready, fileLogger) : [];
+      await catalog.updateJob(job.id, { status: "succeeded", documentId: ready.id });
       // The document is in; refreshing the space's length normalisation is upkeep, not part of this upload.
       await sparseVectors.refreshIfDrifted(input.spaceId).catch((error: unknown) => {
         fileLogger.warn({ err: error }, "BM25 vectors of the space could not be refreshed; they will be next time");
       });
+      clearInterval(heartbeat);
+      const searchableBy = await searchableByMeaning(input, ready, fileLogger);
       input.onProgress?.("done");
       fileLogger.info(
-        { documentId: stored.document.id, chunks: stored.chunks.length, latencyMs: Date.now() - startedAt },
+        { documentId: ready.id, chunks: stored.chunks.length, searchableBy, latencyMs: Date.now() - startedAt },
         "file ingested",
       );
-      clearInterval(heartbeat);
       return {
         file: input.fileName,
-        documentId: stored.document.id,
+        documentId: ready.id,
         status: "ingested",
-        pages: stored.document.pageCount,
+        pages: ready.pageCount,
         chunks: stored.chunks.length,
+        searchableBy,
+        ...(searchableBy === "keywords" && meaning !== null && input.meaning === "background"
+          ? { meaningPending: true }
+          : {}),
+        ...(replaced.length > 0 ? { replaced } : {}),
       };
     } catch (error) {
       clearInterval(heartbeat);
@@ -226,24 +239,50 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
   /**
    * A new version of a file (same name, same uploader, new bytes) replaces the older one in that space.
    * Someone else's file of the same name is left alone: an upload must never remove another person's
-   * document (that is what /folio forget, with its permission check, is for).
+   * document (that is what /folio forget, with its permission check, is for). Each replaced document
+   * leaves a note (document-versions.ts), so links in earlier answers say the version changed and
+   * open the new one.
    */
-  async function replaceEarlierVersions(input: IngestInput, keptDocumentId: string, fileLogger: Logger) {
+  async function replaceEarlierVersions(
+    input: IngestInput,
+    kept: DocumentRecord,
+    fileLogger: Logger,
+  ): Promise<ReplacedVersion[]> {
     const documents = await catalog.listDocuments(input.spaceId);
+    const replaced: ReplacedVersion[] = [];
     for (const document of documents) {
-      if (document.fileName !== input.fileName || document.id === keptDocumentId) continue;
+      if (document.fileName !== input.fileName || document.id === kept.id) continue;
       // Another upload of this name still indexing is that upload's business (it replaces this one when done).
       if (document.status !== "ready") continue;
       if (document.uploader !== input.uploader) continue;
+      await recordReplacement(catalog, document, kept);
       await vectorIndex.deleteByDocument(document.id);
       await catalog.deleteDocument(document.id);
-      fileLogger.info({ documentId: document.id, replacedBy: keptDocumentId }, "older version replaced");
+      events?.publish({ type: "removed", spaceId: document.spaceId, documentId: document.id });
+      fileLogger.info({ documentId: document.id, replacedBy: kept.id }, "older version replaced");
+      replaced.push({ documentId: document.id, title: document.title, createdAt: document.createdAt.toISOString() });
+    }
+    return replaced;
+  }
+
+  /** Background uploads return now; "wait" (the default) returns once the vectors are written, or failed. */
+  async function searchableByMeaning(
+    input: IngestInput,
+    document: DocumentRecord,
+    fileLogger: Logger,
+  ): Promise<"keywords" | "meaning"> {
+    if (meaning === null) return "keywords";
+    const written = meaning.enqueue(document, ({ done, total }) => {
+      if (input.meaning !== "background") input.onProgress?.("embedding", { done, total });
+    });
+    if (input.meaning === "background") return "keywords";
+    try {
+      return (await written) ? "meaning" : "keywords";
+    } catch (error) {
+      fileLogger.warn({ err: error, documentId: document.id }, "searchable by keywords only: embedding failed");
+      return "keywords";
     }
   }
 
   return { ingestFile };
-}
-
-function denseFields(dense: number[] | undefined, embedder: Embedder | null) {
-  return dense && embedder ? { dense, denseModel: embedder.modelId } : {};
 }

@@ -6,14 +6,33 @@ import type { SpaceId } from "../domain/types.js";
 
 export type IngestStatus = "ingested" | "unchanged" | "rejected";
 
+/** An older upload of the same file name that this one replaced (its citations now say so). */
+export type ReplacedVersion = { documentId: string; title: string; createdAt: string };
+
 export type IngestResult = {
   file: string;
   documentId: string | null;
   status: IngestStatus;
   pages: number | null;
   chunks: number;
+  /**
+   * How the document can be found now: "keywords" while its passages are still being embedded in the
+   * background (or when no embedding model is configured), "meaning" once its dense vectors are written.
+   * Absent for rejected files.
+   */
+  searchableBy?: "keywords" | "meaning";
+  /** True when its passages are being embedded in the background: searchable by meaning within minutes. */
+  meaningPending?: boolean;
+  /** Older versions (same file name, same uploader) this upload replaced; absent or empty when none. */
+  replaced?: ReplacedVersion[];
   error?: { code: string; message: string };
 };
+
+/**
+ * What an upload does to an earlier document of the same name from the same uploader: "replace" (the
+ * default) removes it once the new one is searchable, "keep-both" leaves both in the space.
+ */
+export type SameNamePolicy = "replace" | "keep-both";
 
 export type IngestStage = "queued" | "received" | "parsing" | "chunking" | "embedding" | "indexing" | "done";
 
@@ -27,4 +46,11 @@ export type IngestInput = {
   uploader: string | null;
   onProgress?: (stage: IngestStage, progress?: IngestProgress) => void;
   signal?: AbortSignal;
+  /** Default "replace". */
+  sameName?: SameNamePolicy;
+  /**
+   * "wait" (the default: the CLI, evaluations) resolves once the document is searchable by meaning too;
+   * "background" (chat and console uploads) resolves as soon as it is searchable by keywords.
+   */
+  meaning?: "wait" | "background";
 };

@@ -39,6 +39,8 @@ export async function reindexEmbeddings(options: {
           denseModel: embedder.modelId,
         })),
       );
+      // One still waiting for its background embedding (meaning-indexer.ts) needs none now.
+      await catalog.markDocumentMeaningReady(document.id);
       documents += 1;
       passages += chunks.length;
       options.onDocument?.({

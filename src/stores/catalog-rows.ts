@@ -23,6 +23,7 @@ export type DocumentRow = {
   page_count: number | null;
   uploader: string | null;
   status: string;
+  awaiting_meaning: boolean;
   created_at: Date;
 };
 
@@ -60,7 +61,7 @@ export type FeedbackRow = {
 };
 
 export const DOCUMENT_COLUMNS =
-  "id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, status, created_at";
+  "id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, status, awaiting_meaning, created_at";
 export const CHUNK_COLUMNS = "id, document_id, space_id, kind, text, token_count, position, provenance";
 /** CHUNK_COLUMNS of `chunks AS c`, for queries that join the chunk's document. */
 export const JOINED_CHUNK_COLUMNS = CHUNK_COLUMNS.split(", ")
@@ -79,6 +80,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
     pageCount: row.page_count,
     uploader: row.uploader,
     status: row.status as DocumentRecord["status"],
+    awaitingMeaning: row.awaiting_meaning,
     createdAt: row.created_at,
   };
 }

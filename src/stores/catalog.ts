@@ -64,6 +64,13 @@ export interface Catalog {
   }): Promise<{ document: DocumentRecord; chunks: ChunkRecord[] }>;
   /** "indexing" -> "ready": its vectors are all written. Throws `document_not_indexing` when it is not indexing. */
   markDocumentReady(id: string): Promise<void>;
+  /**
+   * Its dense vectors are all written: it is searchable by meaning now, not only by keywords. False when
+   * it was not awaiting meaning (deleted meanwhile, or marked already).
+   */
+  markDocumentMeaningReady(id: string): Promise<boolean>;
+  /** "ready" documents whose dense vectors are still to be written (oldest first), to resume after a restart. */
+  listDocumentsAwaitingMeaning(): Promise<DocumentRecord[]>;
   getDocument(id: string): Promise<DocumentRecord | null>;
   /** Documents by id, in no particular order; unknown ids are skipped. */
   getDocuments(ids: string[]): Promise<DocumentRecord[]>;

@@ -140,6 +140,13 @@ export const CATALOG_MIGRATIONS: Migration[] = [
       "CREATE INDEX approved_answers_space ON approved_answers (space_id, source_file)",
     ],
   },
+  {
+    name: "0005_documents_awaiting_meaning",
+    statements: [
+      // Searchable by keywords once stored; true until its dense vectors are written in the background.
+      "ALTER TABLE documents ADD COLUMN awaiting_meaning boolean NOT NULL DEFAULT false",
+    ],
+  },
 ];
 
 /**

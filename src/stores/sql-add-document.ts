@@ -19,8 +19,8 @@ export function createSqlAddDocument(client: SqlClient): Catalog["addDocument"] 
         document.spaceId,
       ]);
       const { rows } = await transaction.query<DocumentRow>(
-        `INSERT INTO documents (id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, bytes, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${DOCUMENT_COLUMNS}`,
+        `INSERT INTO documents (id, space_id, title, file_name, media_type, sha256, byte_size, page_count, uploader, bytes, status, awaiting_meaning)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${DOCUMENT_COLUMNS}`,
         [
           documentId,
           document.spaceId,
@@ -33,6 +33,7 @@ export function createSqlAddDocument(client: SqlClient): Catalog["addDocument"] 
           document.uploader,
           Buffer.from(document.bytes),
           jobId === undefined ? "ready" : "indexing",
+          document.awaitingMeaning ?? false,
         ],
       );
       // Linked in the same transaction: a crash after the commit always leaves a job that names the document.

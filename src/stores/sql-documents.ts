@@ -24,6 +24,8 @@ export type SqlDocuments = Pick<
   | "findDocumentBySha256"
   | "getDocument"
   | "markDocumentReady"
+  | "markDocumentMeaningReady"
+  | "listDocumentsAwaitingMeaning"
   | "getDocumentBytes"
   | "listDocuments"
   | "deleteDocument"
@@ -60,6 +62,22 @@ export function createSqlDocuments(client: SqlClient): SqlDocuments {
           `Document ${id} is no longer being indexed (removed as an interrupted ingestion?) — upload the file again.`,
         );
       }
+    },
+
+    async markDocumentMeaningReady(id) {
+      if (!isUuid(id)) return false;
+      const { rows } = await client.query(
+        "UPDATE documents SET awaiting_meaning = false WHERE id = $1 AND awaiting_meaning RETURNING id",
+        [id],
+      );
+      return rows.length > 0;
+    },
+
+    async listDocumentsAwaitingMeaning() {
+      const { rows } = await client.query<DocumentRow>(
+        `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE awaiting_meaning AND status = 'ready' ORDER BY created_at, id`,
+      );
+      return rows.map(toDocument);
     },
 
     async getDocumentBytes(id) {

@@ -123,7 +123,9 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     const documents = await server.folio.catalog.listDocuments("console:default");
     expect(documents.map((document) => document.fileName)).toEqual([PDF_NAME]);
     const chunks = await server.folio.catalog.listChunks(documents[0]?.id ?? "");
-    expect(await result.textContent()).toBe(`Added — 4 pages, ${chunks.length} sections`);
+    expect(await result.textContent()).toBe(
+      `Added — 4 pages, ${chunks.length} sections · searchable by keywords now, by meaning once read (see Documents)`,
+    );
     expect(await result.getAttribute("data-status")).toBe("ingested");
     const card = page.locator('[data-role="message"][data-kind="upload"]').first();
     expect((await card.textContent())?.split(PDF_NAME).length).toBe(2);
@@ -178,7 +180,9 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     })()`);
     const result = page.locator('[data-role="upload-result"]').nth(2);
     await result.waitFor();
-    expect(await result.textContent()).toBe("Added — 1 section");
+    expect(await result.textContent()).toBe(
+      "Added — 1 section · searchable by keywords now, by meaning once read (see Documents)",
+    );
     expect(await page.locator("#thread em").count()).toBe(0);
   });
 

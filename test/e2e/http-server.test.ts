@@ -134,6 +134,9 @@ describe.skipIf(!hasSharedData)("Folio HTTP server", () => {
       status: "ingested",
       pages: 4,
       chunks: chunks.length,
+      // The console's uploads answer once searchable by keywords; the passages are embedded after.
+      searchableBy: "keywords",
+      meaningPending: true,
     });
     expect(chunks.length).toBeGreaterThan(0);
     documentId = documents[0]?.id ?? "";

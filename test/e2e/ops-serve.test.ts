@@ -52,7 +52,12 @@ function longDocument(paragraphs: number): string {
 async function startUpload(url: string, fileName: string, text: string) {
   const form = new FormData();
   form.append("file", new Blob([text]), fileName);
-  const response = await fetch(`${url}/api/upload`, { method: "POST", body: form, headers: CONSOLE_HEADERS });
+  // `meaning=wait`: the upload stays in progress while its passages are embedded (what these tests drain).
+  const response = await fetch(`${url}/api/upload?meaning=wait`, {
+    method: "POST",
+    body: form,
+    headers: CONSOLE_HEADERS,
+  });
   expect(response.status).toBe(200);
   const requestId = response.headers.get("x-request-id") ?? "";
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();

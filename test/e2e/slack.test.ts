@@ -180,7 +180,9 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
     const reply = await waitFor(() =>
       folioRepliesIn(CHANNEL_A, ts).find((message) => message.text.startsWith("Indexed")),
     );
-    expect(reply.text).toBe(`Indexed ${PDF_NAME}: 4 pages, 2 chunks`);
+    expect(reply.text).toBe(
+      `Indexed ${PDF_NAME}: 4 pages, 2 chunks. Searchable by keywords now, by meaning in a few minutes.`,
+    );
     expect(fake.downloads).toContainEqual({ fileId: "F0PERKS", authorization: "Bearer xoxb-test" });
     const documents = await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:${CHANNEL_A}`);
     expect(documents.map((document) => [document.fileName, document.pageCount, document.uploader])).toEqual([
@@ -442,7 +444,9 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
     const reply = await waitFor(() =>
       folioRepliesIn(CHANNEL_B, root.ts).find((message) => message.text.startsWith("Indexed")),
     );
-    expect(reply.text).toMatch(/^Indexed nist-sp800-145-cloud-definition\.pdf: 7 pages, [1-9]\d* chunks$/);
+    expect(reply.text).toMatch(
+      /^Indexed nist-sp800-145-cloud-definition\.pdf: 7 pages, [1-9]\d* chunks\. Searchable by keywords now, by meaning in a few minutes\.$/,
+    );
     const documents = await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:${CHANNEL_B}`);
     expect(documents.map((document) => document.fileName)).toEqual([name]);
 
@@ -474,7 +478,9 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
     const reply = await waitFor(() =>
       folioRepliesIn(CHANNEL_B, inB.ts).find((message) => message.text.startsWith("Indexed")),
     );
-    expect(reply.text).toMatch(/^Indexed wi-dsp-milw-505-90d-notice\.pdf: 2 pages, [1-9]\d* chunks$/);
+    expect(reply.text).toMatch(
+      /^Indexed wi-dsp-milw-505-90d-notice\.pdf: 2 pages, [1-9]\d* chunks\. Searchable by keywords now, by meaning in a few minutes\.$/,
+    );
     expect(fake.downloads.filter((download) => download.fileId === "F0TWOCHANNELS")).toHaveLength(downloadsBefore + 1);
     for (const channel of [CHANNEL_A, CHANNEL_B]) {
       const documents = await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:${channel}`);

@@ -100,6 +100,32 @@ export function runCatalogContract(name: string, openCatalog: CatalogFactory): v
         expect(await catalog.listDocuments(spaceId)).toEqual([document]);
       }));
 
+    it("keeps a document searchable by keywords only until its meaning is marked ready", () =>
+      withCatalog(async (catalog) => {
+        const spaceId = newSpaceId();
+        const plain = await catalog.addDocument({ document: sampleDocument(spaceId), pages: [], chunks: [] });
+        expect(plain.document.awaitingMeaning).toBe(false);
+        const job = await catalog.createJob({ spaceId, fileName: "handbook.pdf" });
+        const { document } = await catalog.addDocument({
+          document: sampleDocument(spaceId, { awaitingMeaning: true }),
+          pages: [],
+          chunks: sampleChunks,
+          jobId: job.id,
+        });
+        expect(document.awaitingMeaning).toBe(true);
+        const awaiting = async () =>
+          (await catalog.listDocumentsAwaitingMeaning()).filter((listed) => listed.spaceId === spaceId);
+        // Still indexing: not searchable at all, so nothing to resume yet.
+        expect(await awaiting()).toEqual([]);
+        await catalog.markDocumentReady(document.id);
+        expect((await awaiting()).map((listed) => listed.id)).toEqual([document.id]);
+        expect(await catalog.markDocumentMeaningReady(document.id)).toBe(true);
+        expect(await catalog.markDocumentMeaningReady(document.id)).toBe(false);
+        expect(await catalog.markDocumentMeaningReady("not-a-uuid")).toBe(false);
+        expect(await awaiting()).toEqual([]);
+        expect((await catalog.getDocument(document.id))?.awaitingMeaning).toBe(false);
+      }));
+
     it("refuses the same bytes twice in one space", () =>
       withCatalog(async (catalog) => {
         const spaceId = newSpaceId();

@@ -89,8 +89,21 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
       );
       expect(rows.map((row) => row.name)).toEqual(
         serverHasPgvector
-          ? ["0001_catalog", "0002_settings", "0003_questionnaire_jobs", "0004_approved_answers", "0100_chunk_vectors"]
-          : ["0001_catalog", "0002_settings", "0003_questionnaire_jobs", "0004_approved_answers"],
+          ? [
+              "0001_catalog",
+              "0002_settings",
+              "0003_questionnaire_jobs",
+              "0004_approved_answers",
+              "0005_documents_awaiting_meaning",
+              "0100_chunk_vectors",
+            ]
+          : [
+              "0001_catalog",
+              "0002_settings",
+              "0003_questionnaire_jobs",
+              "0004_approved_answers",
+              "0005_documents_awaiting_meaning",
+            ],
       );
       // The catalog works whether or not vectors can live here.
       const space = await (first as Stores).catalog.ensureSpace("console:start-up", "Start-up");

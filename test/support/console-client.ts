@@ -22,9 +22,14 @@ export async function askConsole(url: string, question: string): Promise<AnswerE
     .map((line) => JSON.parse(line.slice("data: ".length)) as AnswerEvent);
 }
 
-/** Uploads `content` as `fileName`; the response's body is the upload's NDJSON progress and result. */
+/**
+ * Uploads `content` as `fileName`; the response's body is the upload's NDJSON progress and result, which
+ * comes once the document is searchable by meaning (not only by keywords, as the console's own uploads).
+ */
 export function uploadToConsole(url: string, fileName: string, content: string | Uint8Array): Promise<Response> {
   const form = new FormData();
   form.append("file", new Blob([content]), fileName);
-  return fetch(`${url}/api/upload`, { method: "POST", body: form, headers: CONSOLE_HEADERS });
+  // `meaning=wait`: answered once the passages are embedded too, so a test's next step finds them by
+  // meaning and no background embedding is still writing when it breaks a store.
+  return fetch(`${url}/api/upload?meaning=wait`, { method: "POST", body: form, headers: CONSOLE_HEADERS });
 }

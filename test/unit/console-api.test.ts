@@ -34,6 +34,7 @@ function documentRecord(id: string, spaceId: string): DocumentRecord {
     pageCount: 1,
     uploader: "console",
     status: "ready",
+    awaitingMeaning: false,
     createdAt: new Date("2026-11-25T01:00:00Z"),
   } as DocumentRecord;
 }
@@ -43,9 +44,11 @@ function fakeCore(documents: DocumentRecord[]) {
   const contexts: AnswerContext[] = [];
   const deleted: string[] = [];
   const ingested: string[] = [];
+  const ingestOptions: Array<{ sameName?: string; meaning?: string }> = [];
   const core = {
-    async ingestFile(input: { fileName: string }) {
+    async ingestFile(input: { fileName: string; sameName?: string; meaning?: string }) {
       ingested.push(input.fileName);
+      ingestOptions.push({ sameName: input.sameName, meaning: input.meaning });
       return { file: input.fileName, documentId: "d1", status: "ingested", pages: 1, chunks: 1 };
     },
     async *answerQuestion(question: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
@@ -65,7 +68,7 @@ function fakeCore(documents: DocumentRecord[]) {
     },
     signedDocumentUrl: ({ documentId }: { documentId: string }) => `http://folio.test/files/${documentId}`,
   } as unknown as FolioCore;
-  return { core, contexts, deleted, ingested };
+  return { core, contexts, deleted, ingested, ingestOptions };
 }
 
 describe("console API conversation", () => {
@@ -76,7 +79,11 @@ describe("console API conversation", () => {
   /** Emits "upload" each time the API starts on an upload request. */
   const uploads = new EventEmitter();
 
-  const start = async (documents: DocumentRecord[]) => {
+  const start = async (
+    documents: DocumentRecord[],
+    meaningProgressOf?: (documentId: string) => { done: number; total: number } | null,
+    meaningFailed?: (documentId: string) => boolean,
+  ) => {
     fake = fakeCore(documents);
     const history = createConsoleHistory({ dataDir, spaceId: SPACE, logger: silentLogger });
     const api = createConsoleApi({
@@ -87,13 +94,15 @@ describe("console API conversation", () => {
       maxUploadBytes: 1024,
       countSections: async () => 3,
       logger: silentLogger,
+      ...(meaningProgressOf ? { meaningProgressOf } : {}),
+      ...(meaningFailed ? { meaningFailed } : {}),
     });
     server = createServer((request, response) => {
       const url = new URL(request.url ?? "/", "http://folio.test");
       if (url.pathname === "/api/upload") uploads.emit("upload");
       const handled =
         url.pathname === "/api/upload"
-          ? api.upload(request, response)
+          ? api.upload(request, response, url)
           : url.pathname === "/api/ask"
             ? api.ask(request, response)
             : url.pathname === "/api/history"
@@ -175,6 +184,7 @@ describe("console API conversation", () => {
         sections: 3,
         createdAt: "2026-11-25T01:00:00.000Z",
         url: "http://folio.test/files/mine",
+        meaning: "off",
       },
     ]);
     const refused = await fetch(`${baseUrl}/api/documents/slacks`, { method: "DELETE" });
@@ -182,6 +192,48 @@ describe("console API conversation", () => {
     const deleted = await fetch(`${baseUrl}/api/documents/mine`, { method: "DELETE" });
     expect(deleted.status).toBe(200);
     expect(fake.deleted).toEqual(["mine"]);
+  });
+
+  it("says how each document can be found: by meaning, by keywords while its passages are embedded, or keywords only", async () => {
+    const embedding = { ...documentRecord("embedding", SPACE), awaitingMeaning: true };
+    const queued = { ...documentRecord("queued", SPACE), awaitingMeaning: true };
+    const broken = { ...documentRecord("broken", SPACE), awaitingMeaning: true };
+    await start(
+      [documentRecord("read", SPACE), embedding, queued, broken],
+      (id) => (id === "embedding" ? { done: 40, total: 120 } : null),
+      (id) => id === "broken",
+    );
+    const listed = (await (await fetch(`${baseUrl}/api/documents`)).json()) as {
+      documents: Array<{ id: string; meaning: string; meaningProgress?: unknown }>;
+    };
+    expect(listed.documents.map(({ id, meaning, meaningProgress }) => ({ id, meaning, meaningProgress }))).toEqual([
+      { id: "read", meaning: "ready", meaningProgress: undefined },
+      { id: "embedding", meaning: "pending", meaningProgress: { done: 40, total: 120 } },
+      { id: "queued", meaning: "pending", meaningProgress: undefined },
+      { id: "broken", meaning: "failed", meaningProgress: undefined },
+    ]);
+  });
+
+  it("uploads in the background and passes the same-name choice on; refuses an unknown one", async () => {
+    await start([]);
+    const form = () => {
+      const body = new FormData();
+      body.append("file", new Blob(["hello"]), "notes.txt");
+      return body;
+    };
+    expect((await fetch(`${baseUrl}/api/upload?sameName=keep-both`, { method: "POST", body: form() })).status).toBe(
+      200,
+    );
+    expect((await fetch(`${baseUrl}/api/upload?meaning=wait`, { method: "POST", body: form() })).status).toBe(200);
+    const refused = await fetch(`${baseUrl}/api/upload?sameName=overwrite`, { method: "POST", body: form() });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      'sameName must be "replace" or "keep-both".',
+    );
+    expect(fake.ingestOptions).toEqual([
+      { sameName: "keep-both", meaning: "background" },
+      { sameName: "replace", meaning: "wait" },
+    ]);
   });
 
   /** An upload whose body is sent chunked (no Content-Length), held open until `end` is called. */

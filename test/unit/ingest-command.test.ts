@@ -24,6 +24,7 @@ const options: CliOptions = {
   runOut: undefined,
   generator: undefined,
   limit: undefined,
+  keepBoth: false,
 };
 
 let folder: string;
@@ -73,5 +74,39 @@ describe("runIngestCommand while the server shuts down", () => {
     const printed = stdout.mock.calls.map(([text]) => String(text));
     expect(printed).toHaveLength(1);
     expect(JSON.parse(printed[0] ?? "")).toMatchObject({ status: "ingested", documentId: "doc-1" });
+  });
+});
+
+describe("runIngestCommand and files named like earlier ones", () => {
+  it("asks to replace by default and to keep both with --keep-both, and says what it replaced", async () => {
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const asked: string[] = [];
+    const backend: CommandBackend = {
+      async ingestFile({ fileName, sameName }) {
+        asked.push(`${fileName}:${sameName}`);
+        return {
+          file: fileName,
+          documentId: "doc-2",
+          status: "ingested",
+          pages: null,
+          chunks: 1,
+          ...(sameName === "replace"
+            ? { replaced: [{ documentId: "doc-1", title: "A", createdAt: "2026-11-20T08:00:00.000Z" }] }
+            : {}),
+        };
+      },
+      finishIngest: async () => {},
+      search: async () => [],
+      answerQuestion: async function* () {},
+    };
+    const file = path.join(folder, "a.txt");
+    await runIngestCommand(backend, [file], { ...options, json: false });
+    await runIngestCommand(backend, [file], { ...options, json: false, keepBoth: true });
+    expect(asked).toEqual(["a.txt:replace", "a.txt:keep-both"]);
+    const lines = stdout.mock.calls.map(([text]) => String(text)).filter((text) => text.startsWith("ingested"));
+    expect(lines).toEqual([
+      `ingested  ${file} — 1 passage — Replaced the earlier version (uploaded 2026-11-20): links in earlier answers now say so and open this one.\n`,
+      `ingested  ${file} — 1 passage\n`,
+    ]);
   });
 });

@@ -23,6 +23,7 @@ function document(title: string, createdAt: string, status: DocumentRecord["stat
     pageCount: 1,
     uploader: null,
     status,
+    awaitingMeaning: false,
     createdAt: new Date(createdAt),
   };
 }

@@ -138,6 +138,7 @@ describe("/folio", () => {
     pageCount: 12,
     uploader: "U1",
     status: "ready",
+    awaitingMeaning: false,
     createdAt: new Date(0),
     ...overrides,
   });

@@ -171,6 +171,30 @@ describe("short texts", () => {
     expect(buildIngestResultText({ file: "a.csv", documentId: "d", status: "ingested", pages: null, chunks: 1 })).toBe(
       "Indexed a.csv: 1 chunk",
     );
+    expect(
+      buildIngestResultText({
+        file: "a.pdf",
+        documentId: "d2",
+        status: "ingested",
+        pages: 4,
+        chunks: 2,
+        searchableBy: "keywords",
+        meaningPending: true,
+        replaced: [{ documentId: "d1", title: "A", createdAt: "2026-11-20T09:00:00.000Z" }],
+      }),
+    ).toBe(
+      "Indexed a.pdf: 4 pages, 2 chunks. Replaced the earlier version (uploaded 2026-11-20): links in earlier answers now say so and open this one. Searchable by keywords now, by meaning in a few minutes.",
+    );
+    expect(
+      buildIngestResultText({
+        file: "a.pdf",
+        documentId: "d",
+        status: "ingested",
+        pages: 4,
+        chunks: 2,
+        searchableBy: "keywords",
+      }),
+    ).toBe("Indexed a.pdf: 4 pages, 2 chunks");
     expect(buildIngestResultText({ file: "a.pdf", documentId: "d", status: "unchanged", pages: 1, chunks: 1 })).toBe(
       "a.pdf is already indexed (1 page, 1 chunk) — nothing changed.",
     );

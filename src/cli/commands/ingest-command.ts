@@ -6,7 +6,8 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_PARSE_LIMITS } from "../../../ingestion/limits.js";
 import { FolioError, isFolioError } from "../../errors.js";
-import type { IngestResult } from "../../ingest/ingest-result.js";
+import { describeReplacement } from "../../ingest/describe-ingest-outcome.js";
+import type { IngestResult, SameNamePolicy } from "../../ingest/ingest-result.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../cli-options.js";
 import { collectFiles } from "../collect-files.js";
@@ -20,7 +21,7 @@ export async function runIngestCommand(backend: CommandBackend, paths: string[],
   const results: IngestResult[] = [];
   try {
     for (const file of files) {
-      const result = await ingestOne(backend, file, options.space);
+      const result = await ingestOne(backend, file, options.space, options.keepBoth ? "keep-both" : "replace");
       results.push(result);
       process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${describeResult(result)}\n`);
     }
@@ -59,7 +60,12 @@ function stoppedPartway(error: unknown, results: IngestResult[], fileCount: numb
   );
 }
 
-async function ingestOne(backend: CommandBackend, file: string, spaceId: string): Promise<IngestResult> {
+async function ingestOne(
+  backend: CommandBackend,
+  file: string,
+  spaceId: string,
+  sameName: SameNamePolicy,
+): Promise<IngestResult> {
   const fileName = path.basename(file);
   const { size } = await stat(file);
   // Checked before reading, so an enormous file is never loaded into memory.
@@ -78,14 +84,16 @@ async function ingestOne(backend: CommandBackend, file: string, spaceId: string)
     };
   }
   const bytes = new Uint8Array(await readFile(file));
-  const result = await backend.ingestFile({ bytes, fileName, spaceId });
+  const result = await backend.ingestFile({ bytes, fileName, spaceId, sameName });
   return { ...result, file };
 }
 
 function describeResult(result: IngestResult): string {
   switch (result.status) {
-    case "ingested":
-      return `ingested  ${result.file} — ${result.pages === null ? "" : `${countOf(result.pages, "page")}, `}${countOf(result.chunks, "passage")}`;
+    case "ingested": {
+      const replaced = describeReplacement(result);
+      return `ingested  ${result.file} — ${result.pages === null ? "" : `${countOf(result.pages, "page")}, `}${countOf(result.chunks, "passage")}${replaced ? ` — ${replaced}` : ""}`;
+    }
     case "unchanged":
       return `unchanged ${result.file} — already indexed`;
     case "rejected":

@@ -124,6 +124,11 @@ async function serveUntilSignal(
       { url, publicUrl: config.publicUrl, slack: slack !== null, teams: teams !== null, console: config.consoleAccess },
       "folio serving",
     );
+    // Documents a stopped server left searchable by keywords only are embedded now, in the background.
+    // Only here: a one-off `folio ask` or `folio ingest` must not start (and then cut off) that work.
+    folio.meaningIndexer?.resumeAwaiting().catch((error: unknown) => {
+      logger.warn({ err: error }, "could not list the documents still to embed; they are resumed at the next start");
+    });
 
     const signal = await built.shutdownSignal.received;
     if (questionnaireSweep) clearInterval(questionnaireSweep);

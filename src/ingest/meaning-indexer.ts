@@ -1,0 +1,174 @@
+/**
+ * Searchable by meaning, in the background: a document is stored and searchable by keywords as soon as
+ * it is parsed (ingest-file.ts); its passages are then embedded here, one document at a time, and their
+ * dense vectors written, after which the catalog marks it searchable by meaning. Progress is told
+ * through the document events (the console's list shows it) and to whoever waits on the document.
+ * Documents still awaiting meaning when the process stopped are resumed at the next start.
+ */
+import type { DocumentRecord } from "../domain/types.js";
+import type { Embedder } from "../embedding/embedder.js";
+import { FolioError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { Catalog } from "../stores/catalog.js";
+import type { VectorIndex } from "../stores/vector-index.js";
+import type { DocumentEvents } from "./document-events.js";
+import { indexTextOf } from "./index-text.js";
+import type { ParseActivity } from "./parse-activity.js";
+
+export type MeaningProgress = { done: number; total: number };
+
+/** Passages embedded between two looks at whether an upload is being parsed (a few seconds of work). */
+const PASSAGES_PER_SLICE = 32;
+
+export type MeaningIndexer = {
+  /**
+   * Queues a document (stored, "ready", awaiting meaning) for embedding. Resolves true once its dense
+   * vectors are written, false when it was deleted first; rejects when embedding failed.
+   */
+  enqueue(document: DocumentRecord, onProgress?: (progress: MeaningProgress) => void): Promise<boolean>;
+  /** Passages embedded so far for a queued or running document; null when it is not waiting here. */
+  progressOf(documentId: string): MeaningProgress | null;
+  /** Whether its embedding failed in this process (it stays searchable by keywords until retried). */
+  hasFailed(documentId: string): boolean;
+  /** Queues every document the catalog still lists as awaiting meaning; returns how many. */
+  resumeAwaiting(): Promise<number>;
+  /** Stops the running embedding (it resumes at the next start) and drops the queue. */
+  close(): Promise<void>;
+};
+
+type Waiting = {
+  document: DocumentRecord;
+  listeners: Array<(progress: MeaningProgress) => void>;
+  settle: { resolve: (written: boolean) => void; reject: (error: unknown) => void };
+  promise: Promise<boolean>;
+};
+
+export function createMeaningIndexer(options: {
+  catalog: Catalog;
+  vectorIndex: VectorIndex;
+  embedder: Embedder;
+  events: DocumentEvents;
+  logger: Logger;
+  /** Uploads being parsed: embedding waits for them between slices. */
+  parseActivity?: ParseActivity;
+}): MeaningIndexer {
+  const { catalog, vectorIndex, embedder, events } = options;
+  const logger = options.logger.child({ component: "meaning-indexer" });
+  const queue: Waiting[] = [];
+  const byDocument = new Map<string, Waiting>();
+  const progress = new Map<string, MeaningProgress>();
+  const failed = new Set<string>();
+  const stop = new AbortController();
+  let running: Promise<void> | null = null;
+
+  const report = (waiting: Waiting, value: MeaningProgress) => {
+    progress.set(waiting.document.id, value);
+    for (const listener of waiting.listeners) listener(value);
+    events.publish({
+      type: "meaning_progress",
+      spaceId: waiting.document.spaceId,
+      documentId: waiting.document.id,
+      ...value,
+    });
+  };
+
+  async function embedOne(waiting: Waiting): Promise<boolean> {
+    const { document } = waiting;
+    const chunks = await catalog.listChunks(document.id);
+    if (chunks.length === 0) return false;
+    report(waiting, { done: 0, total: chunks.length });
+    const startedAt = Date.now();
+    const texts = chunks.map((chunk) => indexTextOf({ title: document.title, fileName: document.fileName }, chunk));
+    const dense: number[][] = [];
+    // In slices, stepping aside while an upload is parsed: its keyword search waits on that parse alone.
+    for (let start = 0; start < texts.length; start += PASSAGES_PER_SLICE) {
+      await options.parseActivity?.whenIdle();
+      const slice = await embedder.embedPassages(texts.slice(start, start + PASSAGES_PER_SLICE), {
+        signal: stop.signal,
+        priority: "background",
+        onProgress: (done) => report(waiting, { done: start + done, total: texts.length }),
+      });
+      dense.push(...slice);
+    }
+    await vectorIndex.updateDense(
+      chunks.map((chunk, index) => ({ chunkId: chunk.id, dense: dense[index] ?? [], denseModel: embedder.modelId })),
+    );
+    const marked = await catalog.markDocumentMeaningReady(document.id);
+    logger.info(
+      { documentId: document.id, space: document.spaceId, chunks: chunks.length, latencyMs: Date.now() - startedAt },
+      marked ? "searchable by meaning" : "embedded a document deleted meanwhile",
+    );
+    return marked;
+  }
+
+  async function drain(): Promise<void> {
+    for (let waiting = queue.shift(); waiting; waiting = queue.shift()) {
+      const { document } = waiting;
+      try {
+        const written = await embedOne(waiting);
+        if (written) events.publish({ type: "meaning_ready", spaceId: document.spaceId, documentId: document.id });
+        waiting.settle.resolve(written);
+      } catch (error) {
+        if (!stop.signal.aborted) {
+          logger.error(
+            { err: error, documentId: document.id, space: document.spaceId },
+            "could not embed a document; it stays searchable by keywords and is tried again at the next start",
+          );
+          failed.add(document.id);
+          events.publish({ type: "meaning_failed", spaceId: document.spaceId, documentId: document.id });
+        }
+        waiting.settle.reject(error);
+      } finally {
+        byDocument.delete(document.id);
+        progress.delete(document.id);
+      }
+    }
+    running = null;
+  }
+
+  function enqueue(document: DocumentRecord, onProgress?: (progress: MeaningProgress) => void): Promise<boolean> {
+    if (stop.signal.aborted) {
+      return Promise.reject(
+        new FolioError("shutting_down", "Folio is shutting down; embedding resumes at the next start."),
+      );
+    }
+    failed.delete(document.id);
+    const already = byDocument.get(document.id);
+    if (already) {
+      if (onProgress) already.listeners.push(onProgress);
+      return already.promise;
+    }
+    let settle: Waiting["settle"] = { resolve: () => {}, reject: () => {} };
+    const promise = new Promise<boolean>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    // Nobody may be waiting (background uploads): a failure is logged above, not an unhandled rejection.
+    promise.catch(() => {});
+    const waiting: Waiting = { document, listeners: onProgress ? [onProgress] : [], settle, promise };
+    queue.push(waiting);
+    byDocument.set(document.id, waiting);
+    progress.set(document.id, { done: 0, total: 0 });
+    running ??= drain();
+    return promise;
+  }
+
+  return {
+    enqueue,
+    progressOf: (documentId) => progress.get(documentId) ?? null,
+    hasFailed: (documentId) => failed.has(documentId),
+    async resumeAwaiting() {
+      const awaiting = await catalog.listDocumentsAwaitingMeaning();
+      for (const document of awaiting) void enqueue(document);
+      if (awaiting.length > 0) logger.info({ documents: awaiting.length }, "resuming embedding of documents");
+      return awaiting.length;
+    },
+    async close() {
+      stop.abort(new FolioError("shutting_down", "Folio is shutting down; embedding resumes at the next start."));
+      for (const waiting of queue.splice(0)) {
+        waiting.settle.reject(stop.signal.reason);
+        byDocument.delete(waiting.document.id);
+      }
+      await running?.catch(() => {});
+    },
+  };
+}
