@@ -23,6 +23,25 @@ runVectorIndexContract("pgvector on PGlite", async () => {
   return { vectorIndex: stores.vectorIndex, close: () => stores.client.close() };
 });
 
+// The contract asks for exact rankings; the approximate path (HNSW, keys, deletes, filters, fusion) gives
+// them when its vectors are float32 and its search breadth covers the contract's 1,000 chunks a space.
+// Its recall at realistic settings is measured by bench/scale-benchmark.ts and SciFact instead.
+runVectorIndexContract("pgvector on PGlite, approximate dense index forced on", async () => {
+  const stores = await openStores(
+    { mode: "embedded", dataDir: "memory://" },
+    {
+      denseDimensions: 384,
+      logger: silentLogger,
+      denseSearch: {
+        mode: "approximate",
+        approximate: { quantization: "f32", connectivity: 16, expansionAdd: 128, expansionSearch: 1000 },
+      },
+    },
+  );
+  if (!stores.vectorIndex) throw new Error("PGlite was opened without pgvector");
+  return { vectorIndex: stores.vectorIndex, close: () => stores.client.close() };
+});
+
 describe("embedded stores on disk", () => {
   let directory: string;
   beforeAll(async () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { SparseVector } from "../../src/domain/types.js";
-import { InMemorySpaceIndex } from "../../src/stores/in-memory-space-index.js";
+import {
+  type DenseSearchSettings,
+  InMemorySpaceIndex,
+  type SpaceSource,
+} from "../../src/stores/in-memory-space-index.js";
 import { createSeededRandom } from "../support/seeded-random.js";
 
 type Stored = { chunkId: string; documentId: string; spaceId: string; dense: number[]; sparse: SparseVector };
@@ -33,8 +37,39 @@ function sparseScore(query: SparseVector) {
     );
 }
 
-describe("InMemorySpaceIndex", () => {
-  it("stays exact for dense and sparse queries through replacements, deletions and compactions", async () => {
+/** The database's side, over a map of stored chunks: pages of rows, and vectors by chunk id. */
+function sourceOver(stored: Map<string, Stored>, counters = { loads: 0, denseReads: 0 }): SpaceSource {
+  return {
+    async *rows(spaceId, { withDense }) {
+      counters.loads += 1;
+      const inSpace = [...stored.values()]
+        .filter((entry) => entry.spaceId === spaceId)
+        .map((entry) => (withDense ? entry : { ...entry, dense: undefined, hasDense: true }));
+      // Two pages, as the database reads a large space.
+      yield inSpace.slice(0, Math.ceil(inSpace.length / 2));
+      yield inSpace.slice(Math.ceil(inSpace.length / 2));
+    },
+    async *dense(chunkIds) {
+      counters.denseReads += 1;
+      yield chunkIds.flatMap((chunkId) => {
+        const entry = stored.get(chunkId);
+        return entry ? [{ chunkId, dense: Float32Array.from(entry.dense) }] : [];
+      });
+    },
+  };
+}
+
+/** float32 inside the approximate index, so its scores can be compared with exact ones to 5 places. */
+const APPROXIMATE: Partial<DenseSearchSettings> = {
+  mode: "approximate",
+  approximate: { quantization: "f32", connectivity: 16, expansionAdd: 64, expansionSearch: 96 },
+};
+
+describe.each([
+  ["exact", { mode: "exact" } as Partial<DenseSearchSettings>],
+  ["approximate", APPROXIMATE],
+])("InMemorySpaceIndex (%s dense search)", (_name, settings) => {
+  it("returns the exact top hits for dense and sparse queries through replacements, deletions and compactions", async () => {
     const random = createSeededRandom(7);
     const stored = new Map<string, Stored>();
     for (let index = 0; index < 300; index += 1) {
@@ -47,14 +82,8 @@ describe("InMemorySpaceIndex", () => {
         sparse: sparseOf(random),
       });
     }
-    let loads = 0;
-    const memory = new InMemorySpaceIndex(4, async function* (spaceId) {
-      loads += 1;
-      const inSpace = [...stored.values()].filter((entry) => entry.spaceId === spaceId);
-      // Two pages, as the database reads a large space.
-      yield inSpace.slice(0, Math.ceil(inSpace.length / 2));
-      yield inSpace.slice(Math.ceil(inSpace.length / 2));
-    });
+    const counters = { loads: 0, denseReads: 0 };
+    const memory = new InMemorySpaceIndex(4, sourceOver(stored, counters), { settings });
     const sparseQuery = { indices: [1, 5, 9, 13, 21, 34], values: [1, 0.5, 2, 1, 0.25, 1.5] };
     const denseQuery = denseOf(random);
     const denseScore = (entry: Stored) =>
@@ -89,7 +118,16 @@ describe("InMemorySpaceIndex", () => {
     await memory.removedDocument("d3");
     for (const [chunkId, entry] of stored) if (entry.documentId === "d3") stored.delete(chunkId);
     await check();
-    expect(loads).toBe(1);
+    // A query restricted to documents is exact whichever way the space is held.
+    const inDocuments = await memory.queryDense(denseQuery, { spaceIds: ["s"], limit: 5, documentIds: ["d1", "d2"] });
+    const documentsExpected = expectedTop(
+      new Map([...stored].filter(([, entry]) => entry.documentId === "d1" || entry.documentId === "d2")),
+      denseScore,
+      5,
+    );
+    expect(inDocuments.map((hit) => hit.chunkId)).toEqual(documentsExpected.map((entry) => entry.chunkId));
+    expect(counters.loads).toBe(1);
+    expect((await memory.describe("s")).approximate).toBe(settings.mode === "approximate");
     expect(await memory.querySparse(sparseQuery, { spaceIds: ["other"], limit: 10 })).toEqual([]);
     expect(await memory.queryDense(denseQuery, { spaceIds: ["other"], limit: 10 })).toEqual([]);
   });
