@@ -11,7 +11,10 @@
  * - that process then measures dense / sparse / hybrid p50 and p95 and dense recall@10 against an exact
  *   scan (computed here while the chunks were generated, over the queried space's float32 vectors).
  * Qdrant too when QDRANT_URL is set (load, latency and recall; a scratch collection, deleted after).
- * Usage: tsx bench/scale-benchmark.ts [--sizes 100000,500000] [--queries 100] [--keep DIR]
+ * --structures measures the same search structures without PGlite: the chunks go straight into the
+ * in-memory index, and the restarted process reads its rows from a flat file (scale-structures-file.ts)
+ * — for the sizes whose ingestion through PGlite takes hours on a loaded 2-core machine.
+ * Usage: tsx bench/scale-benchmark.ts [--sizes 100000,500000] [--queries 100] [--structures] [--keep DIR]
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -24,10 +27,15 @@ import { QdrantClient } from "@qdrant/js-client-rest";
 import type { SparseVector } from "../src/domain/types.js";
 import { type LatencySummary, summarizeLatency } from "../src/evaluation/latency.js";
 import { silentLogger } from "../src/logger.js";
+import { fuseHybridLists } from "../src/retrieval/reciprocal-rank-fusion.js";
+import { DEFAULT_APPROXIMATE_INDEX_SETTINGS } from "../src/stores/approximate-dense-index.js";
+import { DenseIndexSnapshots } from "../src/stores/dense-index-snapshots.js";
+import { InMemorySpaceIndex, type SpaceSource } from "../src/stores/in-memory-space-index.js";
 import { openStores } from "../src/stores/open-stores.js";
 import { openQdrantIndex } from "../src/stores/qdrant-index.js";
-import type { IndexedChunk, VectorIndex } from "../src/stores/vector-index.js";
+import { candidateQuery, type IndexedChunk, type VectorIndex } from "../src/stores/vector-index.js";
 import { createSeededRandom } from "../test/support/seeded-random.js";
+import { ChunkRowsWriter, fileSpaceSource } from "./scale-structures-file.js";
 
 const DIMENSIONS = 384;
 const VOCABULARY = 50_000;
@@ -45,6 +53,7 @@ const { values } = parseArgs({
     keep: { type: "string" },
     "serve-from": { type: "string" },
     workload: { type: "string" },
+    structures: { type: "boolean" },
   },
 });
 
@@ -247,6 +256,98 @@ async function serve(dataDir: string, workloadFile: string): Promise<void> {
   await stores.client.close();
 }
 
+/**
+ * --structures: the embedded store's search structures (InMemorySpaceIndex, its approximate index and
+ * snapshots) without PGlite underneath; the rows a restart reads come from a flat file instead.
+ */
+function structuresIndex(memory: InMemorySpaceIndex, writer: ChunkRowsWriter | null): VectorIndex {
+  const unsupported = () => Promise.reject(new Error("not used by the benchmark"));
+  return {
+    denseDimensions: DIMENSIONS,
+    async upsert(chunks) {
+      writer?.write(chunks);
+      await memory.stored(chunks);
+    },
+    updateSparse: unsupported,
+    updateDense: unsupported,
+    deleteByDocument: unsupported,
+    countByDenseModel: unsupported,
+    queryDense: (vector, query) => memory.queryDense(vector, query),
+    querySparse: (vector, query) => memory.querySparse(vector, query),
+    async queryHybrid(query) {
+      const perList = candidateQuery(query);
+      const [dense, sparse] = await Promise.all([
+        memory.queryDense(query.dense, perList),
+        memory.querySparse(query.sparse, perList),
+      ]);
+      return fuseHybridLists(dense, sparse, query);
+    },
+    close: () => memory.close(),
+  };
+}
+
+const structuresFiles = (directory: string, size: number) => ({
+  rows: path.join(directory, `rows-${size}.bin`),
+  snapshots: new DenseIndexSnapshots(
+    path.join(directory, `dense-index-${size}`),
+    DIMENSIONS,
+    DEFAULT_APPROXIMATE_INDEX_SETTINGS,
+  ),
+});
+
+async function serveStructures(directory: string, size: number, workloadFile: string): Promise<void> {
+  const workload = JSON.parse(await readFile(workloadFile, "utf8")) as Workload;
+  const started = performance.now();
+  const files = structuresFiles(directory, size);
+  const memory = new InMemorySpaceIndex(DIMENSIONS, fileSpaceSource(files.rows), { snapshots: files.snapshots });
+  const index = structuresIndex(memory, null);
+  const first = workload.queries[0];
+  if (first) {
+    await index.queryHybrid({
+      spaceIds: [workload.spaceId],
+      limit: 10,
+      dense: first.dense,
+      sparse: first.sparse,
+      candidates: CANDIDATES,
+      fusion: FUSION,
+    });
+  }
+  const restartSeconds = (performance.now() - started) / 1000;
+  process.stderr.write(`  ${JSON.stringify(await memory.describe(workload.spaceId))}\n`);
+  const measured = await measureQueries(index, workload);
+  globalThis.gc?.();
+  const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+  process.stdout.write(`${JSON.stringify({ restartSeconds, rssMb, ...measured, loadAverage: loadAverage() })}\n`);
+}
+
+async function structuresRow(size: number, queryCount: number): Promise<Row> {
+  const directory = values.keep ?? (await mkdtemp(path.join(tmpdir(), "folio-scale-")));
+  try {
+    const files = structuresFiles(directory, size);
+    const writer = new ChunkRowsWriter(files.rows);
+    const nothingStored: SpaceSource = { async *rows() {}, async *dense() {} };
+    const memory = new InMemorySpaceIndex(DIMENSIONS, nothingStored, { snapshots: files.snapshots });
+    const { workload, seconds } = await load(structuresIndex(memory, writer), size, queryCount);
+    const closing = performance.now();
+    await memory.close(); // saves the approximate index
+    process.stderr.write(`  index saved in ${((performance.now() - closing) / 1000).toFixed(1)} s\n`);
+    writer.close();
+    const workloadFile = path.join(directory, `workload-${size}.json`);
+    await writeFile(workloadFile, JSON.stringify(workload));
+    const served = JSON.parse(
+      await runChild(["--serve-from", directory, "--workload", workloadFile, "--structures", "--sizes", String(size)]),
+    ) as Omit<Row, "store" | "chunks" | "loadSeconds">;
+    return {
+      store: "embedded search structures (no PGlite)",
+      chunks: size,
+      loadSeconds: Math.round(seconds),
+      ...served,
+    };
+  } finally {
+    if (!values.keep) await rm(directory, { recursive: true, force: true });
+  }
+}
+
 function runChild(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -310,14 +411,16 @@ async function qdrantRow(url: string, size: number, queryCount: number): Promise
 
 const format = (value: number | null, digits = 0) => (value === null ? "n/a" : value.toFixed(digits));
 
-if (values["serve-from"] && values.workload) {
+if (values["serve-from"] && values.workload && values.structures) {
+  await serveStructures(values["serve-from"], Number(values.sizes), values.workload);
+} else if (values["serve-from"] && values.workload) {
   await serve(values["serve-from"], values.workload);
 } else {
   const sizes = (values.sizes ?? "100000").split(",").map(Number);
   const queryCount = Number(values.queries ?? 100);
   const rows: Row[] = [];
   for (const size of sizes) {
-    const row = await embeddedRow(size, queryCount);
+    const row = values.structures ? await structuresRow(size, queryCount) : await embeddedRow(size, queryCount);
     rows.push(row);
     process.stderr.write(`${JSON.stringify(row)}\n`);
   }
