@@ -80,7 +80,7 @@ export function withInMemorySearch(
   inner: VectorIndex,
   database: SqlExecutor,
   options: EmbeddedSearchOptions = {},
-): VectorIndex & { describeSpace: InMemorySpaceIndex["describe"] } {
+): VectorIndex {
   const settings = { ...DEFAULT_DENSE_SEARCH_SETTINGS, ...options.settings };
   const snapshots = options.snapshotDirectory
     ? new DenseIndexSnapshots(options.snapshotDirectory, inner.denseDimensions, settings.approximate)
@@ -122,7 +122,6 @@ export function withInMemorySearch(
       return fuseHybridLists(dense, sparse, query);
     },
     countByDenseModel: (spaceId) => inner.countByDenseModel(spaceId),
-    describeSpace: (spaceId) => memory.describe(spaceId),
     async close() {
       await memory.close();
       await inner.close();
