@@ -286,20 +286,25 @@ function structuresIndex(memory: InMemorySpaceIndex, writer: ChunkRowsWriter | n
   };
 }
 
+/** FOLIO_DENSE_EF_SEARCH, when set, overrides the default search breadth (both processes read it). */
+const structuresSettings = {
+  ...DEFAULT_APPROXIMATE_INDEX_SETTINGS,
+  expansionSearch: Number(process.env.FOLIO_DENSE_EF_SEARCH ?? DEFAULT_APPROXIMATE_INDEX_SETTINGS.expansionSearch),
+};
+
 const structuresFiles = (directory: string, size: number) => ({
   rows: path.join(directory, `rows-${size}.bin`),
-  snapshots: new DenseIndexSnapshots(
-    path.join(directory, `dense-index-${size}`),
-    DIMENSIONS,
-    DEFAULT_APPROXIMATE_INDEX_SETTINGS,
-  ),
+  snapshots: new DenseIndexSnapshots(path.join(directory, `dense-index-${size}`), DIMENSIONS, structuresSettings),
 });
 
 async function serveStructures(directory: string, size: number, workloadFile: string): Promise<void> {
   const workload = JSON.parse(await readFile(workloadFile, "utf8")) as Workload;
   const started = performance.now();
   const files = structuresFiles(directory, size);
-  const memory = new InMemorySpaceIndex(DIMENSIONS, fileSpaceSource(files.rows), { snapshots: files.snapshots });
+  const memory = new InMemorySpaceIndex(DIMENSIONS, fileSpaceSource(files.rows), {
+    snapshots: files.snapshots,
+    settings: { approximate: structuresSettings },
+  });
   const index = structuresIndex(memory, null);
   const first = workload.queries[0];
   if (first) {
@@ -326,7 +331,10 @@ async function structuresRow(size: number, queryCount: number): Promise<Row> {
     const files = structuresFiles(directory, size);
     const writer = new ChunkRowsWriter(files.rows);
     const nothingStored: SpaceSource = { async *rows() {}, async *dense() {} };
-    const memory = new InMemorySpaceIndex(DIMENSIONS, nothingStored, { snapshots: files.snapshots });
+    const memory = new InMemorySpaceIndex(DIMENSIONS, nothingStored, {
+      snapshots: files.snapshots,
+      settings: { approximate: structuresSettings },
+    });
     const { workload, seconds } = await load(structuresIndex(memory, writer), size, queryCount);
     const closing = performance.now();
     await memory.close(); // saves the approximate index
