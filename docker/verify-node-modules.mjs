@@ -1,7 +1,8 @@
 /**
  * Checks, while an image is built, that its pruned node_modules still loads what Folio uses there:
  * node-llama-cpp's prebuilt CPU backend (loaded for real, never compiled or downloaded), onnxruntime-node's
- * native runtime for this platform, and — for the CUDA image — that the CUDA builds are present (they can
+ * native runtime for this platform, usearch's prebuilt binary (the embedded store's approximate vector index),
+ * and — for the CUDA image — that the CUDA builds are present (they can
  * only be loaded where a GPU is, which a build machine need not have). A failure stops the build with the
  * reason, instead of an image that breaks at its first question.
  *
@@ -54,6 +55,15 @@ if (!onnxBackends.includes("cpu"))
   fail(`onnxruntime-node offers no CPU backend (it offers: ${onnxBackends.join(", ")})`);
 if (existsSync(path.join(modulesDirectory, "onnxruntime-web"))) fail("onnxruntime-web should have been pruned");
 
+const usearch = await import(require.resolve("usearch"));
+try {
+  const index = new usearch.Index({ dimensions: 2, metric: "cos", quantization: "f16", connectivity: 16 });
+  index.add(1n, new Float32Array([1, 0]));
+  if (Number(index.search(new Float32Array([1, 0]), 1, 1).keys[0]) !== 1) fail("usearch answered a search wrongly");
+} catch (error) {
+  fail(`usearch's prebuilt binary did not load: ${error instanceof Error ? error.message : error}`);
+}
+
 console.log(
-  `verify-node-modules (${variant}): node-llama-cpp packages ${llamaPackages.join(", ")}; CPU backend loads (${cpuBuild} build); onnxruntime-node backends ${onnxBackends.join(", ")}`,
+  `verify-node-modules (${variant}): node-llama-cpp packages ${llamaPackages.join(", ")}; CPU backend loads (${cpuBuild} build); onnxruntime-node backends ${onnxBackends.join(", ")}; usearch loads`,
 );

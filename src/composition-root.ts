@@ -65,6 +65,7 @@ import type { Reranker } from "./rerank/reranker.js";
 import { createHybridRetriever, DEFAULT_RETRIEVAL_SETTINGS } from "./retrieval/hybrid-retriever.js";
 import { loadSpellingDictionary } from "./retrieval/load-spelling-dictionary.js";
 import type { RetrievalMode, Retriever } from "./retrieval/retriever.js";
+import { DEFAULT_APPROXIMATE_INDEX_SETTINGS } from "./stores/approximate-dense-index.js";
 import type { Catalog } from "./stores/catalog.js";
 import { openStores } from "./stores/open-stores.js";
 import { securePrivateDataDirectory } from "./stores/private-data-directory.js";
@@ -226,7 +227,20 @@ async function assembleFolio(
     config.storage.kind === "embedded"
       ? { mode: "embedded", dataDir: path.join(config.dataDir, "db") }
       : { mode: "postgres", databaseUrl: config.storage.databaseUrl },
-    { denseDimensions: embedder?.dimensions ?? DEFAULT_DENSE_DIMENSIONS, logger, qdrant: config.qdrant },
+    {
+      denseDimensions: embedder?.dimensions ?? DEFAULT_DENSE_DIMENSIONS,
+      logger,
+      qdrant: config.qdrant,
+      denseSearch: {
+        mode: config.denseSearch.mode,
+        exactMaxChunks: config.denseSearch.exactMaxChunks,
+        approximate: {
+          ...DEFAULT_APPROXIMATE_INDEX_SETTINGS,
+          quantization: config.denseSearch.quantization,
+          expansionSearch: config.denseSearch.expansionSearch,
+        },
+      },
+    },
   );
   const { catalog } = stores;
   const vectorIndex = stores.vectorIndex;

@@ -15,6 +15,16 @@ import {
 } from "../models/hub-file-reference.js";
 import { DEFAULT_RETRIEVAL_SETTINGS as RETRIEVAL_DEFAULTS } from "../retrieval/hybrid-retriever.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
+import {
+  DEFAULT_APPROXIMATE_INDEX_SETTINGS,
+  DENSE_QUANTIZATIONS,
+  type DenseQuantization,
+} from "../stores/approximate-dense-index.js";
+import {
+  DEFAULT_DENSE_SEARCH_SETTINGS,
+  DENSE_INDEX_MODES,
+  type DenseIndexMode,
+} from "../stores/in-memory-space-index.js";
 import { DEFAULT_QDRANT_COLLECTION } from "../stores/qdrant-collection.js";
 import { DEFAULT_SETTLING_OPTIONS, type SettlingOptions } from "../stores/qdrant-collection-readiness.js";
 import {
@@ -28,6 +38,17 @@ export type StorageMode =
   | { kind: "embedded"; dataDir: string }
   /** PostgreSQL catalog; vectors in pgvector when the server has it, else in Qdrant. */
   | { kind: "postgres"; databaseUrl: string };
+
+export type EmbeddedDenseSearchConfig = {
+  /** FOLIO_DENSE_INDEX: auto (exact up to the threshold, approximate past it), approximate, exact. */
+  mode: DenseIndexMode;
+  /** FOLIO_DENSE_EXACT_MAX_CHUNKS: embedded chunks a space may hold before auto switches it to HNSW. */
+  exactMaxChunks: number;
+  /** FOLIO_DENSE_QUANTIZATION: precision of the vectors inside the approximate index. */
+  quantization: DenseQuantization;
+  /** FOLIO_DENSE_EF_SEARCH: candidates the approximate index considers per query (higher: better recall, slower). */
+  expansionSearch: number;
+};
 
 export type LlmConfig =
   | { kind: "none" }
@@ -78,6 +99,8 @@ export type FolioConfig = {
   /** ONNX Runtime threads for the embedder and reranker; 0 lets the runtime choose. */
   inferenceThreads: number;
   storage: StorageMode;
+  /** How the embedded store searches dense vectors (FOLIO_DENSE_*); unused with Qdrant or PostgreSQL. */
+  denseSearch: EmbeddedDenseSearchConfig;
   /** Vectors in Qdrant instead of pgvector; `collection` from QDRANT_COLLECTION (default folio_chunks). */
   qdrant: QdrantConfig | null;
   llm: LlmConfig;
@@ -431,6 +454,22 @@ export function loadConfig(environment: Environment, workingDirectory = process.
     },
     inferenceThreads: reader.integer("FOLIO_INFERENCE_THREADS", 0, { min: 0, max: 256 }),
     storage: databaseUrl ? { kind: "postgres", databaseUrl } : { kind: "embedded", dataDir },
+    denseSearch: {
+      mode: reader.oneOf("FOLIO_DENSE_INDEX", DENSE_INDEX_MODES, DEFAULT_DENSE_SEARCH_SETTINGS.mode),
+      exactMaxChunks: reader.integer("FOLIO_DENSE_EXACT_MAX_CHUNKS", DEFAULT_DENSE_SEARCH_SETTINGS.exactMaxChunks, {
+        min: 0,
+        max: 100_000_000,
+      }),
+      quantization: reader.oneOf(
+        "FOLIO_DENSE_QUANTIZATION",
+        DENSE_QUANTIZATIONS,
+        DEFAULT_APPROXIMATE_INDEX_SETTINGS.quantization,
+      ),
+      expansionSearch: reader.integer("FOLIO_DENSE_EF_SEARCH", DEFAULT_APPROXIMATE_INDEX_SETTINGS.expansionSearch, {
+        min: 10,
+        max: 10_000,
+      }),
+    },
     qdrant: qdrantUrl
       ? {
           url: qdrantUrl,

@@ -1,66 +1,97 @@
 /**
  * The embedded store's vector index: pgvector in PGlite keeps the vectors, and queries are answered
- * from the in-memory copy (src/stores/in-memory-space-index.ts) — exact dense scans and BM25 postings.
- * Every write goes to the database first and is then mirrored in memory, so a restart simply reloads
- * a space from the database on its first query.
+ * from the in-memory structures (src/stores/in-memory-space-index.ts) — dense by exact scan or by an
+ * approximate (HNSW) index per space, sparse by BM25 postings. Every write goes to the database first
+ * and is then mirrored in memory, so a restart reloads a space from the database on its first query
+ * (and loads its saved approximate index rather than rebuilding it).
  */
-import type { SparseVector } from "../domain/types.js";
 import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
-import { InMemorySpaceIndex } from "./in-memory-space-index.js";
+import { DenseIndexSnapshots } from "./dense-index-snapshots.js";
+import {
+  DEFAULT_DENSE_SEARCH_SETTINGS,
+  type DenseSearchSettings,
+  InMemorySpaceIndex,
+  type SpaceSource,
+} from "./in-memory-space-index.js";
+import { readDenseBinary, readSparseBinary } from "./pgvector-binary.js";
 import type { SqlExecutor } from "./sql-client.js";
-import { candidateQuery, type VectorIndex } from "./vector-index.js";
+import { CHUNK_ID_PATTERN, candidateQuery, type VectorIndex } from "./vector-index.js";
 
-/** pgvector's `{index:value,...}/dimensions` (indices 1-based) back into term ids and weights. */
-export function parseSparsevecLiteral(literal: string): SparseVector {
-  const body = literal.slice(literal.indexOf("{") + 1, literal.indexOf("}"));
-  const indices: number[] = [];
-  const values: number[] = [];
-  if (body.length === 0) return { indices, values };
-  for (const entry of body.split(",")) {
-    const separator = entry.indexOf(":");
-    indices.push(Number(entry.slice(0, separator)) - 1);
-    values.push(Number(entry.slice(separator + 1)));
-  }
-  return { indices, values };
-}
-
-/** pgvector's `[x,y,...]` text form of a dense vector. */
-export function parseVectorLiteral(literal: string): Float32Array {
-  const body = literal.slice(literal.indexOf("[") + 1, literal.lastIndexOf("]"));
-  return Float32Array.from(body.split(","), Number);
-}
-
-/** Rows per page when a space is loaded: ~10 MB of vector text. */
+/** Rows per page when a space is loaded: ~4 MB of binary vectors. */
 const LOAD_PAGE_ROWS = 2000;
 
-type VectorRow = { chunk_id: string; document_id: string; dense: string | null; sparse: string | null };
+type VectorRow = {
+  chunk_id: string;
+  document_id: string;
+  has_dense: boolean;
+  dense: Uint8Array | null;
+  sparse: Uint8Array | null;
+};
 
-export function withInMemorySearch(inner: VectorIndex, database: SqlExecutor): VectorIndex {
-  const memory = new InMemorySpaceIndex(inner.denseDimensions, async function* (spaceId) {
-    // Keyset pages in chunk-id order: each page's text is parsed and dropped before the next is read.
-    let after = "00000000-0000-0000-0000-000000000000";
-    for (;;) {
-      const { rows } = await database.query<VectorRow>(
-        `SELECT chunk_id, document_id, dense::text AS dense, sparse::text AS sparse FROM chunk_vectors
-         WHERE space_id = $1 AND chunk_id > $2 ORDER BY chunk_id LIMIT ${LOAD_PAGE_ROWS}`,
-        [spaceId, after],
-      );
-      if (rows.length === 0) return;
-      yield rows.map((row) => ({
-        chunkId: row.chunk_id,
-        documentId: row.document_id,
-        spaceId,
-        dense: row.dense === null ? undefined : parseVectorLiteral(row.dense),
-        sparse: row.sparse === null ? undefined : parseSparsevecLiteral(row.sparse),
-      }));
-      after = rows.at(-1)?.chunk_id ?? after;
-      if (rows.length < LOAD_PAGE_ROWS) return;
-    }
-  });
+/**
+ * Reads a space's vectors from chunk_vectors in keyset pages (chunk-id order), in pgvector's binary
+ * form: each page is decoded into typed arrays and dropped before the next is read.
+ */
+export function spaceSourceOf(database: SqlExecutor): SpaceSource {
+  return {
+    async *rows(spaceId, { withDense }) {
+      let after = "00000000-0000-0000-0000-000000000000";
+      for (;;) {
+        const { rows } = await database.query<VectorRow>(
+          `SELECT chunk_id, document_id, dense IS NOT NULL AS has_dense,
+             ${withDense ? "vector_send(dense)" : "NULL::bytea"} AS dense, sparsevec_send(sparse) AS sparse
+           FROM chunk_vectors WHERE space_id = $1 AND chunk_id > $2 ORDER BY chunk_id LIMIT ${LOAD_PAGE_ROWS}`,
+          [spaceId, after],
+        );
+        if (rows.length === 0) return;
+        yield rows.map((row) => ({
+          chunkId: row.chunk_id,
+          documentId: row.document_id,
+          spaceId,
+          hasDense: row.has_dense,
+          dense: row.dense === null ? undefined : readDenseBinary(row.dense),
+          sparse: row.sparse === null ? undefined : readSparseBinary(row.sparse),
+        }));
+        after = rows.at(-1)?.chunk_id ?? after;
+        if (rows.length < LOAD_PAGE_ROWS) return;
+      }
+    },
+    async *dense(chunkIds) {
+      const ids = chunkIds.filter((chunkId) => CHUNK_ID_PATTERN.test(chunkId));
+      for (let start = 0; start < ids.length; start += LOAD_PAGE_ROWS) {
+        const { rows } = await database.query<{ chunk_id: string; dense: Uint8Array }>(
+          `SELECT chunk_id, vector_send(dense) AS dense FROM chunk_vectors
+           WHERE chunk_id = ANY($1::uuid[]) AND dense IS NOT NULL`,
+          [ids.slice(start, start + LOAD_PAGE_ROWS)],
+        );
+        yield rows.map((row) => ({ chunkId: row.chunk_id, dense: readDenseBinary(row.dense) }));
+      }
+    },
+  };
+}
+
+export type EmbeddedSearchOptions = {
+  settings?: Partial<DenseSearchSettings>;
+  /** Where the spaces' approximate indexes are saved; null keeps them in memory only (rebuilt on restart). */
+  snapshotDirectory?: string | null;
+};
+
+export function withInMemorySearch(
+  inner: VectorIndex,
+  database: SqlExecutor,
+  options: EmbeddedSearchOptions = {},
+): VectorIndex {
+  const settings = { ...DEFAULT_DENSE_SEARCH_SETTINGS, ...options.settings };
+  const snapshots = options.snapshotDirectory
+    ? new DenseIndexSnapshots(options.snapshotDirectory, inner.denseDimensions, settings.approximate)
+    : null;
+  const memory = new InMemorySpaceIndex(inner.denseDimensions, spaceSourceOf(database), { settings, snapshots });
 
   return {
     denseDimensions: inner.denseDimensions,
     async upsert(chunks) {
+      // Chunk ids are new UUIDs on ingestion; one stored again with a new vector invalidates its space's snapshot.
+      await memory.replacingDense(chunks.filter((chunk) => chunk.dense).map((chunk) => chunk.chunkId));
       await inner.upsert(chunks);
       await memory.stored(chunks);
     },
@@ -69,6 +100,7 @@ export function withInMemorySearch(inner: VectorIndex, database: SqlExecutor): V
       await memory.replacedSparse(chunks);
     },
     async updateDense(chunks) {
+      await memory.replacingDense(null);
       await inner.updateDense(chunks);
       await memory.replacedDense(chunks);
     },
@@ -90,6 +122,9 @@ export function withInMemorySearch(inner: VectorIndex, database: SqlExecutor): V
       return fuseHybridLists(dense, sparse, query);
     },
     countByDenseModel: (spaceId) => inner.countByDenseModel(spaceId),
-    close: () => inner.close(),
+    async close() {
+      await memory.close();
+      await inner.close();
+    },
   };
 }

@@ -10,6 +10,7 @@ import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Catalog } from "./catalog.js";
 import { withInMemorySearch } from "./embedded-vector-index.js";
+import type { DenseSearchSettings } from "./in-memory-space-index.js";
 import { migrateDatabase } from "./migrations.js";
 import { openPgliteClient } from "./pglite-client.js";
 import { createPgvectorIndex } from "./pgvector-index.js";
@@ -42,7 +43,13 @@ export type QdrantLocation = {
 
 export async function openStores(
   location: StoresLocation,
-  options: { denseDimensions: number; logger: Logger; qdrant?: QdrantLocation | null },
+  options: {
+    denseDimensions: number;
+    logger: Logger;
+    qdrant?: QdrantLocation | null;
+    /** The embedded store's dense search (exact / approximate); defaults otherwise. */
+    denseSearch?: Partial<DenseSearchSettings>;
+  },
 ): Promise<Stores> {
   const client =
     location.mode === "embedded"
@@ -68,7 +75,7 @@ export async function openStores(
     return {
       client,
       catalog: createSqlCatalog(client),
-      vectorIndex: hasVectorExtension ? vectorIndexFor(location, client, options.denseDimensions) : null,
+      vectorIndex: hasVectorExtension ? vectorIndexFor(location, client, options) : null,
       vectorBackend: hasVectorExtension ? "pgvector" : "none",
     };
   } catch (error) {
@@ -77,10 +84,26 @@ export async function openStores(
   }
 }
 
-/** Embedded PGlite is one process, so search may keep an in-memory copy of the vectors; a server may not. */
-function vectorIndexFor(location: StoresLocation, client: SqlClient, denseDimensions: number): VectorIndex {
-  const index = createPgvectorIndex(client, { denseDimensions });
-  return location.mode === "embedded" ? withInMemorySearch(index, client) : index;
+/**
+ * Embedded PGlite is one process, so search may keep an in-memory copy of the vectors; a server may not.
+ * The approximate indexes are saved beside the database directory (`<dataDir>.dense-index`).
+ */
+function vectorIndexFor(
+  location: StoresLocation,
+  client: SqlClient,
+  options: { denseDimensions: number; denseSearch?: Partial<DenseSearchSettings> },
+): VectorIndex {
+  const index = createPgvectorIndex(client, { denseDimensions: options.denseDimensions });
+  if (location.mode !== "embedded") return index;
+  return withInMemorySearch(index, client, {
+    settings: options.denseSearch,
+    snapshotDirectory: location.dataDir === "memory://" ? null : denseIndexDirectory(location.dataDir),
+  });
+}
+
+/** Where the embedded store saves its approximate indexes, beside the database directory. */
+export function denseIndexDirectory(dataDir: string): string {
+  return `${dataDir.replace(/[/\\]+$/, "")}.dense-index`;
 }
 
 /**

@@ -1,11 +1,14 @@
 /** Runs the catalog and vector-index contracts on embedded PGlite + pgvector, plus embedded start-up. */
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import { openStores } from "../../src/stores/open-stores.js";
 import { toSparsevecLiteral } from "../../src/stores/pgvector-index.js";
+import type { IndexedChunk } from "../../src/stores/vector-index.js";
+import { createSeededRandom } from "../support/seeded-random.js";
 import { runCatalogContract } from "./catalog-contract.js";
 import { runVectorIndexContract } from "./vector-index-contract.js";
 
@@ -19,6 +22,25 @@ runCatalogContract("PGlite", async () => {
 
 runVectorIndexContract("pgvector on PGlite", async () => {
   const stores = await openEmbeddedStores("memory://");
+  if (!stores.vectorIndex) throw new Error("PGlite was opened without pgvector");
+  return { vectorIndex: stores.vectorIndex, close: () => stores.client.close() };
+});
+
+// The contract asks for exact rankings; the approximate path (HNSW, keys, deletes, filters, fusion) gives
+// them when its vectors are float32 and its search breadth covers the contract's 1,000 chunks a space.
+// Its recall at realistic settings is measured by bench/scale-benchmark.ts and SciFact instead.
+runVectorIndexContract("pgvector on PGlite, approximate dense index forced on", async () => {
+  const stores = await openStores(
+    { mode: "embedded", dataDir: "memory://" },
+    {
+      denseDimensions: 384,
+      logger: silentLogger,
+      denseSearch: {
+        mode: "approximate",
+        approximate: { quantization: "f32", connectivity: 16, expansionAdd: 128, expansionSearch: 1000 },
+      },
+    },
+  );
   if (!stores.vectorIndex) throw new Error("PGlite was opened without pgvector");
   return { vectorIndex: stores.vectorIndex, close: () => stores.client.close() };
 });
@@ -74,6 +96,97 @@ describe("embedded stores on disk", () => {
     await second.client.close();
 
     await expect(openEmbeddedStores(dataDir, 768)).rejects.toMatchObject({ code: "dense_dimension_mismatch" });
+  });
+});
+
+describe("embedded approximate dense index across restarts", () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(path.join(tmpdir(), "folio-ann-"));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  const DIMENSIONS = 8;
+  // float32 and a search breadth over the whole space, so the expected answer is the exact one.
+  const denseSearch = {
+    mode: "approximate" as const,
+    approximate: { quantization: "f32" as const, connectivity: 16, expansionAdd: 64, expansionSearch: 500 },
+  };
+  const unit = (random: () => number) => {
+    const values = Array.from({ length: DIMENSIONS }, () => random() * 2 - 1);
+    const norm = Math.hypot(...values);
+    return values.map((value) => value / norm);
+  };
+  const dot = (left: number[], right: number[]) =>
+    left.reduce((sum, value, index) => sum + value * (right[index] ?? 0), 0);
+
+  it("saves each space's index beside the database, loads it after a restart without rebuilding, and keeps to the asked space", async () => {
+    const dataDir = path.join(directory, "db");
+    const open = () =>
+      openStores({ mode: "embedded", dataDir }, { denseDimensions: DIMENSIONS, logger: silentLogger, denseSearch });
+    const random = createSeededRandom(24);
+    const spaces = ["console:ann-a", "console:ann-b"];
+    const documents = Array.from({ length: 6 }, () => randomUUID());
+    const chunks: IndexedChunk[] = Array.from({ length: 400 }, (_, position) => ({
+      chunkId: randomUUID(),
+      documentId: documents[position % documents.length] ?? "",
+      spaceId: spaces[position % 2] ?? "",
+      dense: unit(random),
+      denseModel: "test-embedder",
+    }));
+    const query = unit(random);
+    // The best match of all is in the other space.
+    chunks.push({
+      chunkId: randomUUID(),
+      documentId: randomUUID(),
+      spaceId: spaces[1] ?? "",
+      dense: query,
+      denseModel: "test-embedder",
+    });
+    const expectedTop = (among: IndexedChunk[]) =>
+      among
+        .filter((chunk) => chunk.spaceId === spaces[0])
+        .sort((left, right) => dot(right.dense ?? [], query) - dot(left.dense ?? [], query))
+        .slice(0, 10)
+        .map((chunk) => chunk.chunkId);
+    const ask = async (stores: Awaited<ReturnType<typeof open>>) =>
+      (await stores.vectorIndex?.queryDense(query, { spaceIds: [spaces[0] ?? ""], limit: 10 }))?.map(
+        (hit) => hit.chunkId,
+      );
+
+    const first = await open();
+    await ask(first); // the space is in memory before the chunks arrive: its index is built as they do
+    await first.vectorIndex?.upsert(chunks);
+    expect(await ask(first)).toEqual(expectedTop(chunks));
+    await first.vectorIndex?.close();
+    await first.client.close();
+    const snapshotDirectory = `${dataDir}.dense-index`;
+    const manifests = (await readdir(snapshotDirectory)).filter((name) => name.endsWith(".json"));
+    // Only the space that was asked is in memory, so only its index exists (the other loads when asked).
+    expect(manifests).toHaveLength(1);
+    const savedAt = await Promise.all(
+      manifests.map(async (name) => (await stat(path.join(snapshotDirectory, name))).mtimeMs),
+    );
+
+    const second = await open();
+    expect(await ask(second)).toEqual(expectedTop(chunks));
+    await second.vectorIndex?.close();
+    await second.client.close();
+    // Loaded as saved: nothing changed, so nothing was rebuilt or written again.
+    expect(
+      await Promise.all(manifests.map(async (name) => (await stat(path.join(snapshotDirectory, name))).mtimeMs)),
+    ).toEqual(savedAt);
+
+    // A document deleted after a restart stays deleted after the next one.
+    const third = await open();
+    await third.vectorIndex?.deleteByDocument(documents[0] ?? "");
+    const remaining = chunks.filter((chunk) => chunk.documentId !== documents[0]);
+    expect(await ask(third)).toEqual(expectedTop(remaining));
+    await third.vectorIndex?.close();
+    await third.client.close();
+    const fourth = await open();
+    expect(await ask(fourth)).toEqual(expectedTop(remaining));
+    await fourth.client.close();
   });
 });
 

@@ -192,6 +192,30 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("searches dense vectors exactly up to 20,000 chunks a space by default, and reads the FOLIO_DENSE_* settings", () => {
+    expect(loadConfig({}).denseSearch).toEqual({
+      mode: "auto",
+      exactMaxChunks: 20_000,
+      quantization: "f16",
+      expansionSearch: 96,
+    });
+    const forced = loadConfig({
+      FOLIO_DENSE_INDEX: "approximate",
+      FOLIO_DENSE_EXACT_MAX_CHUNKS: "0",
+      FOLIO_DENSE_QUANTIZATION: "i8",
+      FOLIO_DENSE_EF_SEARCH: "200",
+    });
+    expect(forced.denseSearch).toEqual({
+      mode: "approximate",
+      exactMaxChunks: 0,
+      quantization: "i8",
+      expansionSearch: 200,
+    });
+    expect(() => loadConfig({ FOLIO_DENSE_INDEX: "hnsw", FOLIO_DENSE_QUANTIZATION: "f8" })).toThrow(
+      /FOLIO_DENSE_INDEX[\s\S]*FOLIO_DENSE_QUANTIZATION|FOLIO_DENSE_QUANTIZATION[\s\S]*FOLIO_DENSE_INDEX/,
+    );
+  });
+
   it("rejects an overlap that is not smaller than the chunk size", () => {
     expect(() => loadConfig({ FOLIO_CHUNK_TOKENS: "64", FOLIO_CHUNK_OVERLAP: "64" })).toThrow(/FOLIO_CHUNK_OVERLAP/);
   });

@@ -1,6 +1,14 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SparseVector } from "../../src/domain/types.js";
-import { InMemorySpaceIndex } from "../../src/stores/in-memory-space-index.js";
+import { DenseIndexSnapshots } from "../../src/stores/dense-index-snapshots.js";
+import {
+  type DenseSearchSettings,
+  InMemorySpaceIndex,
+  type SpaceSource,
+} from "../../src/stores/in-memory-space-index.js";
 import { createSeededRandom } from "../support/seeded-random.js";
 
 type Stored = { chunkId: string; documentId: string; spaceId: string; dense: number[]; sparse: SparseVector };
@@ -33,8 +41,39 @@ function sparseScore(query: SparseVector) {
     );
 }
 
-describe("InMemorySpaceIndex", () => {
-  it("stays exact for dense and sparse queries through replacements, deletions and compactions", async () => {
+/** The database's side, over a map of stored chunks: pages of rows, and vectors by chunk id. */
+function sourceOver(stored: Map<string, Stored>, counters = { loads: 0, denseReads: 0 }): SpaceSource {
+  return {
+    async *rows(spaceId, { withDense }) {
+      counters.loads += 1;
+      const inSpace = [...stored.values()]
+        .filter((entry) => entry.spaceId === spaceId)
+        .map((entry) => (withDense ? entry : { ...entry, dense: undefined, hasDense: true }));
+      // Two pages, as the database reads a large space.
+      yield inSpace.slice(0, Math.ceil(inSpace.length / 2));
+      yield inSpace.slice(Math.ceil(inSpace.length / 2));
+    },
+    async *dense(chunkIds) {
+      counters.denseReads += 1;
+      yield chunkIds.flatMap((chunkId) => {
+        const entry = stored.get(chunkId);
+        return entry ? [{ chunkId, dense: Float32Array.from(entry.dense) }] : [];
+      });
+    },
+  };
+}
+
+/** float32 inside the approximate index, so its scores can be compared with exact ones to 5 places. */
+const APPROXIMATE: Partial<DenseSearchSettings> = {
+  mode: "approximate",
+  approximate: { quantization: "f32", connectivity: 16, expansionAdd: 64, expansionSearch: 96 },
+};
+
+describe.each([
+  ["exact", { mode: "exact" } as Partial<DenseSearchSettings>],
+  ["approximate", APPROXIMATE],
+])("InMemorySpaceIndex (%s dense search)", (_name, settings) => {
+  it("returns the exact top hits for dense and sparse queries through replacements, deletions and compactions", async () => {
     const random = createSeededRandom(7);
     const stored = new Map<string, Stored>();
     for (let index = 0; index < 300; index += 1) {
@@ -47,14 +86,8 @@ describe("InMemorySpaceIndex", () => {
         sparse: sparseOf(random),
       });
     }
-    let loads = 0;
-    const memory = new InMemorySpaceIndex(4, async function* (spaceId) {
-      loads += 1;
-      const inSpace = [...stored.values()].filter((entry) => entry.spaceId === spaceId);
-      // Two pages, as the database reads a large space.
-      yield inSpace.slice(0, Math.ceil(inSpace.length / 2));
-      yield inSpace.slice(Math.ceil(inSpace.length / 2));
-    });
+    const counters = { loads: 0, denseReads: 0 };
+    const memory = new InMemorySpaceIndex(4, sourceOver(stored, counters), { settings });
     const sparseQuery = { indices: [1, 5, 9, 13, 21, 34], values: [1, 0.5, 2, 1, 0.25, 1.5] };
     const denseQuery = denseOf(random);
     const denseScore = (entry: Stored) =>
@@ -89,8 +122,112 @@ describe("InMemorySpaceIndex", () => {
     await memory.removedDocument("d3");
     for (const [chunkId, entry] of stored) if (entry.documentId === "d3") stored.delete(chunkId);
     await check();
-    expect(loads).toBe(1);
+    // A query restricted to documents is exact whichever way the space is held.
+    const inDocuments = await memory.queryDense(denseQuery, { spaceIds: ["s"], limit: 5, documentIds: ["d1", "d2"] });
+    const documentsExpected = expectedTop(
+      new Map([...stored].filter(([, entry]) => entry.documentId === "d1" || entry.documentId === "d2")),
+      denseScore,
+      5,
+    );
+    expect(inDocuments.map((hit) => hit.chunkId)).toEqual(documentsExpected.map((entry) => entry.chunkId));
+    expect(counters.loads).toBe(1);
+    expect((await memory.describe("s")).approximate).toBe(settings.mode === "approximate");
     expect(await memory.querySparse(sparseQuery, { spaceIds: ["other"], limit: 10 })).toEqual([]);
     expect(await memory.queryDense(denseQuery, { spaceIds: ["other"], limit: 10 })).toEqual([]);
+  });
+});
+
+describe("InMemorySpaceIndex threshold and snapshots", () => {
+  const F32 = { quantization: "f32", connectivity: 16, expansionAdd: 64, expansionSearch: 200 } as const;
+
+  function chunksFor(random: () => number, count: number, from = 0): Stored[] {
+    return Array.from({ length: count }, (_, offset) => {
+      const index = from + offset;
+      return {
+        chunkId: `c${String(index).padStart(4, "0")}`,
+        documentId: `d${index % 7}`,
+        spaceId: "s",
+        dense: denseOf(random),
+        sparse: sparseOf(random),
+      };
+    });
+  }
+
+  it("searches exactly up to the threshold, switches a growing space to the approximate index past it, and never in exact mode", async () => {
+    const random = createSeededRandom(11);
+    const stored = new Map<string, Stored>();
+    const auto = new InMemorySpaceIndex(4, sourceOver(stored), {
+      settings: { mode: "auto", exactMaxChunks: 50, approximate: F32 },
+    });
+    const exact = new InMemorySpaceIndex(4, sourceOver(stored), { settings: { mode: "exact", exactMaxChunks: 50 } });
+    expect((await auto.describe("s")).approximate).toBe(false);
+    expect((await exact.describe("s")).approximate).toBe(false);
+    const first = chunksFor(random, 50);
+    for (const chunk of first) stored.set(chunk.chunkId, chunk);
+    await auto.stored(first);
+    await exact.stored(first);
+    expect(await auto.describe("s")).toMatchObject({ approximate: false, denseChunks: 50 });
+    const more = chunksFor(random, 10, 50);
+    for (const chunk of more) stored.set(chunk.chunkId, chunk);
+    await auto.stored(more);
+    await exact.stored(more);
+    expect(await auto.describe("s")).toMatchObject({ approximate: true, denseChunks: 60, chunks: 60 });
+    expect((await exact.describe("s")).approximate).toBe(false);
+    const query = denseOf(random);
+    const score = (entry: Stored) => entry.dense.reduce((sum, value, index) => sum + value * (query[index] ?? 0), 0);
+    const expected = expectedTop(stored, score, 10).map((entry) => entry.chunkId);
+    expect((await auto.queryDense(query, { spaceIds: ["s"], limit: 10 })).map((hit) => hit.chunkId)).toEqual(expected);
+    expect((await exact.queryDense(query, { spaceIds: ["s"], limit: 10 })).map((hit) => hit.chunkId)).toEqual(expected);
+  });
+
+  it("loads a saved index on restart, reading only the vectors of chunks stored since, and drops chunks deleted since", async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), "folio-snapshots-"));
+    try {
+      const settings: Partial<DenseSearchSettings> = { mode: "approximate", approximate: F32 };
+      const snapshots = () => new DenseIndexSnapshots(directory, 4, F32);
+      const random = createSeededRandom(13);
+      const stored = new Map<string, Stored>();
+      const before = new InMemorySpaceIndex(4, sourceOver(stored), { settings, snapshots: snapshots() });
+      await before.describe("s");
+      const initial = chunksFor(random, 120);
+      for (const chunk of initial) stored.set(chunk.chunkId, chunk);
+      await before.stored(initial);
+      await before.close();
+
+      // While the process was down (or before it could save): 5 chunks stored, document d3 deleted.
+      const added = chunksFor(random, 5, 120);
+      for (const chunk of added) stored.set(chunk.chunkId, chunk);
+      for (const [chunkId, entry] of stored) if (entry.documentId === "d3") stored.delete(chunkId);
+
+      const counters = { loads: 0, denseReads: 0 };
+      const readIds: string[] = [];
+      const source = sourceOver(stored, counters);
+      const after = new InMemorySpaceIndex(
+        4,
+        {
+          rows: source.rows,
+          dense(chunkIds) {
+            readIds.push(...chunkIds);
+            return source.dense(chunkIds);
+          },
+        },
+        { settings, snapshots: snapshots() },
+      );
+      expect(await after.describe("s")).toMatchObject({
+        approximate: true,
+        chunks: stored.size,
+        denseChunks: stored.size,
+      });
+      expect(readIds.sort()).toEqual(added.filter((chunk) => chunk.documentId !== "d3").map((chunk) => chunk.chunkId));
+      for (let round = 0; round < 5; round += 1) {
+        const query = denseOf(random);
+        const score = (entry: Stored) =>
+          entry.dense.reduce((sum, value, index) => sum + value * (query[index] ?? 0), 0);
+        const hits = await after.queryDense(query, { spaceIds: ["s"], limit: 10 });
+        expect(hits.map((hit) => hit.chunkId)).toEqual(expectedTop(stored, score, 10).map((entry) => entry.chunkId));
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,120 @@
+/**
+ * An approximate nearest-neighbour index (HNSW) over one space's dense vectors, on usearch — the adapter
+ * between Folio's numbering (integer keys) and the library. Cosine metric; the vectors are held inside
+ * the index at the chosen precision (f16 by default: half of float32's memory, with recall@10 that
+ * matches float32's on 384-d embeddings), so the embedded store keeps no second copy of them.
+ * Why usearch (over hnswlib-node, LanceDB and pgvector's HNSW in PGlite): docs/architecture.md.
+ *
+ * usearch runs native code synchronously on the calling thread: adds and searches block the event loop
+ * for their duration (a search ~1 ms; an add ~0.2–0.5 ms), so bulk builds go in slices (see
+ * in-memory-space-index.ts). The library is loaded on first use, so deployments that never cross the
+ * threshold (or keep vectors in Qdrant or PostgreSQL) never load it.
+ */
+import type { Index as UsearchIndex } from "usearch";
+import { FolioError } from "../errors.js";
+
+export const DENSE_QUANTIZATIONS = ["f32", "f16", "i8"] as const;
+export type DenseQuantization = (typeof DENSE_QUANTIZATIONS)[number];
+
+export type ApproximateIndexSettings = {
+  quantization: DenseQuantization;
+  /** HNSW graph degree (M). */
+  connectivity: number;
+  /** Candidates considered while inserting (efConstruction). */
+  expansionAdd: number;
+  /** Candidates considered while searching (ef); a search for more results than this uses that many. */
+  expansionSearch: number;
+};
+
+export const DEFAULT_APPROXIMATE_INDEX_SETTINGS: ApproximateIndexSettings = {
+  quantization: "f16",
+  connectivity: 16,
+  expansionAdd: 64,
+  expansionSearch: 96,
+};
+
+type UsearchModule = typeof import("usearch");
+let usearchModule: Promise<UsearchModule> | null = null;
+
+function loadUsearch(): Promise<UsearchModule> {
+  usearchModule ??= import("usearch").catch((error: unknown) => {
+    usearchModule = null;
+    throw new FolioError(
+      "approximate_index_unavailable",
+      `The approximate vector index (usearch) could not be loaded on ${process.platform}-${process.arch}: ${(error as Error).message}. Reinstall dependencies (npm ci), or set FOLIO_DENSE_INDEX=exact to search every vector exactly.`,
+    );
+  });
+  return usearchModule;
+}
+
+export type ApproximateHits = { keys: number[]; scores: number[] };
+
+export class ApproximateDenseIndex {
+  private constructor(
+    private readonly index: UsearchIndex,
+    readonly dimensions: number,
+    readonly settings: ApproximateIndexSettings,
+  ) {}
+
+  static async create(dimensions: number, settings: ApproximateIndexSettings): Promise<ApproximateDenseIndex> {
+    const usearch = await loadUsearch();
+    const index = new usearch.Index({
+      dimensions,
+      metric: usearch.MetricKind.Cos,
+      quantization: settings.quantization as UsearchModule["ScalarKind"][keyof UsearchModule["ScalarKind"]],
+      connectivity: settings.connectivity,
+      expansion_add: settings.expansionAdd,
+      expansion_search: settings.expansionSearch,
+      multi: false,
+    });
+    return new ApproximateDenseIndex(index, dimensions, settings);
+  }
+
+  /** An index saved by `save`, read whole into memory. */
+  static async load(
+    file: string,
+    dimensions: number,
+    settings: ApproximateIndexSettings,
+  ): Promise<ApproximateDenseIndex> {
+    const loaded = await ApproximateDenseIndex.create(dimensions, settings);
+    loaded.index.load(file);
+    return loaded;
+  }
+
+  get size(): number {
+    return this.index.size();
+  }
+
+  /** Adds rows of `vectors` (`keys.length` × dimensions, float32) under `keys`. */
+  add(keys: ArrayLike<number>, vectors: Float32Array): void {
+    if (keys.length === 0) return;
+    const bigKeys = new BigUint64Array(keys.length);
+    for (let index = 0; index < keys.length; index += 1) bigKeys[index] = BigInt(keys[index] as number);
+    // One thread: the box is shared with the embedder, PGlite and the requests being answered.
+    this.index.add(bigKeys, vectors, 1);
+  }
+
+  remove(key: number): void {
+    this.index.remove(BigInt(key));
+  }
+
+  /** The `count` nearest keys with their cosine similarity, best first. */
+  search(vector: Float32Array, count: number): ApproximateHits {
+    if (this.index.size() === 0 || count <= 0) return { keys: [], scores: [] };
+    const matches = this.index.search(vector, Math.min(count, this.index.size()), 1);
+    const keys: number[] = [];
+    const scores: number[] = [];
+    for (let index = 0; index < matches.keys.length; index += 1) {
+      const distance = matches.distances[index] as number;
+      if (!Number.isFinite(distance)) continue;
+      keys.push(Number(matches.keys[index]));
+      scores.push(1 - distance);
+    }
+    return { keys, scores };
+  }
+
+  /** Writes the whole index to `file` (synchronous: ~1 s per GB). */
+  save(file: string): void {
+    this.index.save(file);
+  }
+}
