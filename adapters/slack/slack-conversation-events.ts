@@ -14,6 +14,7 @@ import {
   type SlackMessageEvent,
 } from "./slack-events.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
+import { isQuestionnaireRequest } from "./slack-questionnaire.js";
 import { isDirectMessageChannel, type SlackConversation } from "./slack-space.js";
 import { type BotIdentity, type SlackThreadMessage, threadHasFolioReply } from "./slack-thread-context.js";
 
@@ -36,12 +37,19 @@ export type ConversationEventDependencies = {
   resolveIdentity: () => Promise<BotIdentity & { teamId: string | null }>;
   fetchThread: (channel: string, threadTs: string) => Promise<SlackThreadMessage[]>;
   answer: (question: ConversationQuestion) => Promise<void>;
+  /** "answer this questionnaire": answers the file shared in the thread (or, outside one, the latest here). */
+  answerQuestionnaire: (request: {
+    conversation: SlackConversation;
+    threadTs: string | null;
+    ts: string;
+  }) => Promise<void>;
   /** Runs work after Bolt's ack, remembered so the adapter's stop() can wait for it. */
   track: (work: () => Promise<unknown>) => Promise<void>;
 };
 
 export function registerConversationEvents(app: App, dependencies: ConversationEventDependencies): void {
-  const { client, channelModes, fileDependencies, resolveIdentity, fetchThread, answer, track } = dependencies;
+  const { client, channelModes, fileDependencies, resolveIdentity, fetchThread, answer, answerQuestionnaire, track } =
+    dependencies;
 
   app.event("app_mention", async ({ event, context }) =>
     track(async () => {
@@ -50,6 +58,14 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       if ("files" in event && Array.isArray(event.files) && event.files.length > 0) return;
       const bot = await resolveIdentity();
       const teamId = context.teamId ?? bot.teamId ?? "unknown";
+      if (isQuestionnaireRequest(event.text)) {
+        await answerQuestionnaire({
+          conversation: { teamId, channelId: event.channel, userId: event.user, isDirectMessage: false },
+          threadTs: event.thread_ts ?? null,
+          ts: event.ts,
+        });
+        return;
+      }
       const threadTs = event.thread_ts ?? event.ts;
       const thread = event.thread_ts ? await fetchThread(event.channel, event.thread_ts) : [];
       await answer({
@@ -96,6 +112,10 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       }
       const thread = inThread && message.thread_ts ? await fetchThread(channel, message.thread_ts) : [];
       if (decision.kind === "follow-up-candidate" && !threadHasFolioReply(thread, bot)) return;
+      if (isQuestionnaireRequest(message.text ?? "")) {
+        await answerQuestionnaire({ conversation, threadTs: inThread ? (message.thread_ts ?? null) : null, ts });
+        return;
+      }
       const replyThreadTs = isDirectMessage && !inThread ? null : (message.thread_ts ?? ts);
       await answer({ conversation, text: message.text ?? "", ts, replyThreadTs, thread, bot });
     }),
