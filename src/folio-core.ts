@@ -11,7 +11,7 @@ import type { QuestionnaireService } from "./questionnaire/questionnaire-service
 /** What a chat adapter needs of questionnaire jobs: start one, follow it, fetch the filled copy. */
 export type ChatQuestionnaires = Pick<
   QuestionnaireService,
-  "submit" | "progress" | "onProgress" | "whenSettled" | "cancel" | "filledCopy"
+  "submit" | "getJob" | "progress" | "onProgress" | "whenSettled" | "cancel" | "filledCopy"
 >;
 
 export type SignedLinkRequest = {

@@ -18,13 +18,7 @@ import { downloadSlackFile, isAllowedDownloadUrl } from "./slack-files.js";
 import { buildApologyText, escapeMrkdwn } from "./slack-message-format.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
 
-/** "answer this questionnaire", "please fill in the questionnaire", "answer this RFP"… */
-const QUESTIONNAIRE_REQUEST =
-  /\b(answer|fill(?:\s+in|\s+out)?|complete)\s+(this|the|that|my|our)\s+(questionnaire|rfp|security review|form)\b/i;
-
-export function isQuestionnaireRequest(text: string): boolean {
-  return QUESTIONNAIRE_REQUEST.test(text);
-}
+export { isQuestionnaireRequest } from "../../src/questionnaire/questionnaire-request.js";
 
 /** A message as conversations.history / conversations.replies return it, with its files. */
 export type SlackMessageWithFiles = { ts?: string; thread_ts?: string; bot_id?: string; files?: SlackFileObject[] };
