@@ -400,6 +400,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     fetchThread,
     answer,
     answerQuestionnaire,
+    answerSharedQuestionnaire: async ({ conversation, file, threadTs }) => {
+      // Claimed like an upload, so its `file_shared` announcement does not index it after all.
+      const spaceId = spaceIdForConversation(conversation);
+      await core.markEventProcessed(`slack-file:${spaceId}:${file.id}`);
+      await answerQuestionnaireInThread(questionnaireDependencies, { file, conversation, threadTs });
+    },
     track,
   });
   registerFeedbackAction(app, { client, core, logger, track });

@@ -43,13 +43,19 @@ export type ConversationEventDependencies = {
     threadTs: string | null;
     ts: string;
   }) => Promise<void>;
+  /** A file shared with "answer this questionnaire" in the same message: answered, never indexed. */
+  answerSharedQuestionnaire: (request: {
+    conversation: SlackConversation;
+    file: SlackFileObject;
+    threadTs: string;
+  }) => Promise<void>;
   /** Runs work after Bolt's ack, remembered so the adapter's stop() can wait for it. */
   track: (work: () => Promise<unknown>) => Promise<void>;
 };
 
 export function registerConversationEvents(app: App, dependencies: ConversationEventDependencies): void {
-  const { client, channelModes, fileDependencies, resolveIdentity, fetchThread, answer, answerQuestionnaire, track } =
-    dependencies;
+  const { client, channelModes, fileDependencies, resolveIdentity, fetchThread, answer, track } = dependencies;
+  const { answerQuestionnaire, answerSharedQuestionnaire } = dependencies;
 
   app.event("app_mention", async ({ event, context }) =>
     track(async () => {
@@ -105,6 +111,11 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       const ts = message.ts ?? "";
       const inThread = message.thread_ts !== undefined && message.thread_ts !== ts;
       if (decision.kind === "files") {
+        const [only] = decision.files;
+        if (only && decision.files.length === 1 && isQuestionnaireRequest(message.text ?? "")) {
+          await answerSharedQuestionnaire({ conversation, file: only, threadTs: message.thread_ts ?? ts });
+          return;
+        }
         for (const file of decision.files) {
           await ingestSharedFile(fileDependencies, { file, conversation, threadTs: message.thread_ts ?? ts });
         }

@@ -13,6 +13,7 @@ import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSlackAdapter, type SlackAdapter } from "../../adapters/slack/slack-adapter.js";
+import { spaceIdForConversation } from "../../adapters/slack/slack-space.js";
 import { createFolio, type Folio } from "../../src/composition-root.js";
 import { loadConfig } from "../../src/config/config.js";
 import { silentLogger } from "../../src/logger.js";
@@ -212,6 +213,53 @@ describe.skipIf(!hasSharedData)("questionnaires in Slack", () => {
     expect(JSON.stringify(backups?.getCell(sourcesColumn).value)).toContain("security-policy");
     expect(JSON.stringify(backups?.getCell(sourcesColumn).value)).not.toContain("vendor-review");
     expect(sheet.getRow(4).getCell(statusColumn).value).toBe("not found in the documents");
+  }, 180_000);
+
+  it("answers a CSV shared in a DM with the ask in the same message, without ever indexing it", async () => {
+    const dm = "D0QUESTDM";
+    // A DM searches the person's own uploads: the policy is theirs there too.
+    const dmSpace = spaceIdForConversation({
+      teamId: FAKE_TEAM_ID,
+      channelId: dm,
+      userId: ASKER,
+      isDirectMessage: true,
+    });
+    const policy = await folio.core.ingestFile({
+      bytes: new TextEncoder().encode(POLICY),
+      fileName: "my-policy.md",
+      spaceId: dmSpace,
+      uploader: ASKER,
+    });
+    expect(policy.status).toBe("ingested");
+    const bytes = new TextEncoder().encode(`Question\n${QUESTIONS[0]}\n${QUESTIONS[2]}\n`);
+    const file = fake.addFile({ id: "F0DMCSV", name: "dm-review.csv", mimetype: "text/csv", bytes, user: ASKER });
+    const ts = fake.nextTs();
+    const text = "answer this questionnaire";
+    fake.addUserMessage({ channel: dm, ts, user: ASKER, text, files: [file] });
+    await sendEvent({
+      type: "message",
+      subtype: "file_share",
+      channel: dm,
+      channel_type: "im",
+      user: ASKER,
+      text,
+      ts,
+      files: [file],
+    });
+
+    const summary = await waitFor(
+      () => folioRepliesIn(dm, ts).find((message) => message.text.includes("questions in")),
+      120_000,
+    );
+    expect(summary.text).toContain("*dm-review.csv* — 2 questions in");
+    expect(summary.text).toContain("• 1 answered");
+    expect(summary.text).toContain("• 1 not found in the documents");
+    expect(folioRepliesIn(dm, ts).some((message) => message.text.startsWith("Indexed"))).toBe(false);
+    expect((await folio.core.listDocuments(dmSpace)).map((document) => document.fileName)).toEqual(["my-policy.md"]);
+    expect(fake.uploads.find((upload) => upload.completed?.channelId === dm)).toMatchObject({
+      filename: "dm-review (filled).csv",
+      completed: { threadTs: ts },
+    });
   }, 180_000);
 
   it("refuses, with the reason in the file's thread, a /folio questionnaire on a file that is not one", async () => {
