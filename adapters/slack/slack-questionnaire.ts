@@ -45,6 +45,8 @@ export type SlackQuestionnaireDependencies = {
   /** Smallest gap between two edits of the progress message. */
   progressIntervalMs: number;
   createRequestId(): string;
+  /** How the file's bytes are read; downloadSlackFile (with the bot token, within maxBytes) unless given. */
+  download?: typeof downloadSlackFile;
 };
 
 function summaryText(progress: QuestionnaireProgress): string {
@@ -138,7 +140,7 @@ export async function answerQuestionnaireInThread(
     const url = file.url_private_download ?? file.url_private;
     if (file.size !== undefined && file.size > dependencies.maxBytes) throw fileTooLarge(dependencies.maxBytes);
     if (!url) throw new FolioError("slack_file_unavailable", "Slack did not give Folio a way to download this file.");
-    const bytes = await downloadSlackFile({
+    const bytes = await (dependencies.download ?? downloadSlackFile)({
       url,
       botToken: dependencies.botToken,
       apiOrigin: dependencies.apiOrigin,
