@@ -230,6 +230,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger,
     progressIntervalMs: tuning.questionnaireProgressIntervalMs,
     createRequestId: () => randomUUID(),
+    threadJobs: new Map(),
   };
 
   /** The newest file shared in the thread, or (outside a thread, or none there) in the channel. */
@@ -400,6 +401,13 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     fetchThread,
     answer,
     answerQuestionnaire,
+    async cancelQuestionnaire({ conversation, threadTs }) {
+      const jobId = questionnaireDependencies.threadJobs?.get(`${conversation.channelId}:${threadTs}`);
+      if (!jobId || !core.questionnaires) return false;
+      // The answering flow sees the job settle as cancelled and says so in the thread.
+      await core.questionnaires.cancel(jobId);
+      return true;
+    },
     answerSharedQuestionnaire: async ({ conversation, file, threadTs }) => {
       // Claimed like an upload, so its `file_shared` announcement does not index it after all.
       const spaceId = spaceIdForConversation(conversation);

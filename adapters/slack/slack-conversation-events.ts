@@ -14,7 +14,7 @@ import {
   type SlackMessageEvent,
 } from "./slack-events.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
-import { isQuestionnaireRequest } from "./slack-questionnaire.js";
+import { isQuestionnaireCancel, isQuestionnaireRequest } from "./slack-questionnaire.js";
 import { isDirectMessageChannel, type SlackConversation } from "./slack-space.js";
 import { type BotIdentity, type SlackThreadMessage, threadHasFolioReply } from "./slack-thread-context.js";
 
@@ -43,6 +43,8 @@ export type ConversationEventDependencies = {
     threadTs: string | null;
     ts: string;
   }) => Promise<void>;
+  /** "cancel" in a thread where a questionnaire is being answered; false when none is (then it is a question). */
+  cancelQuestionnaire: (request: { conversation: SlackConversation; threadTs: string }) => Promise<boolean>;
   /** A file shared with "answer this questionnaire" in the same message: answered, never indexed. */
   answerSharedQuestionnaire: (request: {
     conversation: SlackConversation;
@@ -55,7 +57,7 @@ export type ConversationEventDependencies = {
 
 export function registerConversationEvents(app: App, dependencies: ConversationEventDependencies): void {
   const { client, channelModes, fileDependencies, resolveIdentity, fetchThread, answer, track } = dependencies;
-  const { answerQuestionnaire, answerSharedQuestionnaire } = dependencies;
+  const { answerQuestionnaire, answerSharedQuestionnaire, cancelQuestionnaire } = dependencies;
 
   app.event("app_mention", async ({ event, context }) =>
     track(async () => {
@@ -64,6 +66,10 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       if ("files" in event && Array.isArray(event.files) && event.files.length > 0) return;
       const bot = await resolveIdentity();
       const teamId = context.teamId ?? bot.teamId ?? "unknown";
+      const conversation = { teamId, channelId: event.channel, userId: event.user, isDirectMessage: false };
+      if (event.thread_ts && isQuestionnaireCancel(event.text)) {
+        if (await cancelQuestionnaire({ conversation, threadTs: event.thread_ts })) return;
+      }
       if (isQuestionnaireRequest(event.text)) {
         await answerQuestionnaire({
           conversation: { teamId, channelId: event.channel, userId: event.user, isDirectMessage: false },
@@ -123,6 +129,9 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       }
       const thread = inThread && message.thread_ts ? await fetchThread(channel, message.thread_ts) : [];
       if (decision.kind === "follow-up-candidate" && !threadHasFolioReply(thread, bot)) return;
+      if (inThread && message.thread_ts && isQuestionnaireCancel(message.text ?? "")) {
+        if (await cancelQuestionnaire({ conversation, threadTs: message.thread_ts })) return;
+      }
       if (isQuestionnaireRequest(message.text ?? "")) {
         await answerQuestionnaire({ conversation, threadTs: inThread ? (message.thread_ts ?? null) : null, ts });
         return;

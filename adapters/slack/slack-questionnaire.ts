@@ -18,7 +18,7 @@ import { downloadSlackFile, isAllowedDownloadUrl } from "./slack-files.js";
 import { buildApologyText, escapeMrkdwn } from "./slack-message-format.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
 
-export { isQuestionnaireRequest } from "../../src/questionnaire/questionnaire-request.js";
+export { isQuestionnaireCancel, isQuestionnaireRequest } from "../../src/questionnaire/questionnaire-request.js";
 
 /** A message as conversations.history / conversations.replies return it, with its files. */
 export type SlackMessageWithFiles = { ts?: string; thread_ts?: string; bot_id?: string; files?: SlackFileObject[] };
@@ -45,6 +45,8 @@ export type SlackQuestionnaireDependencies = {
   /** Smallest gap between two edits of the progress message. */
   progressIntervalMs: number;
   createRequestId(): string;
+  /** Jobs being answered by this process, by `<channel>:<thread ts>`, so "cancel" in the thread finds its job. */
+  threadJobs?: Map<string, string>;
   /** How the file's bytes are read; downloadSlackFile (with the bot token, within maxBytes) unless given. */
   download?: typeof downloadSlackFile;
 };
@@ -162,7 +164,7 @@ export async function answerQuestionnaireInThread(
   await input
     .onAccepted?.()
     .catch((error: unknown) => log.warn({ error: toFolioError(error).message }, "questionnaire follow-up failed"));
-  const posted = await post(`Answering *${escapeMrkdwn(fileName)}*… reading the questions.`);
+  const posted = await post(`Answering *${escapeMrkdwn(fileName)}*… reading the questions. Say “cancel” here to stop.`);
   const progressTs = posted.ts;
   // One edit at a time, at most one per interval; the last progress seen is always written before the summary.
   let lastWrittenAt = 0;
@@ -178,6 +180,8 @@ export async function answerQuestionnaireInThread(
       })
       .catch((error: unknown) => log.warn({ error: toFolioError(error).message }, "progress update failed"));
   };
+  const threadKey = `${channel}:${threadTs}`;
+  dependencies.threadJobs?.set(threadKey, jobId);
   const unsubscribe = questionnaires.onProgress(jobId, (progress) => {
     latest = progress;
     if (Date.now() - lastWrittenAt >= dependencies.progressIntervalMs) writeProgress(progress);
@@ -213,5 +217,7 @@ export async function answerQuestionnaireInThread(
         ? buildApologyText(requestId)
         : `Answering ${escapeMrkdwn(fileName)} failed: ${escapeMrkdwn(failure.message)} (reference \`${requestId}\`)`,
     ).catch(() => undefined);
+  } finally {
+    if (dependencies.threadJobs?.get(threadKey) === jobId) dependencies.threadJobs.delete(threadKey);
   }
 }

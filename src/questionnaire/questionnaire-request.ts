@@ -8,3 +8,11 @@ const QUESTIONNAIRE_REQUEST =
 export function isQuestionnaireRequest(text: string): boolean {
   return QUESTIONNAIRE_REQUEST.test(text);
 }
+
+/** "cancel the questionnaire", "stop this RFP", "cancel". */
+const QUESTIONNAIRE_CANCEL =
+  /^\s*(?:<@[^>]+>\s*)?(?:please\s+)?(cancel|stop)(\s+(this|the|that|my)?\s*(questionnaire|rfp))?[\s.!]*$/i;
+
+export function isQuestionnaireCancel(text: string): boolean {
+  return QUESTIONNAIRE_CANCEL.test(text);
+}

@@ -262,6 +262,40 @@ describe.skipIf(!hasSharedData)("questionnaires in Slack", () => {
     });
   }, 180_000);
 
+  it("stops a long questionnaire when someone says “cancel” in its thread", async () => {
+    const rows = Array.from({ length: 1_500 }, (_, index) => `How long are backups of system ${index + 1} kept?`);
+    const bytes = new TextEncoder().encode(`Question\n${rows.join("\n")}\n`);
+    const fileTs = await shareFile(CHANNEL, "F0LONG", "long-review.csv", "text/csv", bytes);
+    await waitFor(() => folioRepliesIn(CHANNEL, fileTs).find((message) => message.text.startsWith("Indexed")));
+    const askTs = fake.nextTs();
+    const ask = `<@${FAKE_BOT_USER_ID}> answer this questionnaire`;
+    fake.addUserMessage({ channel: CHANNEL, ts: askTs, thread_ts: fileTs, user: ASKER, text: ask });
+    await sendEvent({ type: "app_mention", channel: CHANNEL, user: ASKER, text: ask, ts: askTs, thread_ts: fileTs });
+    await waitFor(() => folioRepliesIn(CHANNEL, fileTs).find((message) => message.text.startsWith("Answering *")));
+
+    const cancelTs = fake.nextTs();
+    fake.addUserMessage({ channel: CHANNEL, ts: cancelTs, thread_ts: fileTs, user: ASKER, text: "cancel" });
+    await sendEvent({
+      type: "message",
+      channel: CHANNEL,
+      channel_type: "channel",
+      user: ASKER,
+      text: "cancel",
+      ts: cancelTs,
+      thread_ts: fileTs,
+    });
+    const stopped = await waitFor(
+      () => folioRepliesIn(CHANNEL, fileTs).find((message) => message.text.startsWith("Stopped answering")),
+      60_000,
+    );
+    expect(stopped.text).toMatch(/^Stopped answering long-review\.csv: cancelled · \d+\/1500 done/);
+    const done = Number(/(\d+)\/1500 done/.exec(stopped.text)?.[1]);
+    expect(done).toBeLessThan(1_500);
+    // Cancelled: no filled copy, no summary, and "cancel" was not answered as a question.
+    expect(fake.uploads.some((upload) => upload.filename === "long-review (filled).csv")).toBe(false);
+    expect(folioRepliesIn(CHANNEL, fileTs).some((message) => message.text.includes("questions in"))).toBe(false);
+  }, 180_000);
+
   it("refuses, with the reason in the file's thread, a /folio questionnaire on a file that is not one", async () => {
     const fileTs = await shareFile(
       OTHER_CHANNEL,

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   answerQuestionnaireInThread,
   findLatestSharedFile,
+  isQuestionnaireCancel,
   isQuestionnaireRequest,
 } from "../../adapters/slack/slack-questionnaire.js";
 import { silentLogger } from "../../src/logger.js";
@@ -136,5 +137,16 @@ describe("answerQuestionnaireInThread (Slack and the job service faked)", () => 
     expect(updates[1]).toMatch(/^Answering \*review\.csv\*: 10\/10 done · 10 answered · took 2 s$/);
     expect(uploaded).toEqual(["https://files.slack.com/upload/v1/x"]);
     expect(posts.at(-1)).toContain("*review.csv* — 10 questions in 2 s:");
+  });
+});
+
+describe("isQuestionnaireCancel", () => {
+  it("takes a bare cancel or stop of the questionnaire, not a question about cancelling", () => {
+    for (const text of ["cancel", "stop", "Stop.", "please cancel the questionnaire", "<@U0FOLIO> stop this RFP"]) {
+      expect(isQuestionnaireCancel(text), text).toBe(true);
+    }
+    for (const text of ["How do I cancel my subscription?", "cancel the meeting"]) {
+      expect(isQuestionnaireCancel(text), text).toBe(false);
+    }
   });
 });
