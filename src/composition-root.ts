@@ -408,6 +408,7 @@ async function assembleFolio(
       await catalog.addFeedback(input);
     },
     signedDocumentUrl: ({ documentId, page }) => linkSigner.signDocumentUrl({ documentId, page: page ?? undefined }),
+    questionnaires,
   };
   const checkReadiness = createReadinessProbe(
     buildDependencyChecks({

@@ -6,6 +6,13 @@ import type { AnswerContext, AnswerEvent } from "./answer/answer-events.js";
 import type { ApprovedAnswers } from "./answer-library/approved-answers.js";
 import type { DocumentRecord, FeedbackRating, SpaceId } from "./domain/types.js";
 import type { IngestInput, IngestResult } from "./ingest/ingest-result.js";
+import type { QuestionnaireService } from "./questionnaire/questionnaire-service.js";
+
+/** What a chat adapter needs of questionnaire jobs: start one, follow it, fetch the filled copy. */
+export type ChatQuestionnaires = Pick<
+  QuestionnaireService,
+  "submit" | "getJob" | "progress" | "onProgress" | "whenSettled" | "cancel" | "filledCopy"
+>;
 
 export type SignedLinkRequest = {
   documentId: string;
@@ -27,4 +34,6 @@ export interface FolioCore {
   signedDocumentUrl(request: SignedLinkRequest): string;
   /** The spaces' approved answers (answer library); absent in cores built without one (test doubles). */
   approvedAnswers?: ApprovedAnswers;
+  /** Questionnaire jobs (src/questionnaire/); absent in cores built without them (test doubles). */
+  questionnaires?: ChatQuestionnaires;
 }

@@ -33,8 +33,19 @@ import {
 import { type ConversationQuestion, registerConversationEvents } from "./slack-conversation-events.js";
 import { registerFeedbackAction } from "./slack-feedback-action.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
+import {
+  answerQuestionnaireInThread,
+  findLatestSharedFile,
+  type SlackMessageWithFiles,
+  type SlackQuestionnaireDependencies,
+} from "./slack-questionnaire.js";
 import { checkSlackTimestamp } from "./slack-request-freshness.js";
-import { isDirectMessageChannel, searchSpaceIds, spaceIdForConversation } from "./slack-space.js";
+import {
+  isDirectMessageChannel,
+  type SlackConversation,
+  searchSpaceIds,
+  spaceIdForConversation,
+} from "./slack-space.js";
 import { runSlackStartupChecks } from "./slack-startup-checks.js";
 import {
   type BotIdentity,
@@ -57,6 +68,8 @@ export type SlackAdapterTuning = {
   nativeStreaming: boolean;
   /** Try Slack's native `feedback_buttons` before ordinary 👍/👎 buttons. */
   nativeFeedback: boolean;
+  /** Smallest gap between two edits of a questionnaire's progress message. */
+  questionnaireProgressIntervalMs: number;
 };
 
 export type SlackAdapterOptions = {
@@ -95,6 +108,7 @@ const DEFAULT_TUNING: SlackAdapterTuning = {
   retryConfig: { retries: 4, factor: 2, minTimeout: 1_000, maxTimeout: 30_000, randomize: true },
   nativeStreaming: true,
   nativeFeedback: true,
+  questionnaireProgressIntervalMs: 5_000,
 };
 
 /** The manifest shipped beside this module; an admin who edits it in place gets it compared too. */
@@ -207,6 +221,79 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     createRequestId: () => randomUUID(),
   };
 
+  const questionnaireDependencies: SlackQuestionnaireDependencies = {
+    client,
+    questionnaires: core.questionnaires,
+    botToken: slack.botToken,
+    apiOrigin: fileDependencies.apiOrigin,
+    maxBytes: tuning.maxFileBytes,
+    logger,
+    progressIntervalMs: tuning.questionnaireProgressIntervalMs,
+    createRequestId: () => randomUUID(),
+    threadJobs: new Map(),
+  };
+
+  /** The newest file shared in the thread, or (outside a thread, or none there) in the channel. */
+  const findQuestionnaireFile = async (channel: string, threadTs: string | null) => {
+    if (threadTs) {
+      const replies = await client.conversations.replies({ channel, ts: threadTs, limit: 200 });
+      const inThread = findLatestSharedFile((replies.messages ?? []) as SlackMessageWithFiles[]);
+      if (inThread) return inThread;
+    }
+    const history = await client.conversations.history({ channel, limit: 50 });
+    return findLatestSharedFile((history.messages ?? []) as SlackMessageWithFiles[]);
+  };
+
+  /**
+   * A shared file is indexed as a document when it arrives; once someone asks to answer it, it is a
+   * questionnaire, and its questions must not be cited as their own answers: that copy is removed.
+   */
+  const removeIndexedCopy = async (conversation: SlackConversation, file: { name?: string; user?: string }) => {
+    const spaceId = spaceIdForConversation(conversation);
+    const copies = (await core.listDocuments(spaceId)).filter(
+      (document) => document.fileName === file.name && document.uploader === (file.user ?? conversation.userId),
+    );
+    for (const copy of copies) await core.deleteDocument(copy.id);
+    return copies.length;
+  };
+
+  const startQuestionnaire = async (
+    conversation: SlackConversation,
+    found: NonNullable<Awaited<ReturnType<typeof findQuestionnaireFile>>>,
+  ) => {
+    const threadTs = found.message.thread_ts ?? found.message.ts ?? "";
+    await answerQuestionnaireInThread(questionnaireDependencies, {
+      file: found.file,
+      conversation,
+      threadTs,
+      async onAccepted() {
+        if ((await removeIndexedCopy(conversation, found.file)) === 0) return;
+        await client.chat.postMessage({
+          channel: conversation.channelId,
+          thread_ts: threadTs,
+          text: `${found.file.name ?? "This file"} is a questionnaire, not a source: I removed it from this conversation's documents so its questions are not cited as answers.`,
+        });
+      },
+    });
+  };
+
+  const answerQuestionnaire = async (request: {
+    conversation: SlackConversation;
+    threadTs: string | null;
+    ts: string;
+  }) => {
+    const found = await findQuestionnaireFile(request.conversation.channelId, request.threadTs);
+    if (!found) {
+      await client.chat.postMessage({
+        channel: request.conversation.channelId,
+        thread_ts: request.threadTs ?? request.ts,
+        text: "I found no file to answer here — share the questionnaire (XLSX, CSV or DOCX), then ask again in its thread.",
+      });
+      return;
+    }
+    await startQuestionnaire(request.conversation, found);
+  };
+
   const fetchThread = async (channel: string, threadTs: string): Promise<SlackThreadMessage[]> => {
     const replies = await client.conversations.replies({ channel, ts: threadTs, limit: 100 });
     return (replies.messages ?? []) as SlackThreadMessage[];
@@ -313,6 +400,20 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     resolveIdentity,
     fetchThread,
     answer,
+    answerQuestionnaire,
+    async cancelQuestionnaire({ conversation, threadTs }) {
+      const jobId = questionnaireDependencies.threadJobs?.get(`${conversation.channelId}:${threadTs}`);
+      if (!jobId || !core.questionnaires) return false;
+      // The answering flow sees the job settle as cancelled and says so in the thread.
+      await core.questionnaires.cancel(jobId);
+      return true;
+    },
+    answerSharedQuestionnaire: async ({ conversation, file, threadTs }) => {
+      // Claimed like an upload, so its `file_shared` announcement does not index it after all.
+      const spaceId = spaceIdForConversation(conversation);
+      await core.markEventProcessed(`slack-file:${spaceId}:${file.id}`);
+      await answerQuestionnaireInThread(questionnaireDependencies, { file, conversation, threadTs });
+    },
     track,
   });
   registerFeedbackAction(app, { client, core, logger, track });
@@ -329,8 +430,25 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       isDirectMessage,
     });
     try {
+      const parsed = parseFolioCommand(command.text);
+      if (parsed.name === "questionnaire") {
+        // Slack gives a slash command no thread: the channel's most recent shared file is the one meant.
+        const found = await findQuestionnaireFile(command.channel_id, null);
+        const fileName = found?.file.name ?? found?.file.title ?? "the file";
+        await ack({
+          response_type: "ephemeral",
+          text: found
+            ? `Answering ${fileName} as a questionnaire — progress and the filled copy will be in its thread.`
+            : "I found no file shared here — share the questionnaire (XLSX, CSV or DOCX), then run `/folio questionnaire` again.",
+        });
+        if (found) {
+          const conversation = { teamId, channelId: command.channel_id, userId: command.user_id, isDirectMessage };
+          void track(() => startQuestionnaire(conversation, found));
+        }
+        return;
+      }
       const text = await runFolioCommand(
-        parseFolioCommand(command.text),
+        parsed,
         {
           spaceId,
           channelKey: `${teamId}:${command.channel_id}`,

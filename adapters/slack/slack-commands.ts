@@ -14,6 +14,8 @@ export type FolioCommand =
   | { name: "docs" }
   | { name: "forget"; target: string }
   | { name: "answer-all"; enabled: boolean }
+  /** Answer the most recent file shared in the channel as a questionnaire (run by the adapter, not here). */
+  | { name: "questionnaire" }
   | { name: "unknown"; input: string };
 
 export function parseFolioCommand(text: string): FolioCommand {
@@ -27,6 +29,9 @@ export function parseFolioCommand(text: string): FolioCommand {
     case "docs":
     case "list":
       return { name: "docs" };
+    case "questionnaire":
+    case "rfp":
+      return { name: "questionnaire" };
     case "forget":
       return argument ? { name: "forget", target: argument } : { name: "unknown", input: trimmed };
     case "answer-all": {
@@ -49,6 +54,7 @@ export const HELP_TEXT = [
   "• `/folio docs` — documents in this conversation",
   "• `/folio forget <file name or id>` — remove a document (uploader or admin only)",
   "• `/folio answer-all on|off` — answer every question in this channel, not only mentions",
+  "• `/folio questionnaire` — answer the most recent questionnaire (XLSX, CSV or DOCX) shared here; or say “answer this questionnaire” in the file's thread",
 ].join("\n");
 
 /** Remembers which channels answer every question. Off unless turned on. */
@@ -148,6 +154,8 @@ export async function runFolioCommand(
       return command.enabled
         ? "I will answer every question asked in this channel (messages ending with “?”). `/folio answer-all off` stops it."
         : "I will answer only when mentioned in this channel.";
+    case "questionnaire":
+      return "Questionnaires are answered in the file's thread — share the file, then say “answer this questionnaire” there.";
     case "unknown":
       return `I do not know “${escapeMrkdwn(command.input)}”.\n${HELP_TEXT}`;
   }

@@ -14,6 +14,7 @@ import {
   type SlackMessageEvent,
 } from "./slack-events.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
+import { isQuestionnaireCancel, isQuestionnaireRequest } from "./slack-questionnaire.js";
 import { isDirectMessageChannel, type SlackConversation } from "./slack-space.js";
 import { type BotIdentity, type SlackThreadMessage, threadHasFolioReply } from "./slack-thread-context.js";
 
@@ -36,12 +37,27 @@ export type ConversationEventDependencies = {
   resolveIdentity: () => Promise<BotIdentity & { teamId: string | null }>;
   fetchThread: (channel: string, threadTs: string) => Promise<SlackThreadMessage[]>;
   answer: (question: ConversationQuestion) => Promise<void>;
+  /** "answer this questionnaire": answers the file shared in the thread (or, outside one, the latest here). */
+  answerQuestionnaire: (request: {
+    conversation: SlackConversation;
+    threadTs: string | null;
+    ts: string;
+  }) => Promise<void>;
+  /** "cancel" in a thread where a questionnaire is being answered; false when none is (then it is a question). */
+  cancelQuestionnaire: (request: { conversation: SlackConversation; threadTs: string }) => Promise<boolean>;
+  /** A file shared with "answer this questionnaire" in the same message: answered, never indexed. */
+  answerSharedQuestionnaire: (request: {
+    conversation: SlackConversation;
+    file: SlackFileObject;
+    threadTs: string;
+  }) => Promise<void>;
   /** Runs work after Bolt's ack, remembered so the adapter's stop() can wait for it. */
   track: (work: () => Promise<unknown>) => Promise<void>;
 };
 
 export function registerConversationEvents(app: App, dependencies: ConversationEventDependencies): void {
   const { client, channelModes, fileDependencies, resolveIdentity, fetchThread, answer, track } = dependencies;
+  const { answerQuestionnaire, answerSharedQuestionnaire, cancelQuestionnaire } = dependencies;
 
   app.event("app_mention", async ({ event, context }) =>
     track(async () => {
@@ -50,6 +66,18 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       if ("files" in event && Array.isArray(event.files) && event.files.length > 0) return;
       const bot = await resolveIdentity();
       const teamId = context.teamId ?? bot.teamId ?? "unknown";
+      const conversation = { teamId, channelId: event.channel, userId: event.user, isDirectMessage: false };
+      if (event.thread_ts && isQuestionnaireCancel(event.text)) {
+        if (await cancelQuestionnaire({ conversation, threadTs: event.thread_ts })) return;
+      }
+      if (isQuestionnaireRequest(event.text)) {
+        await answerQuestionnaire({
+          conversation: { teamId, channelId: event.channel, userId: event.user, isDirectMessage: false },
+          threadTs: event.thread_ts ?? null,
+          ts: event.ts,
+        });
+        return;
+      }
       const threadTs = event.thread_ts ?? event.ts;
       const thread = event.thread_ts ? await fetchThread(event.channel, event.thread_ts) : [];
       await answer({
@@ -89,6 +117,11 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       const ts = message.ts ?? "";
       const inThread = message.thread_ts !== undefined && message.thread_ts !== ts;
       if (decision.kind === "files") {
+        const [only] = decision.files;
+        if (only && decision.files.length === 1 && isQuestionnaireRequest(message.text ?? "")) {
+          await answerSharedQuestionnaire({ conversation, file: only, threadTs: message.thread_ts ?? ts });
+          return;
+        }
         for (const file of decision.files) {
           await ingestSharedFile(fileDependencies, { file, conversation, threadTs: message.thread_ts ?? ts });
         }
@@ -96,6 +129,13 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       }
       const thread = inThread && message.thread_ts ? await fetchThread(channel, message.thread_ts) : [];
       if (decision.kind === "follow-up-candidate" && !threadHasFolioReply(thread, bot)) return;
+      if (inThread && message.thread_ts && isQuestionnaireCancel(message.text ?? "")) {
+        if (await cancelQuestionnaire({ conversation, threadTs: message.thread_ts })) return;
+      }
+      if (isQuestionnaireRequest(message.text ?? "")) {
+        await answerQuestionnaire({ conversation, threadTs: inThread ? (message.thread_ts ?? null) : null, ts });
+        return;
+      }
       const replyThreadTs = isDirectMessage && !inThread ? null : (message.thread_ts ?? ts);
       await answer({ conversation, text: message.text ?? "", ts, replyThreadTs, thread, bot });
     }),

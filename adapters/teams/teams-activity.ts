@@ -5,6 +5,7 @@
  * and unit-tested, and the space ids that scope every search are derived here.
  */
 import type { SpaceId } from "../../src/domain/types.js";
+import { isQuestionnaireRequest } from "../../src/questionnaire/questionnaire-request.js";
 
 /** Attachment type of a file sent to a bot in a personal chat (manifest `supportsFiles: true`). */
 export const FILE_DOWNLOAD_INFO = "application/vnd.microsoft.teams.file.download.info";
@@ -42,10 +43,23 @@ export type TeamsConversation = {
 
 export type TeamsFile = { name: string; downloadUrl: string; fileType: string | null };
 
+/** Where Teams lets the bot put a file the user consented to (the `uploadInfo` of a fileConsent invoke). */
+export type TeamsUploadInfo = {
+  name: string;
+  uploadUrl: string;
+  contentUrl: string;
+  uniqueId: string;
+  fileType: string;
+};
+
 export type ActivityDecision =
   | { kind: "ignore"; reason: string }
   | { kind: "question"; text: string }
   | { kind: "files"; files: TeamsFile[]; text: string }
+  /** A 1:1 file sent with "answer this questionnaire": answered as questions, never indexed. */
+  | { kind: "questionnaire"; file: TeamsFile }
+  /** The user's answer to a file consent card (the filled copy of questionnaire job `jobId`). */
+  | { kind: "file-consent"; action: "accept" | "decline"; jobId: string; uploadInfo: TeamsUploadInfo | null }
   | { kind: "channel-files"; names: string[] }
   | { kind: "feedback"; messageId: string; rating: "up" | "down"; comment: string | null };
 
@@ -147,12 +161,37 @@ function readFeedback(activity: TeamsActivity): ActivityDecision {
   return { kind: "feedback", messageId: activity.replyToId, rating: reaction === "like" ? "up" : "down", comment };
 }
 
+function readFileConsent(activity: TeamsActivity): ActivityDecision {
+  const value = activity.value as
+    | { action?: unknown; context?: { jobId?: unknown }; uploadInfo?: Partial<TeamsUploadInfo> }
+    | undefined;
+  const jobId = value?.context?.jobId;
+  if ((value?.action !== "accept" && value?.action !== "decline") || typeof jobId !== "string") {
+    return { kind: "ignore", reason: "file consent without a job" };
+  }
+  const info = value.uploadInfo;
+  const uploadInfo =
+    typeof info?.uploadUrl === "string" && typeof info.contentUrl === "string"
+      ? {
+          name: String(info.name ?? "filled questionnaire"),
+          uploadUrl: info.uploadUrl,
+          contentUrl: info.contentUrl,
+          uniqueId: String(info.uniqueId ?? ""),
+          fileType: String(info.fileType ?? ""),
+        }
+      : null;
+  if (value.action === "accept" && uploadInfo === null)
+    return { kind: "ignore", reason: "accepted without uploadInfo" };
+  return { kind: "file-consent", action: value.action, jobId, uploadInfo };
+}
+
 /**
  * What an activity asks: in a personal chat every message is a question and files are uploads; in a
  * channel or group chat only messages that mention Folio count (Teams sends bots little else there).
  */
 export function classifyActivity(activity: TeamsActivity): ActivityDecision {
   if (activity.type === "invoke") {
+    if (activity.name === "fileConsent/invoke") return readFileConsent(activity);
     return activity.name === "message/submitAction" ? readFeedback(activity) : { kind: "ignore", reason: "invoke" };
   }
   if (activity.type !== "message") return { kind: "ignore", reason: `activity ${activity.type ?? "without type"}` };
@@ -162,6 +201,8 @@ export function classifyActivity(activity: TeamsActivity): ActivityDecision {
   const text = questionText(activity);
   if (kind === "personal") {
     const files = (activity.attachments ?? []).flatMap((attachment) => readDownloadInfo(attachment) ?? []);
+    const [first] = files;
+    if (first && files.length === 1 && isQuestionnaireRequest(text)) return { kind: "questionnaire", file: first };
     if (files.length > 0) return { kind: "files", files, text };
     return text ? { kind: "question", text } : { kind: "ignore", reason: "empty" };
   }

@@ -44,6 +44,12 @@ import { createTeamsConversationState, readUploadCode, type SettingsStore } from
 import { keepCustomEntityFields } from "./teams-entity-serialization.js";
 import { ingestTeamsFile } from "./teams-files.js";
 import { buildApologyText, buildChannelFileText, type OutgoingActivity } from "./teams-message-format.js";
+import {
+  answerQuestionnaireInPersonalChat,
+  deliverFilledCopy,
+  type TeamsChat,
+  type TeamsQuestionnaireDependencies,
+} from "./teams-questionnaire.js";
 
 export const TEAMS_MESSAGES_PATH = "/api/messages";
 
@@ -55,6 +61,8 @@ export type TeamsAdapterTuning = {
   updateIntervalMs: number;
   answerTimeoutMs: number;
   maxFileBytes: number;
+  /** Smallest gap between two edits of a questionnaire's progress message. */
+  questionnaireProgressIntervalMs: number;
 };
 
 export type TeamsAdapterOptions = {
@@ -81,6 +89,7 @@ const DEFAULT_TUNING: TeamsAdapterTuning = {
   updateIntervalMs: 1_000,
   answerTimeoutMs: 120_000,
   maxFileBytes: DEFAULT_PARSE_LIMITS.maxBytes,
+  questionnaireProgressIntervalMs: 5_000,
 };
 
 /**
@@ -279,11 +288,43 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     }
   };
 
+  const questionnaireDependencies: TeamsQuestionnaireDependencies = {
+    questionnaires: core.questionnaires,
+    logger,
+    maxBytes: tuning.maxFileBytes,
+    ...(options.fileDownloads ? { fileHosts: options.fileDownloads } : {}),
+    progressIntervalMs: tuning.questionnaireProgressIntervalMs,
+  };
+
+  const chatFor = (context: TurnContext): TeamsChat => ({
+    async send(activity) {
+      return (await context.sendActivity(activity as Partial<Activity>))?.id ?? null;
+    },
+    async update(activityId, text) {
+      await context.updateActivity({ id: activityId, type: "message", text, textFormat: "markdown" });
+    },
+  });
+
   const handle = async (context: TurnContext, activity: TeamsActivity, decision: ActivityDecision) => {
     const conversation = readConversation(activity);
     if (!conversation) return;
     try {
-      if (decision.kind === "question") await answerQuestion(context, conversation, activity, decision.text);
+      if (decision.kind === "questionnaire") {
+        await answerQuestionnaireInPersonalChat(questionnaireDependencies, chatFor(context), {
+          file: decision.file,
+          spaceId: spaceIdForConversation(conversation),
+          userId: conversation.userId,
+          requestId: randomUUID(),
+        });
+      } else if (decision.kind === "file-consent") {
+        await deliverFilledCopy(questionnaireDependencies, chatFor(context), {
+          action: decision.action,
+          jobId: decision.jobId,
+          uploadInfo: decision.uploadInfo,
+          spaceId: spaceIdForConversation(conversation),
+          userId: conversation.userId,
+        });
+      } else if (decision.kind === "question") await answerQuestion(context, conversation, activity, decision.text);
       else if (decision.kind === "files") await ingestFiles(context, conversation, decision.files, decision.text);
       else if (decision.kind === "channel-files") {
         const code = (await uploadCodeOf(conversation, activity)) ?? "";
@@ -321,6 +362,10 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
       await recordFeedback(activity, decision);
       await context.sendActivity({ type: "invokeResponse", value: { status: 200, body: {} } });
       return;
+    }
+    // Teams waits for the invoke's answer; the upload itself runs after it, like every other piece of work.
+    if (decision.kind === "file-consent") {
+      await context.sendActivity({ type: "invokeResponse", value: { status: 200, body: {} } });
     }
     if (decision.kind === "ignore") {
       logger.debug({ reason: decision.reason, type: activity.type }, "teams activity ignored");

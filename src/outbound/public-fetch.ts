@@ -71,7 +71,7 @@ export function isInternalAddress(address: string): boolean {
   return internalRanges.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
-function hostAllowed(hostname: string, allowedHosts: readonly string[] | null): boolean {
+export function hostAllowed(hostname: string, allowedHosts: readonly string[] | null): boolean {
   if (allowedHosts === null) return true;
   const name = hostname.toLowerCase().replace(/\.$/, "");
   return allowedHosts.some((allowed) =>

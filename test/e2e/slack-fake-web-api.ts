@@ -8,7 +8,11 @@
  * container's methods (assistant.threads.setStatus / setTitle / setSuggestedPrompts, checking their
  * arguments), channel membership (conversations.members), refuses the native `feedback_buttons`
  * element with `invalid_blocks` unless told the workspace has it, and can refuse the bot token at
- * auth.test as Slack does a revoked one. Methods it does not know get `unknown_method`, as from Slack.
+ * auth.test as Slack does a revoked one. It lists a channel's top-level messages (conversations.history)
+ * and takes uploads as Slack's external upload does: files.getUploadURLExternal hands out an upload
+ * address on the stand-in, the bytes POSTed there are kept, and files.completeUploadExternal shares
+ * the file into the channel or thread as a message with the file (each step recorded in `uploads`).
+ * Methods it does not know get `unknown_method`, as from Slack.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -33,6 +37,17 @@ export type FakeMessage = {
   blocks?: unknown[];
   /** Set while a chat.startStream message is open; cleared by chat.stopStream. */
   streaming?: boolean;
+  /** Files shared with the message (a person's upload, or Folio's through completeUploadExternal). */
+  files?: FakeFile[];
+};
+
+/** One external upload: reserved by getUploadURLExternal, its bytes POSTed, then completed into a channel. */
+export type FakeUpload = {
+  fileId: string;
+  filename: string;
+  length: number;
+  bytes: Uint8Array | null;
+  completed: { channelId: string; threadTs: string | null; title: string | null } | null;
 };
 
 /** How the stand-in answers chat.startStream: like a workspace with the streaming API, or without. */
@@ -55,6 +70,7 @@ export type FakeSlackWebApi = {
   url: string;
   calls: RecordedCall[];
   downloads: Array<{ fileId: string; authorization: string | null }>;
+  uploads: FakeUpload[];
   callsTo(method: string): RecordedCall[];
   /** A person's message, so threads fetched with conversations.replies contain it. */
   addUserMessage(message: Omit<FakeMessage, "bot_id">): void;
@@ -109,7 +125,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /** Arguments whose values are structures, sent as JSON strings; every other field is text as it is. */
-const JSON_ARGUMENTS = new Set(["blocks", "attachments", "chunks", "metadata", "unfurls", "prompts"]);
+const JSON_ARGUMENTS = new Set(["blocks", "attachments", "chunks", "metadata", "unfurls", "prompts", "files"]);
 
 /** The Web API client sends form fields; nested values (blocks) arrive as JSON strings. */
 function decodeArguments(body: string, contentType: string): Record<string, unknown> {
@@ -132,6 +148,7 @@ function decodeArguments(body: string, contentType: string): Record<string, unkn
 export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
   const calls: RecordedCall[] = [];
   const downloads: FakeSlackWebApi["downloads"] = [];
+  const uploads: FakeUpload[] = [];
   const messages: FakeMessage[] = [];
   const files = new Map<string, { file: FakeFile; bytes: Uint8Array }>();
   const rateLimits = new Map<string, { count: number; retryAfterSeconds: number }>();
@@ -267,6 +284,66 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
           .sort((left, right) => Number(left.ts) - Number(right.ts));
         return { ok: true, messages: thread, has_more: false };
       }
+      case "conversations.history": {
+        const topLevel = messages
+          .filter(
+            (entry) => entry.channel === channel && (entry.thread_ts === undefined || entry.thread_ts === entry.ts),
+          )
+          .sort((left, right) => Number(right.ts) - Number(left.ts))
+          .slice(0, Number(args.limit ?? 100));
+        return { ok: true, messages: topLevel, has_more: false };
+      }
+      case "files.getUploadURLExternal": {
+        const length = Number(args.length);
+        if (typeof args.filename !== "string" || !args.filename || !Number.isInteger(length) || length <= 0) {
+          return { ok: false, error: "invalid_arguments" };
+        }
+        const fileId = `F0UP${String(uploads.length + 1).padStart(4, "0")}`;
+        uploads.push({ fileId, filename: args.filename, length, bytes: null, completed: null });
+        return { ok: true, upload_url: `${baseUrl}/upload/v1/${fileId}`, file_id: fileId };
+      }
+      case "files.completeUploadExternal": {
+        const requested = (Array.isArray(args.files) ? args.files : []) as Array<{ id?: string; title?: string }>;
+        const entries = requested.map((item) => uploads.find((upload) => upload.fileId === item.id));
+        // Like Slack: a file whose bytes never arrived, or of another length, cannot be completed.
+        if (entries.length === 0 || entries.some((upload) => !upload || upload.bytes?.byteLength !== upload.length)) {
+          return { ok: false, error: "file_not_found" };
+        }
+        const channelId = typeof args.channel_id === "string" ? args.channel_id : null;
+        const threadTs = typeof args.thread_ts === "string" ? args.thread_ts : null;
+        if (threadTs !== null && channelId === null) return { ok: false, error: "invalid_arguments" };
+        const shared: FakeFile[] = [];
+        entries.forEach((upload, index) => {
+          if (!upload) return;
+          const title = requested[index]?.title ?? null;
+          upload.completed = channelId ? { channelId, threadTs, title } : null;
+          const url = `${baseUrl}/files-pri/${upload.fileId}/${encodeURIComponent(upload.filename)}`;
+          const file: FakeFile = {
+            id: upload.fileId,
+            name: upload.filename,
+            title: title ?? upload.filename,
+            mimetype: "application/octet-stream",
+            size: upload.length,
+            user: FAKE_BOT_USER_ID,
+            url_private: url,
+            url_private_download: `${url}?download=1`,
+          };
+          files.set(upload.fileId, { file, bytes: upload.bytes ?? new Uint8Array() });
+          shared.push(file);
+        });
+        if (channelId) {
+          messages.push({
+            channel: channelId,
+            ts: nextTs(),
+            user: FAKE_BOT_USER_ID,
+            bot_id: FAKE_BOT_ID,
+            text: typeof args.initial_comment === "string" ? args.initial_comment : "",
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+            files: shared,
+          });
+        }
+        return { ok: true, files: shared.map((file) => ({ id: file.id, title: file.title })) };
+      }
       case "files.info": {
         const entry = files.get(String(args.file ?? ""));
         return entry ? { ok: true, file: entry.file } : { ok: false, error: "file_not_found" };
@@ -338,6 +415,18 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
         response.writeHead(200, { "content-type": entry.file.mimetype }).end(Buffer.from(entry.bytes));
         return;
       }
+      if (request.method === "POST" && url.pathname.startsWith("/upload/v1/")) {
+        const upload = uploads.find((entry) => entry.fileId === url.pathname.split("/")[3]);
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        if (!upload) {
+          response.writeHead(404).end();
+          return;
+        }
+        upload.bytes = new Uint8Array(Buffer.concat(chunks));
+        response.writeHead(200, { "content-type": "text/plain" }).end(`OK - ${upload.bytes.byteLength}`);
+        return;
+      }
       if (request.method !== "POST" || !url.pathname.startsWith("/api/")) {
         response.writeHead(404).end();
         return;
@@ -368,6 +457,7 @@ export async function startFakeSlackWebApi(): Promise<FakeSlackWebApi> {
     url: baseUrl,
     calls,
     downloads,
+    uploads,
     callsTo: (method) => calls.filter((call) => call.method === method),
     addUserMessage(message) {
       messages.push({ ...message });

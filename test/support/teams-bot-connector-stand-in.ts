@@ -3,7 +3,9 @@
  * metadata and signing keys (JWKS with the `msteams` endorsement), the Entra token endpoint (the
  * client-credentials grant), the Bot Connector's conversation API (every call recorded, its bearer
  * token checked, failures injectable), and file downloads (the `downloadUrl` of 1:1 uploads). It also
- * mints RS256 tokens the way the Bot Framework channel signs its requests to a bot.
+ * mints RS256 tokens the way the Bot Framework channel signs its requests to a bot, and takes the
+ * uploads a file consent card leads to (PUT to the `uploadUrl` Teams hands the bot; bytes and
+ * Content-Range recorded).
  */
 import { createSign, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { once } from "node:events";
@@ -79,6 +81,9 @@ export type BotConnectorStandIn = {
   calls: ConnectorCall[];
   tokenRequests: TokenRequest[];
   downloads: string[];
+  uploads: Array<{ name: string; bytes: Uint8Array; contentRange: string | null }>;
+  /** An upload address, as Teams gives one in a file consent invoke's `uploadInfo`. */
+  uploadUrl(name: string): string;
   /** Serves bytes at a download URL (no credentials needed, like Teams' pre-authorised links). */
   addFile(name: string, bytes: Uint8Array): string;
   /** The next `count` connector calls answer `status` (with Retry-After seconds when given). */
@@ -92,6 +97,7 @@ export async function startBotConnectorStandIn(): Promise<BotConnectorStandIn> {
   const calls: ConnectorCall[] = [];
   const tokenRequests: TokenRequest[] = [];
   const downloads: string[] = [];
+  const uploads: BotConnectorStandIn["uploads"] = [];
   const files = new Map<string, Uint8Array>();
   const issuedTokens = new Set<string>();
   let failures: Array<{ status: number; retryAfterSeconds?: number }> = [];
@@ -130,6 +136,18 @@ export async function startBotConnectorStandIn(): Promise<BotConnectorStandIn> {
         return response
           .writeHead(200, { "content-type": "application/octet-stream", "content-length": String(bytes.byteLength) })
           .end(Buffer.from(bytes));
+      }
+      const upload = /^\/upload\/(.+)$/.exec(path);
+      if (request.method === "PUT" && upload) {
+        const parts: Buffer[] = [];
+        for await (const part of request) parts.push(part as Buffer);
+        const contentRange = request.headers["content-range"];
+        uploads.push({
+          name: decodeURIComponent(upload[1] ?? ""),
+          bytes: new Uint8Array(Buffer.concat(parts)),
+          contentRange: typeof contentRange === "string" ? contentRange : null,
+        });
+        return json(201, { id: `drive-item-${uploads.length}` });
       }
       const conversation = /^\/v3\/conversations\/([^/]+)\/activities(?:\/([^/]+))?$/.exec(path);
       if (conversation && (request.method === "POST" || request.method === "PUT")) {
@@ -173,6 +191,8 @@ export async function startBotConnectorStandIn(): Promise<BotConnectorStandIn> {
     calls,
     tokenRequests,
     downloads,
+    uploads,
+    uploadUrl: (name) => `${url}/upload/${encodeURIComponent(name)}`,
     addFile(name, bytes) {
       files.set(name, bytes);
       return `${url}/files/${encodeURIComponent(name)}`;

@@ -111,3 +111,52 @@ describe("Teams activities", () => {
     expect(readUploadCode("no code here")).toBeNull();
   });
 });
+
+describe("questionnaire activities", () => {
+  const personalActivity = (extra: Record<string, unknown>) => ({
+    id: "1",
+    from: { id: "29:ada", aadObjectId: "aad-ada" },
+    recipient: { id: "28:bot" },
+    conversation: { id: "a:1", conversationType: "personal", tenantId: "t" },
+    ...extra,
+  });
+  const file = {
+    contentType: "application/vnd.microsoft.teams.file.download.info",
+    name: "review.xlsx",
+    content: { downloadUrl: "https://contoso.sharepoint.com/d/review.xlsx", fileType: "xlsx" },
+  };
+
+  it("reads a 1:1 file sent with the ask as a questionnaire, and the same file alone as an upload", () => {
+    expect(
+      classifyActivity(personalActivity({ type: "message", text: "answer this questionnaire", attachments: [file] })),
+    ).toEqual({
+      kind: "questionnaire",
+      file: { name: "review.xlsx", downloadUrl: "https://contoso.sharepoint.com/d/review.xlsx", fileType: "xlsx" },
+    });
+    expect(classifyActivity(personalActivity({ type: "message", text: "", attachments: [file] })).kind).toBe("files");
+  });
+
+  it("reads a file consent answer; an accept without an upload address is ignored", () => {
+    const uploadInfo = {
+      name: "review (filled).xlsx",
+      uploadUrl: "https://contoso-my.sharepoint.com/upload",
+      contentUrl: "https://contoso-my.sharepoint.com/review.xlsx",
+      uniqueId: "u",
+      fileType: "xlsx",
+    };
+    const consent = (value: Record<string, unknown>) =>
+      classifyActivity(personalActivity({ type: "invoke", name: "fileConsent/invoke", value }));
+    expect(consent({ action: "accept", context: { jobId: "j1" }, uploadInfo })).toEqual({
+      kind: "file-consent",
+      action: "accept",
+      jobId: "j1",
+      uploadInfo,
+    });
+    expect(consent({ action: "decline", context: { jobId: "j1" } })).toMatchObject({
+      kind: "file-consent",
+      action: "decline",
+    });
+    expect(consent({ action: "accept", context: { jobId: "j1" } }).kind).toBe("ignore");
+    expect(consent({ action: "accept", context: {} }).kind).toBe("ignore");
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * Questionnaires in a Teams 1:1 chat: a file sent with "answer this questionnaire" is downloaded (the
+ * way uploads are, same limits), answered as questions (never indexed), with one progress message
+ * edited in place; the filled copy is offered with a file consent card (bots cannot attach files in
+ * Teams). When the user accepts, Teams gives an upload address: the bytes are PUT there, and a file
+ * info card shows the file in the chat. The summary (answered, not found, needs review, errors, time
+ * taken) follows the card.
+ */
+import { FolioError, toFolioError } from "../../src/errors.js";
+import type { ChatQuestionnaires } from "../../src/folio-core.js";
+import type { Logger } from "../../src/logger.js";
+import { hostAllowed, type OutboundPolicy } from "../../src/outbound/public-fetch.js";
+import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
+import type { TeamsFile, TeamsUploadInfo } from "./teams-activity.js";
+import { downloadTeamsFile, TEAMS_FILE_DOWNLOADS } from "./teams-files.js";
+
+export const FILE_CONSENT_CARD = "application/vnd.microsoft.teams.card.file.consent";
+export const FILE_INFO_CARD = "application/vnd.microsoft.teams.card.file.info";
+
+/** What this module sends through: a new activity (its id back), or an edit of an earlier message. */
+export type TeamsChat = {
+  send(activity: Record<string, unknown>): Promise<string | null>;
+  update(activityId: string, text: string): Promise<void>;
+};
+
+export type TeamsQuestionnaireDependencies = {
+  questionnaires: ChatQuestionnaires | undefined;
+  logger: Logger;
+  maxBytes: number;
+  /** Where files may be downloaded from and the filled copy uploaded to; Microsoft's file hosts unless given. */
+  fileHosts?: OutboundPolicy;
+  /** Smallest gap between two edits of the progress message. */
+  progressIntervalMs: number;
+};
+
+const text = (value: string) => ({ type: "message", text: value, textFormat: "markdown" });
+
+export function buildSummaryText(progress: QuestionnaireProgress): string {
+  const seconds = Math.max(1, Math.round(progress.elapsedMs / 1000));
+  const took = seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+  return [
+    `**${progress.fileName}** — ${progress.total} question${progress.total === 1 ? "" : "s"} in ${took}:`,
+    `- ${progress.answered} answered`,
+    `- ${progress.notFound} not found in the documents`,
+    `- ${progress.needsReview} need review`,
+    `- ${progress.errors} error${progress.errors === 1 ? "" : "s"}`,
+  ].join("\n");
+}
+
+/** The card that asks the user where to put the filled copy (their OneDrive); the job travels in its context. */
+export function buildFileConsentCard(input: { jobId: string; fileName: string; sizeInBytes: number }) {
+  return {
+    contentType: FILE_CONSENT_CARD,
+    name: input.fileName,
+    content: {
+      description: "The filled questionnaire: Answer, Status, Sources and Quote columns added.",
+      sizeInBytes: input.sizeInBytes,
+      acceptContext: { jobId: input.jobId },
+      declineContext: { jobId: input.jobId },
+    },
+  };
+}
+
+export function buildFileInfoCard(uploadInfo: TeamsUploadInfo) {
+  return {
+    contentType: FILE_INFO_CARD,
+    contentUrl: uploadInfo.contentUrl,
+    name: uploadInfo.name,
+    content: { uniqueId: uploadInfo.uniqueId, fileType: uploadInfo.fileType },
+  };
+}
+
+/** Answers one file as a questionnaire in the chat; resolves once the card and summary are sent (or the refusal). */
+export async function answerQuestionnaireInPersonalChat(
+  dependencies: TeamsQuestionnaireDependencies,
+  chat: TeamsChat,
+  input: { file: TeamsFile; spaceId: string; userId: string; requestId: string },
+): Promise<void> {
+  const { questionnaires } = dependencies;
+  const log = dependencies.logger.child({ requestId: input.requestId, space: input.spaceId });
+  const fileName = input.file.name;
+  if (!questionnaires) {
+    await chat.send(text("Questionnaires are not available in this Folio."));
+    return;
+  }
+  let jobId: string;
+  try {
+    const bytes = await downloadTeamsFile({
+      downloadUrl: input.file.downloadUrl,
+      maxBytes: dependencies.maxBytes,
+      ...(dependencies.fileHosts ? { policy: dependencies.fileHosts } : {}),
+    });
+    jobId = (await questionnaires.submit({ bytes, fileName, spaceId: input.spaceId, requestedBy: input.userId })).id;
+  } catch (error) {
+    const failure = toFolioError(error);
+    log.warn({ code: failure.code, error: failure.message }, "teams questionnaire refused");
+    await chat.send(
+      text(
+        failure.code === "internal_error"
+          ? `Sorry — something went wrong while reading ${fileName}. Reference: \`${input.requestId}\``
+          : `I can't answer ${fileName} as a questionnaire: ${failure.message}`,
+      ),
+    );
+    return;
+  }
+
+  const progressId = await chat.send(text(`Answering **${fileName}**… reading the questions.`));
+  let lastWrittenAt = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const writeProgress = (progress: QuestionnaireProgress) => {
+    if (!progressId) return;
+    lastWrittenAt = Date.now();
+    const line = `Answering **${fileName}**: ${describeProgress(progress)}`;
+    writing = writing
+      .then(() => chat.update(progressId, line))
+      .catch((error: unknown) => log.warn({ error: toFolioError(error).message }, "progress update failed"));
+  };
+  const unsubscribe = questionnaires.onProgress(jobId, (progress) => {
+    if (Date.now() - lastWrittenAt >= dependencies.progressIntervalMs) writeProgress(progress);
+  });
+  const settled = await questionnaires.whenSettled(jobId).finally(unsubscribe);
+  const final = await questionnaires.progress(jobId);
+  if (final) writeProgress(final);
+  await writing;
+  if (!settled || !final || settled.status !== "succeeded") {
+    await chat.send(text(`Stopped answering ${fileName}: ${final ? describeProgress(final) : "the job is gone"}.`));
+    return;
+  }
+  const copy = await questionnaires.filledCopy(jobId);
+  if (!copy) throw new FolioError("questionnaire_copy_missing", "The filled copy could not be written.");
+  await chat.send({
+    type: "message",
+    attachments: [buildFileConsentCard({ jobId, fileName: copy.fileName, sizeInBytes: copy.bytes.byteLength })],
+  });
+  await chat.send(text(buildSummaryText(final)));
+  log.info({ jobId, total: final.total }, "teams questionnaire answered");
+}
+
+/** PUTs the whole file to the upload address Teams gave (one range, as its upload sessions take it). */
+export async function uploadToConsentedUrl(
+  uploadUrl: string,
+  bytes: Uint8Array,
+  policy: OutboundPolicy = TEAMS_FILE_DOWNLOADS,
+): Promise<void> {
+  let target: URL;
+  try {
+    target = new URL(uploadUrl);
+  } catch {
+    throw new FolioError("teams_upload_url_invalid", "Teams gave an upload address Folio cannot use.");
+  }
+  const protocols: readonly string[] = policy.protocols ?? ["https:"];
+  if (!protocols.includes(target.protocol) || !hostAllowed(target.hostname, policy.allowedHosts)) {
+    throw new FolioError("teams_upload_url_rejected", "The upload address is not on Microsoft's file hosts.");
+  }
+  const response = await fetch(target, {
+    method: "PUT",
+    headers: {
+      "Content-Type": "application/octet-stream",
+      "Content-Range": `bytes 0-${bytes.byteLength - 1}/${bytes.byteLength}`,
+    },
+    body: bytes,
+    redirect: "error",
+    signal: AbortSignal.timeout(120_000),
+  });
+  await response.body?.cancel().catch(() => undefined);
+  if (!response.ok) {
+    throw new FolioError("teams_upload_failed", `Teams answered ${response.status} to the filled copy's upload.`, {
+      retryable: response.status >= 500,
+    });
+  }
+}
+
+/** After the consent card: uploads the filled copy and shows it (accept), or acknowledges (decline). */
+export async function deliverFilledCopy(
+  dependencies: TeamsQuestionnaireDependencies,
+  chat: TeamsChat,
+  input: {
+    action: "accept" | "decline";
+    jobId: string;
+    uploadInfo: TeamsUploadInfo | null;
+    spaceId: string;
+    userId: string;
+  },
+): Promise<void> {
+  const job = await dependencies.questionnaires?.getJob(input.jobId);
+  // Only the person who asked, in the chat where they asked, gets the copy.
+  if (!job || job.spaceId !== input.spaceId || (job.requestedBy !== null && job.requestedBy !== input.userId)) {
+    await chat.send(text("That questionnaire is not one of yours here any more — send the file again."));
+    return;
+  }
+  if (input.action === "decline" || !input.uploadInfo) {
+    await chat.send(text(`OK — I did not upload the filled copy of ${job.fileName}.`));
+    return;
+  }
+  const copy = await dependencies.questionnaires?.filledCopy(input.jobId);
+  if (!copy) throw new FolioError("questionnaire_copy_missing", "The filled copy could not be written.");
+  await uploadToConsentedUrl(input.uploadInfo.uploadUrl, copy.bytes, dependencies.fileHosts ?? TEAMS_FILE_DOWNLOADS);
+  await chat.send({ type: "message", attachments: [buildFileInfoCard(input.uploadInfo)] });
+}
