@@ -63,6 +63,8 @@ const NAMED_RATIO = /\b((?:[a-z]+\s+){0,3}ratio)\b/i;
 const ASKS_WHY =
   /\b(?:why|drove|driven|explain|reasons?\b|improving|did\b[^?]*\b(?:increase|decrease|improve|decline))/i;
 
+const YEAR_COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5 };
+
 /** Every year from the first to the last the question names ("FY2019 - FY2021" → 2019, 2020, 2021) when it asks an average. */
 function periodsAsked(question: string): Period[] {
   const periods = namedPeriods(question).filter((period) => period.quarter === undefined);
@@ -71,14 +73,8 @@ function periodsAsked(question: string): Period[] {
   if (!/\baverage\b/i.test(question)) return [{ year: years[0] as number }];
   const first = years[0] as number;
   const last = years.at(-1) as number;
-  const count = Number(
-    /\b(\d|two|three|four|five)[- ]year\b/i
-      .exec(question)?.[1]
-      ?.replace(/two/i, "2")
-      .replace(/three/i, "3")
-      .replace(/four/i, "4")
-      .replace(/five/i, "5") ?? last - first + 1,
-  );
+  const spanWord = /\b(\d|two|three|four|five)[- ]year\b/i.exec(question)?.[1]?.toLowerCase();
+  const count = spanWord === undefined ? last - first + 1 : (YEAR_COUNTS[spanWord] ?? Number(spanWord));
   const from = Math.max(first, last - count + 1);
   return Array.from({ length: last - from + 1 }, (_, index) => ({ year: from + index }));
 }
