@@ -12,18 +12,8 @@ export interface ApprovedAnswers {
   remove(spaceId: string, id: string): Promise<boolean>;
 }
 
-/** An approved answer as JSON (CLI --json, console and local API). */
-export type ApprovedAnswerJson = {
-  id: string;
-  spaceId: string;
-  question: string;
-  answer: string;
-  file: string;
-  sheet: string | null;
-  row: number | null;
-  addedBy: string | null;
-  addedAt: string;
-};
+/** An approved answer as JSON (CLI --json, console and local API): the record, its time as ISO 8601. */
+export type ApprovedAnswerJson = Omit<ApprovedAnswerRecord, "addedAt"> & { addedAt: string };
 
 export function toApprovedAnswerJson(record: ApprovedAnswerRecord): ApprovedAnswerJson {
   return { ...record, addedAt: record.addedAt.toISOString() };
