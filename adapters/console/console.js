@@ -207,14 +207,12 @@ function showMeaningProgress(event) {
   line.textContent = describeSearchability("pending", event);
 }
 
-async function deleteDocument(document_, button) {
-  if (!window.confirm(`Delete “${document_.title}” (${document_.fileName})? Answers will no longer use it.`)) return;
+/** DELETE `path` after the person confirms `question`; a refusal or an unreachable server is said in an alert. */
+async function deleteAfterConfirming(question, path, button) {
+  if (!window.confirm(question)) return false;
   button.disabled = true;
   try {
-    const response = await fetch(`/api/documents/${encodeURIComponent(document_.id)}`, {
-      method: "DELETE",
-      headers: { "X-Folio-Console": "1" },
-    });
+    const response = await fetch(path, { method: "DELETE", headers: { "X-Folio-Console": "1" } });
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
       window.alert(data.error?.message ?? `The server answered ${response.status}.`);
@@ -222,7 +220,13 @@ async function deleteDocument(document_, button) {
   } catch (error) {
     window.alert(`The server could not be reached: ${error.message}`);
   }
-  await loadDocuments();
+  return true;
+}
+
+async function deleteDocument(document_, button) {
+  const question = `Delete “${document_.title}” (${document_.fileName})? Answers will no longer use it.`;
+  if (await deleteAfterConfirming(question, `/api/documents/${encodeURIComponent(document_.id)}`, button))
+    await loadDocuments();
 }
 
 function renderDocument(document_) {
@@ -284,21 +288,9 @@ function describeApprovedAnswer(record) {
 }
 
 async function removeApprovedAnswer(record, button) {
-  if (!window.confirm(`Remove the approved answer to “${record.question}”?`)) return;
-  button.disabled = true;
-  try {
-    const response = await fetch(`/api/answers/${encodeURIComponent(record.id)}`, {
-      method: "DELETE",
-      headers: { "X-Folio-Console": "1" },
-    });
-    if (!response.ok) {
-      const data = await response.json().catch(() => ({}));
-      window.alert(data.error?.message ?? `The server answered ${response.status}.`);
-    }
-  } catch (error) {
-    window.alert(`The server could not be reached: ${error.message}`);
-  }
-  await loadApprovedAnswers();
+  const question = `Remove the approved answer to “${record.question}”?`;
+  if (await deleteAfterConfirming(question, `/api/answers/${encodeURIComponent(record.id)}`, button))
+    await loadApprovedAnswers();
 }
 
 function renderApprovedAnswer(record) {

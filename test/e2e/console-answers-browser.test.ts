@@ -72,7 +72,8 @@ describe.skipIf(!chromiumPath || !modelPresent)("console approved answers (headl
 
     page.once("dialog", (dialog) => dialog.accept());
     await items.first().locator('[data-role="remove-answer"]').click();
-    await page.waitForFunction(`document.querySelectorAll('[data-role="approved-answer"]').length === 1`);
+    // A locator wait, not waitForFunction: the console's CSP (script-src 'self') forbids evaluating a string predicate.
+    await page.locator('[data-role="approved-answer"]').nth(1).waitFor({ state: "detached" });
     expect(await items.locator('[data-role="answer-question"]').allTextContents()).toEqual([
       "Do you run background checks on employees?",
     ]);
