@@ -104,7 +104,9 @@ function numberedResults(results: SearchResult[]): NumberedSource[] {
   return results.map((result, index) => ({ n: index + 1, result }));
 }
 
-const ASKS_FOR_RATE = /\b(?:growth|rate|percent(?:age)?|change)\b|%/i;
+/** A question about how a figure moved between periods: answered by the change first. */
+const ASKS_FOR_CHANGE =
+  /\b(?:grow|grew|grown|growth|rate|percent(?:age)?|change[sd]?|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?)\b|%/i;
 
 /** Results a list is looked for in: a list that answers is in one of the first few. */
 const LIST_SOURCES = 10;
@@ -210,8 +212,8 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   }
   if (found.length === 0) return { direct: null, uncovered: null, missingNames: [] };
   const comparison = found.length === sides.length ? comparisonSentence(input.need, found, byPeriod) : null;
-  // "What was the revenue growth rate from 2019 to 2020?" is answered by the change itself, first.
-  if (comparison !== null && byPeriod && ASKS_FOR_RATE.test(input.need)) {
+  // "What was the revenue growth rate from 2019 to 2020?", "How much did sales grow?": the change itself, first.
+  if (comparison !== null && byPeriod && ASKS_FOR_CHANGE.test(input.need)) {
     const subject = `${entity === null ? "" : `${possessive(entity)} `}${sides[0]?.analysis.measure ?? ""}`.trim();
     const refs = [...new Set(cited)].map((n) => `[${n}]`).join("");
     const line = `${subject === "" ? "" : `${subject.charAt(0).toUpperCase()}${subject.slice(1)}: `}${comparison.replace(/\.$/, "")} ${refs}.`;

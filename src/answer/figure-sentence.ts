@@ -70,8 +70,8 @@ function periodPhrase(column: string): string {
   const lowered = column
     .trim()
     .replace(/^(\p{Lu})(\p{Ll})/u, (_, first: string, second: string) => `${first.toLowerCase()}${second}`);
-  return /^(?:three|six|nine|twelve|year|years|quarter|fiscal|month)/i.test(lowered)
-    ? `the ${lowered.replace(/\b(Months|Ended|Year|Quarter)\b/g, (word) => word.toLowerCase())}`
+  return /^(?:three|six|nine|twelve|\d{1,2}\s+weeks|year|years|quarter|fiscal|month)/i.test(lowered)
+    ? `the ${lowered.replace(/\b(Months|Weeks|Ended|Year|Quarter)\b/g, (word) => word.toLowerCase())}`
     : lowered;
 }
 
@@ -82,15 +82,32 @@ function verbFor(label: string): string {
 }
 
 /** The answer's first sentence for a found figure, citing its source. */
+/**
+ * What the row measures, with the section it belongs to when the row names a part only: "Casino" under
+ * "Revenues" is "Casino revenues", "Diluted" under "Earnings per share" is "Diluted earnings per share".
+ */
+function measuredBy(cell: TableCell): string {
+  const label = asWritten(cell.label);
+  const section = cell.parents.at(-1);
+  if (section === undefined || label.toLowerCase().includes(section.toLowerCase())) return label;
+  return `${label} ${asWritten(section).toLowerCase()}`;
+}
+
+/** The fiscal year a column's date belongs to, when the column does not name it: "52 weeks ended January 28, 2023" → " (fiscal 2022)". */
+function fiscalYearNote(cell: TableCell): string {
+  if (cell.period === null || cell.period.quarter !== undefined) return "";
+  return new RegExp(`\\b${cell.period.year}\\b`).test(cell.column) ? "" : ` (fiscal ${cell.period.year})`;
+}
+
 export function figureSentence(figure: FoundFigure, entity: string | null): string {
   const { cell } = figure;
-  let label = asWritten(cell.label);
+  let label = measuredBy(cell);
   const namesEntity = entity !== null && label.toLowerCase().includes(entity.toLowerCase());
   // A shouted label lower-cased ("Total nike, inc. revenues") gets the name back as the question wrote it.
   if (namesEntity) label = label.replace(new RegExp(entity.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), entity);
   const subject =
     entity === null || namesEntity ? label : `${possessive(entity)} ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
-  const when = cell.column === "" ? "" : ` for ${periodPhrase(cell.column)}`;
+  const when = cell.column === "" ? "" : ` for ${periodPhrase(cell.column)}${fiscalYearNote(cell)}`;
   return `${subject}${when} ${verbFor(label)} ${formatCellValue(cell)} [${figure.source.n}].`;
 }
 

@@ -110,12 +110,39 @@ describe("figureSentence", () => {
     );
   });
 
+  it("names the section a part-row belongs to, and the fiscal year of a January year end", () => {
+    const figure: FoundFigure = {
+      source: { n: 1, result: nike() },
+      cell: cellOf({
+        label: "Net sales",
+        parents: [],
+        column: "52 Weeks Ended January 28, 2023",
+        period: { year: 2022 },
+        value: "$ 10,208.6",
+        number: 10208.6,
+      }),
+      score: 1,
+      exact: true,
+    };
+    expect(figureSentence(figure, "Ulta")).toBe(
+      "Ulta's net sales for the 52 weeks ended January 28, 2023 (fiscal 2022) were $10,208.6 million (about $10.2 billion) [1].",
+    );
+    const casino = {
+      ...figure,
+      cell: cellOf({ label: "Casino", parents: ["Revenues"], column: "2022", period: { year: 2022 } }),
+    };
+    expect(figureSentence(casino, "MGM")).toBe(
+      "MGM's casino revenues for 2022 were $1,933 million (about $1.9 billion) [1].",
+    );
+  });
+
   it("writes a quarter column as 'the three months ended …'", () => {
     const figure: FoundFigure = {
       source: { n: 4, result: nike() },
       cell: cellOf({
         label: "Total revenues",
         column: "Three Months Ended June 30, 2023",
+        period: { year: 2023, quarter: 2 },
         value: "$ 558,929",
         number: 558929,
         scale: "thousand",
