@@ -4,10 +4,21 @@
  * column ("Question", "Requirement", "Control", "Description"…) and an answer column ("Answer",
  * "Response", "Vendor response"…) — or by the columns the user named (header text, a letter "C" or a
  * number "3"). Rows with a question and an answer become pairs; section headings and rows left
- * unanswered are skipped and counted. Tables without both columns are passed over.
+ * unanswered are skipped and counted. Tables without both columns are passed over. The file is read by
+ * the questionnaire reader (questionnaire/read-questionnaire-grid.ts), the same one that reads
+ * questionnaires to fill; its refusals are reworded here for a completed questionnaire.
  */
-import { FolioError } from "../errors.js";
-import { type QuestionTable, readQuestionTables } from "./read-question-tables.js";
+import { FolioError, isFolioError, ParseError } from "../errors.js";
+import type { QuestionnaireGrid } from "../questionnaire/questionnaire.js";
+import { readQuestionnaireGrid } from "../questionnaire/read-questionnaire-grid.js";
+
+export type QuestionTableRow = { row: number; cells: string[] };
+
+/** One sheet, CSV file or DOCX table, cells as plain text on one line. `sheet` is null for a CSV. */
+export type QuestionTable = { sheet: string | null; rows: QuestionTableRow[] };
+
+/** Most non-empty rows read from one file; a completed questionnaire has hundreds. */
+export const MAX_QUESTIONNAIRE_ROWS = 20_000;
 
 export type QuestionAnswerColumns = {
   /** Header text (case-insensitive), a column letter ("B") or a 1-based number ("2"). */
@@ -176,10 +187,44 @@ export function pairsFromTables(
   return { pairs, questionColumn: labels.question, answerColumn: labels.answer, sheets, skippedRows };
 }
 
+function cleanCell(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** The grid as the answer library reads it: whitespace flattened, a CSV without a sheet name. */
+export function tablesFromGrid(grid: QuestionnaireGrid, fileName: string): QuestionTable[] {
+  const rows = grid.sheets.reduce((sum, sheet) => sum + sheet.rows.length, 0);
+  if (rows > MAX_QUESTIONNAIRE_ROWS) {
+    throw new ParseError(
+      "questionnaire_too_large",
+      `${fileName} has more than ${MAX_QUESTIONNAIRE_ROWS.toLocaleString("en-US")} rows — split it into smaller files and add them one by one.`,
+      { file: fileName },
+    );
+  }
+  return grid.sheets.map((sheet) => ({
+    sheet: grid.format === "csv" ? null : sheet.name,
+    rows: sheet.rows.map((row) => ({ row: row.rowNumber, cells: row.cells.map(cleanCell) })),
+  }));
+}
+
+/** The reader's refusal of a file that is no questionnaire at all, said for one that should hold answers. */
+function asApprovedAnswersRefusal(error: unknown, fileName: string): unknown {
+  if (!isFolioError(error) || error.code !== "questionnaire_unsupported_type") return error;
+  const fileKind = typeof error.details.fileKind === "string" ? error.details.fileKind : "not a table";
+  const message =
+    error.details.mediaType === "application/vnd.ms-excel"
+      ? `${fileName} is an Excel 97–2003 workbook (.xls) — save it as .xlsx in Excel and add that copy.`
+      : `${fileName} is ${fileKind}, not a completed questionnaire — approved answers are read from an XLSX, CSV or DOCX table with a question column and an answer column.`;
+  return new ParseError("not_a_questionnaire", message, { file: fileName, cause: error });
+}
+
 export async function readQuestionAnswerPairs(
   bytes: Uint8Array,
   fileName: string,
   columns: QuestionAnswerColumns,
 ): Promise<QuestionAnswerPairs> {
-  return pairsFromTables(await readQuestionTables(bytes, fileName), fileName, columns);
+  const grid = await readQuestionnaireGrid(bytes, fileName).catch((error: unknown) => {
+    throw asApprovedAnswersRefusal(error, fileName);
+  });
+  return pairsFromTables(tablesFromGrid(grid, fileName), fileName, columns);
 }

@@ -47,6 +47,15 @@ export function createLocalQuestionnaireBackend(folio: Pick<Folio, "questionnair
   };
 }
 
+/** The extension of the copy's media type, for a reply that does not name the file. */
+function contentTypeExtension(response: Response): string {
+  const type = response.headers.get("content-type") ?? "";
+  if (type.includes("wordprocessingml")) return "docx";
+  if (type.includes("tab-separated")) return "tsv";
+  if (type.startsWith("text/csv")) return "csv";
+  return "xlsx";
+}
+
 export function createRemoteQuestionnaireBackend(address: ServerAddress): QuestionnaireBackend {
   const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
     let response: Response;
@@ -94,7 +103,8 @@ export function createRemoteQuestionnaireBackend(address: ServerAddress): Questi
       const match = /filename\*=UTF-8''([^;]+)/.exec(disposition);
       return {
         bytes: new Uint8Array(await response.arrayBuffer()),
-        fileName: match?.[1] ? decodeURIComponent(match[1]) : "filled.xlsx",
+        // The server always names the copy; this is only for a reply without the header.
+        fileName: match?.[1] ? decodeURIComponent(match[1]) : `filled.${contentTypeExtension(response)}`,
       };
     },
   };

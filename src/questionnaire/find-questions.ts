@@ -277,6 +277,12 @@ function chooseSheets(grid: QuestionnaireGrid, sheet: string | undefined): Array
 
 /** Every question of the questionnaire, in reading order, with each sheet's layout. */
 export function findQuestions(grid: QuestionnaireGrid, options: QuestionnaireReadOptions): ReadQuestionnaire {
+  if (grid.format === "docx" && grid.sheets.length === 0) {
+    throw new FolioError(
+      "questionnaire_no_table",
+      "This Word document has no table, so Folio cannot tell its questions apart — put the questions in a table (one per row), or upload them as a spreadsheet.",
+    );
+  }
   for (const sheet of grid.sheets) {
     if (sheet.rowCount > options.maxRows) {
       throw new FolioError(

@@ -1,28 +1,46 @@
 /**
- * Reads a questionnaire file into a grid of cell text per sheet: XLSX (every sheet, with its
- * data-validation lists), CSV/TSV, or a DOCX whose tables hold the questions. The type comes from the
- * bytes (ingestion/detect-media-type.ts, which also refuses encrypted packages and programs); ZIP
- * packages are unpacked within the zip-bomb limits before exceljs or mammoth sees them. Anything else
- * is refused with a message that says what the file is and what to upload instead.
+ * Reads a questionnaire file into a grid of cell text per sheet — the one reader for questionnaires to
+ * fill (find-questions.ts) and for completed questionnaires added as approved answers
+ * (answer-library/read-question-answer-pairs.ts): XLSX (every sheet, real row numbers, with its
+ * data-validation lists and formula cells), CSV/TSV (record numbers), or a DOCX's tables (one "sheet"
+ * per outermost table, row numbers within the table, cells at their grid columns; docx-tables.ts, the
+ * same map the DOCX filled copy is written from). The type comes from the bytes
+ * (ingestion/detect-media-type.ts, which also refuses encrypted packages and programs); ZIP packages
+ * are unpacked within the zip-bomb limits before exceljs or the XML parser sees them. Anything else is
+ * refused with a ParseError that says what the file is (`details.fileKind`) and what to upload instead.
  */
 import { parse as parseCsvText } from "csv-parse/sync";
 import ExcelJS from "exceljs";
-import mammoth from "mammoth";
-import { parse as parseHtml } from "node-html-parser";
 import { detectMediaType } from "../../ingestion/detect-media-type.js";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import { unpackZip } from "../../ingestion/unpack-zip.js";
-import { FolioError, isFolioError } from "../errors.js";
+import { isFolioError, ParseError } from "../errors.js";
+import { damagedDocx, openDocxPackage } from "./docx-package.js";
+import { type DocxTableMap, mapDocxTables } from "./docx-tables.js";
 import type { GridRow, GridSheet, QuestionnaireFormat, QuestionnaireGrid } from "./questionnaire.js";
 
 /** The most cells of one data-validation range expanded into per-cell lists. */
 const MAX_VALIDATION_CELLS = 100_000;
 
-function notAQuestionnaire(what: string): FolioError {
-  return new FolioError(
-    "questionnaire_unsupported_type",
-    `This file is ${what}, not a questionnaire Folio can fill — upload an Excel workbook (.xlsx), a CSV file, or a Word document (.docx) whose table holds the questions.`,
-  );
+/** What the file is, in words, for a refusal ("a PDF", "plain text"). */
+function describeFileKind(mediaType: string): string {
+  if (mediaType === "application/pdf") return "a PDF";
+  if (mediaType === "application/vnd.ms-excel") return "an Excel 97–2003 workbook (.xls)";
+  if (mediaType === "text/markdown") return "a Markdown file";
+  if (mediaType === "text/html") return "an HTML page";
+  return "plain text";
+}
+
+function unsupported(fileName: string, mediaType: string): ParseError {
+  const fileKind = describeFileKind(mediaType);
+  const message =
+    mediaType === "application/vnd.ms-excel"
+      ? "This is an Excel 97–2003 workbook (.xls); Folio fills .xlsx workbooks — open it in Excel or LibreOffice, save it as .xlsx and upload that."
+      : `This file is ${mediaType === "application/pdf" ? fileKind : "text without a table of questions"}, not a questionnaire Folio can fill — upload an Excel workbook (.xlsx), a CSV file, or a Word document (.docx) whose table holds the questions.`;
+  return new ParseError("questionnaire_unsupported_type", message, {
+    file: fileName,
+    details: { fileKind, mediaType },
+  });
 }
 
 /** Which questionnaire format the bytes are; refusals (encrypted, a program, a mismatch) say why. */
@@ -33,7 +51,7 @@ export function detectQuestionnaireFormat(bytes: Uint8Array, fileName: string): 
   } catch (error) {
     if (isFolioError(error)) {
       const code = error.code === "office_encrypted" ? "questionnaire_encrypted" : "questionnaire_unreadable";
-      throw new FolioError(code, error.message, { cause: error });
+      throw new ParseError(code, error.message, { file: fileName, cause: error, details: error.details });
     }
     throw error;
   }
@@ -45,22 +63,22 @@ export function detectQuestionnaireFormat(bytes: Uint8Array, fileName: string): 
       return "csv";
     case "application/vnd.openxmlformats-officedocument.wordprocessingml.document":
       return "docx";
-    case "application/vnd.ms-excel":
-      throw new FolioError(
-        "questionnaire_unsupported_type",
-        "This is an Excel 97–2003 workbook (.xls); Folio fills .xlsx workbooks — open it in Excel or LibreOffice, save it as .xlsx and upload that.",
-      );
-    case "application/pdf":
-      throw notAQuestionnaire("a PDF");
     default:
-      throw notAQuestionnaire("text without a table of questions");
+      throw unsupported(fileName, mediaType);
   }
 }
 
 export async function readQuestionnaireGrid(bytes: Uint8Array, fileName: string): Promise<QuestionnaireGrid> {
+  if (bytes.byteLength > DEFAULT_PARSE_LIMITS.maxBytes) {
+    throw new ParseError(
+      "file_too_large",
+      `${fileName} is larger than the ${Math.round(DEFAULT_PARSE_LIMITS.maxBytes / (1024 * 1024))} MB limit — split it into smaller files.`,
+      { file: fileName },
+    );
+  }
   const format = detectQuestionnaireFormat(bytes, fileName);
   if (format === "xlsx") return { format, sheets: await readXlsxSheets(bytes, fileName) };
-  if (format === "docx") return { format, sheets: await readDocxTables(bytes, fileName) };
+  if (format === "docx") return { format, sheets: readDocxTables(bytes, fileName) };
   return { format, sheets: [readCsvSheet(bytes, fileName)] };
 }
 
@@ -71,10 +89,10 @@ export async function loadWorkbook(bytes: Uint8Array, fileName: string): Promise
   try {
     await workbook.xlsx.load(Buffer.from(unpacked.stored()) as unknown as ArrayBuffer);
   } catch (error) {
-    throw new FolioError(
+    throw new ParseError(
       "questionnaire_unreadable",
-      "This Excel workbook is damaged and cannot be read — open it in Excel, save it again and upload it.",
-      { cause: error },
+      `${fileName} is a damaged Excel workbook and cannot be read — open it in Excel, save it again and upload it.`,
+      { file: fileName, cause: error },
     );
   }
   return workbook;
@@ -83,11 +101,15 @@ export async function loadWorkbook(bytes: Uint8Array, fileName: string): Promise
 function cellText(cell: ExcelJS.Cell): string {
   // A merged range shows its text once, in its top-left cell.
   if (cell.isMerged && cell.master !== cell) return "";
+  let text: string;
   try {
-    return (cell.text ?? "").replace(/\r\n?/g, "\n").trim();
+    text = cell.text ?? "";
   } catch {
-    return "";
+    // exceljs throws on some malformed values; a plain value is still text enough.
+    const value = cell.value;
+    text = typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : "";
   }
+  return text.replace(/\r\n?/g, "\n").trim();
 }
 
 async function readXlsxSheets(bytes: Uint8Array, fileName: string): Promise<GridSheet[]> {
@@ -167,10 +189,10 @@ function readCsvSheet(bytes: Uint8Array, fileName: string): GridSheet {
       bom: true,
     }) as string[][];
   } catch (error) {
-    throw new FolioError(
+    throw new ParseError(
       "questionnaire_unreadable",
-      `This CSV file cannot be read as a table (${error instanceof Error ? error.message : String(error)}) — check its quoting, or save it again from a spreadsheet.`,
-      { cause: error },
+      `${fileName} cannot be read as a table (${error instanceof Error ? error.message : String(error)}) — check its quoting, or save it again from a spreadsheet.`,
+      { file: fileName, cause: error },
     );
   }
   const rows: GridRow[] = [];
@@ -182,37 +204,31 @@ function readCsvSheet(bytes: Uint8Array, fileName: string): GridSheet {
   return { name: fileName.replace(/\.[^.]+$/, ""), rows, rowCount: records.length };
 }
 
-/** Every table of the document, one "sheet" each (Table 1, Table 2…), its rows as they stand. */
-async function readDocxTables(bytes: Uint8Array, fileName: string): Promise<GridSheet[]> {
-  const unpacked = unpackZip(bytes, fileName, DEFAULT_PARSE_LIMITS);
-  let html: string;
+/**
+ * Every outermost table of the document, one "sheet" each (Table 1, Table 2…), its rows numbered as
+ * they stand (empty ones counted) and each cell's text at its first grid column, so a cell spanning
+ * columns reads like a merged spreadsheet cell. A document without tables reads as no sheets.
+ */
+function readDocxTables(bytes: Uint8Array, fileName: string): GridSheet[] {
+  const docx = openDocxPackage(bytes, fileName);
+  let map: DocxTableMap;
   try {
-    html = (await mammoth.convertToHtml({ buffer: Buffer.from(unpacked.stored()) })).value;
+    map = mapDocxTables(docx.documentXml);
   } catch (error) {
-    throw new FolioError(
-      "questionnaire_unreadable",
-      "This Word document is damaged and cannot be read — open it in Word, save it again and upload it.",
-      { cause: error },
-    );
+    throw damagedDocx(fileName, error);
   }
-  const tables = parseHtml(html).querySelectorAll("table");
-  if (tables.length === 0) {
-    throw new FolioError(
-      "questionnaire_no_table",
-      "This Word document has no table, so Folio cannot tell its questions apart — put the questions in a table (one per row), or upload them as a spreadsheet.",
-    );
-  }
-  return tables.map((table, index) => {
+  return map.tables.map((table, index) => {
     const rows: GridRow[] = [];
-    // Only this table's own rows: a table nested in a cell belongs to that cell's text.
-    const ownRows = table.querySelectorAll("tr").filter((row) => row.closest("table") === table);
-    ownRows.forEach((row, rowIndex) => {
-      const cells = row.childNodes
-        .filter((node) => "tagName" in node && ["TD", "TH"].includes((node as { tagName: string }).tagName))
-        .map((node) => node.textContent.replace(/\s+/g, " ").trim());
-      while (cells.length > 0 && cells[cells.length - 1] === "") cells.pop();
-      if (cells.length > 0) rows.push({ rowNumber: rowIndex + 1, cells });
-    });
-    return { name: `Table ${index + 1}`, rows, rowCount: ownRows.length };
+    for (const row of table.rows) {
+      const cells: string[] = Array.from({ length: row.gridBefore }, () => "");
+      for (const cell of row.cells) {
+        cells[cell.gridStart] = cell.text;
+        for (let column = cell.gridStart + 1; column < cell.gridStart + cell.gridSpan; column++) cells[column] = "";
+      }
+      const filled = Array.from(cells, (text) => text ?? "");
+      while (filled.length > 0 && filled[filled.length - 1] === "") filled.pop();
+      if (filled.length > 0) rows.push({ rowNumber: row.rowNumber, cells: filled });
+    }
+    return { name: `Table ${index + 1}`, rows, rowCount: table.rows.length };
   });
 }

@@ -9,6 +9,9 @@ import { labelDocument } from "../domain/document-label.js";
 import { chooseAnswerChoice } from "./choose-answer-choice.js";
 import type { QuestionnaireQuestion } from "./questionnaire.js";
 
+/** The columns a filled copy adds after a question table's own, in order. */
+export const ADDED_COLUMNS = ["Answer", "Status", "Sources", "Quote"] as const;
+
 export type RowStatus = "answered" | "not_found" | "needs_review" | "error";
 
 export const STATUS_LABELS: Record<RowStatus, string> = {

@@ -2,31 +2,25 @@
  * Writes the filled copy of a questionnaire: the original file with every sheet, row, column,
  * formatting and formula left as it was, plus the columns Answer, Status, Sources and Quote after the
  * last column in use of each sheet that holds questions (and Source 2…N when a row cites several
- * documents, so each source is a link of its own). XLSX is edited in place with exceljs; CSV lines are
- * copied byte for byte with the new fields appended; a DOCX's question tables come back as an XLSX
- * workbook (one sheet per table), since Word tables cannot carry links per cell the same way.
+ * documents, so each source is a link of its own). The copy has the original's format: XLSX is edited
+ * in place with exceljs; CSV lines are copied byte for byte with the new fields appended; a DOCX gets
+ * the columns added to its question tables (write-filled-docx.ts), every source a link in one cell.
  */
 import { parse as parseCsvText } from "csv-parse/sync";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { detectMediaType } from "../../ingestion/detect-media-type.js";
+import { filledFileName } from "./filled-file-name.js";
 import type { QuestionnaireFormat, SheetLayout } from "./questionnaire.js";
-import { loadWorkbook, readQuestionnaireGrid } from "./read-questionnaire-grid.js";
-import { answerCellText, describeSource, type RowAnswer, statusCellText } from "./row-answer.js";
-
-export const ADDED_COLUMNS = ["Answer", "Status", "Sources", "Quote"] as const;
+import { loadWorkbook } from "./read-questionnaire-grid.js";
+import { ADDED_COLUMNS, answerCellText, describeSource, type RowAnswer, statusCellText } from "./row-answer.js";
+import { writeFilledDocx } from "./write-filled-docx.js";
 
 export type FilledRow = { sheetIndex: number; rowNumber: number; answer: RowAnswer | null };
 
 export type FilledCopy = { bytes: Uint8Array; fileName: string; mediaType: string };
 
 const XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-
-/** "security-review.xlsx" -> "security-review (filled).xlsx". */
-export function filledFileName(fileName: string, format: QuestionnaireFormat): string {
-  const base = fileName.replace(/\.[^.]+$/, "");
-  const extension = format === "csv" ? (/\.tsv$/i.test(fileName) ? "tsv" : "csv") : "xlsx";
-  return `${base} (filled).${extension}`;
-}
+const DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
 /** Extra "Source k" columns needed: one per source after the first, for the row citing the most. */
 function extraSourceColumns(rows: FilledRow[]): number {
@@ -63,10 +57,15 @@ export async function writeFilledCopy(input: {
 }): Promise<FilledCopy> {
   const fileName = filledFileName(input.fileName, input.format);
   if (input.format === "csv") {
-    return { bytes: writeFilledCsv(input), fileName, mediaType: "text/csv; charset=utf-8" };
+    const tab = fileName.endsWith(".tsv");
+    return {
+      bytes: writeFilledCsv(input),
+      fileName,
+      mediaType: tab ? "text/tab-separated-values; charset=utf-8" : "text/csv; charset=utf-8",
+    };
   }
-  const workbook =
-    input.format === "xlsx" ? await loadWorkbook(input.bytes, input.fileName) : await workbookFromDocx(input);
+  if (input.format === "docx") return { bytes: writeFilledDocx(input), fileName, mediaType: DOCX_MEDIA_TYPE };
+  const workbook = await loadWorkbook(input.bytes, input.fileName);
   fillWorkbook(workbook, input.layouts, input.rows);
   const buffer = await workbook.xlsx.writeBuffer();
   return { bytes: new Uint8Array(buffer as ArrayBuffer), fileName, mediaType: XLSX_MEDIA_TYPE };
@@ -107,21 +106,6 @@ function fillWorkbook(workbook: ExcelJS.Workbook, layouts: SheetLayout[], rows: 
       });
     }
   }
-}
-
-/** A DOCX questionnaire's tables as sheets, cell text as read, so the added columns have somewhere to go. */
-async function workbookFromDocx(input: { bytes: Uint8Array; fileName: string }): Promise<ExcelJS.Workbook> {
-  const grid = await readQuestionnaireGrid(input.bytes, input.fileName);
-  const workbook = new ExcelJS.Workbook();
-  for (const sheet of grid.sheets) {
-    const worksheet = workbook.addWorksheet(sheet.name);
-    for (const row of sheet.rows) {
-      row.cells.forEach((text, column) => {
-        if (text !== "") worksheet.getCell(row.rowNumber, column + 1).value = text;
-      });
-    }
-  }
-  return workbook;
 }
 
 /** RFC 4180 quoting, only where a field needs it. */

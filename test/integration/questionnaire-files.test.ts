@@ -237,7 +237,7 @@ describe("CSV and DOCX questionnaires", () => {
     expect(lines[4]).toBe("2,Who owns the security program?,see policy");
   });
 
-  it("reads the questions of a Word table and fills them into a workbook of its tables", async () => {
+  it("reads the questions of a Word table and fills them into a Word copy of the document", async () => {
     const bytes = docxWithTable([
       ["#", "Requirement", "Vendor response"],
       ["1", "The vendor shall encrypt backups.", ""],
@@ -256,17 +256,15 @@ describe("CSV and DOCX questionnaires", () => {
       layouts: read.layouts,
       rows: [{ sheetIndex: 0, rowNumber: 2, answer: answeredRow("Backups are encrypted.", [2]) }],
     });
-    expect(copy.fileName).toBe("rfp (filled).xlsx");
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(Buffer.from(copy.bytes) as unknown as ArrayBuffer);
-    expect(workbook.worksheets[0]?.getRow(2).values).toEqual([
-      undefined,
+    expect(copy.fileName).toBe("rfp (filled).docx");
+    const filled = await readQuestionnaireGrid(copy.bytes, copy.fileName);
+    expect(filled.sheets[0]?.rows.find((row) => row.rowNumber === 2)?.cells).toEqual([
       "1",
       "The vendor shall encrypt backups.",
-      undefined,
+      "",
       "Backups are encrypted. [1]",
       "answered",
-      expect.objectContaining({ text: "[1] Security Policy (security-policy.pdf), p. 2" }),
+      "[1] Security Policy (security-policy.pdf), p. 2",
       "Backups are encrypted. (quoted)",
     ]);
   });

@@ -7,6 +7,7 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { FolioError } from "../../errors.js";
+import { describeFormat, filledExtension, formatFromFileName } from "../../questionnaire/filled-file-name.js";
 import { describeProgress, type QuestionnaireProgress } from "../../questionnaire/questionnaire-progress.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../cli-options.js";
@@ -14,6 +15,31 @@ import type { QuestionnaireBackend } from "../questionnaire-backend.js";
 
 /** How often progress is asked for while the job runs. */
 const POLL_INTERVAL_MS = 500;
+
+const extensionOf = (fileName: string) => /\.([^./\\]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? null;
+
+/**
+ * The filled copy has the questionnaire's own format: an `--out` name with another questionnaire
+ * extension (review.docx filled into answers.xlsx) is refused before any work, saying which to use.
+ */
+function checkOutName(file: string, out: string | undefined): void {
+  if (out === undefined) return;
+  const format = formatFromFileName(file);
+  const given = extensionOf(out);
+  if (format === null || given === null || !["xlsx", "xls", "csv", "tsv", "docx", "doc"].includes(given)) return;
+  const expected = filledExtension(file, format);
+  if (given === expected) return;
+  throw new UsageError(
+    `questionnaire fill: the filled copy of ${path.basename(file)} is ${describeFormat(format)} (.${expected}), but --out names ${path.basename(out)} — give --out a .${expected} name`,
+  );
+}
+
+/** `out` with the copy's extension, when the file turned out to be another format than its name said. */
+function withCopyExtension(out: string, copyName: string): string {
+  const wanted = extensionOf(copyName);
+  if (wanted === null || extensionOf(out) === wanted) return out;
+  return `${extensionOf(out) === null ? out : out.replace(/\.[^./\\]+$/, "")}.${wanted}`;
+}
 
 export async function runQuestionnaireCommand(
   backend: QuestionnaireBackend,
@@ -28,6 +54,7 @@ export async function runQuestionnaireCommand(
   }
   const size = await stat(file).catch(() => null);
   if (!size?.isFile()) throw new UsageError(`questionnaire fill: ${file} is not a file`);
+  checkOutName(file, options.out);
   const bytes = new Uint8Array(await readFile(file));
   const submitted = await backend.submit({
     bytes,
@@ -66,7 +93,15 @@ export async function runQuestionnaireCommand(
     throw new FolioError(progress.errorCode ?? "questionnaire_failed", progress.errorMessage ?? "The job failed.");
   }
   const copy = await backend.filledCopy(submitted.jobId);
-  const out = options.out ?? path.join(path.dirname(file), copy.fileName);
+  const out = options.out
+    ? withCopyExtension(options.out, copy.fileName)
+    : path.join(path.dirname(file), copy.fileName);
+  const copyFormat = formatFromFileName(copy.fileName);
+  if (options.out !== undefined && out !== options.out && copyFormat !== null) {
+    process.stderr.write(
+      `The filled copy of ${path.basename(file)} is ${describeFormat(copyFormat)}, so it is written as ${out} (not ${options.out}).\n`,
+    );
+  }
   await writeFile(out, copy.bytes);
   const summary = {
     file,
