@@ -1,14 +1,17 @@
 /**
  * `folio questionnaire fill` as a user runs it, keyword search and extractive answers: on its own
  * store, then through a running `folio serve` (its local API). The filled CSV keeps each original line
- * and adds the answer fields; a file that is no questionnaire fails with its reason and exit 1.
+ * and adds the answer fields; a Word questionnaire comes back as Word with the answers in its table; a
+ * file that is no questionnaire fails with its reason and exit 1, an --out of another format with exit 2.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parse as parseCsvText } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readQuestionnaireGrid } from "../../src/questionnaire/read-questionnaire-grid.js";
 import { type FolioProcess, startFolioServe } from "../support/ops-folio-process.js";
+import { docxWithTable } from "../support/questionnaire-files.js";
 import { jsonLines, runFolioCli } from "../support/run-folio-cli.js";
 import { hasSharedData, sharedModel } from "../support/shared-paths.js";
 
@@ -113,5 +116,56 @@ describe.skipIf(!hasSharedData)("folio questionnaire fill", () => {
     expect(fill.stderr).toContain("working through the running folio serve");
     expect(fill.stdout).toMatch(/^Filled copy: .*through-server\.csv\n\d+ answered · \d+ not found in the documents/);
     await checkFilled(out);
+  }, 600_000);
+
+  it("fills a Word questionnaire into a Word copy, and refuses an --out named for another format", async () => {
+    const review = path.join(directory, "review.docx");
+    await writeFile(
+      review,
+      docxWithTable([
+        ["Section", "Question"],
+        ["Backups", "How long are backups kept?"],
+        ["Facilities", "How many parking spaces does the office have for visitors?"],
+      ]),
+    );
+    const ingest = await runFolioCli(
+      ["ingest", path.join(directory, "policy.md"), "--space", "word"],
+      environment(),
+      180_000,
+    );
+    expect(ingest.code).toBe(0);
+    const wrong = await runFolioCli(
+      ["questionnaire", "fill", review, "--space", "word", "--out", path.join(directory, "review-filled.xlsx")],
+      environment(),
+      180_000,
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(
+      /the filled copy of review\.docx is a Word document \(\.docx\), but --out names review-filled\.xlsx — give --out a \.docx name/,
+    );
+    const out = path.join(directory, "review-filled.docx");
+    const fill = await runFolioCli(
+      ["questionnaire", "fill", review, "--space", "word", "--out", out, "--json"],
+      environment(),
+      180_000,
+    );
+    expect(fill.code).toBe(0);
+    expect(jsonLines(fill.stdout)).toEqual([
+      expect.objectContaining({ out, status: "succeeded", questions: 2, errors: 0, pending: 0 }),
+    ]);
+    const grid = await readQuestionnaireGrid(new Uint8Array(await readFile(out)), "review-filled.docx");
+    expect(grid.format).toBe("docx");
+    const rows = grid.sheets[0]?.rows ?? [];
+    expect(rows[0]?.cells).toEqual(["Section", "Question", "Answer", "Status", "Sources", "Quote"]);
+    expect(rows[1]?.cells.slice(0, 2)).toEqual(["Backups", "How long are backups kept?"]);
+    expect(rows[1]?.cells[2]).toMatch(/35 days/);
+    expect(rows[1]?.cells[3]).toBe("answered");
+    expect(rows[1]?.cells[4]).toMatch(/^\[1\] .*policy\.md/);
+    expect(rows[2]?.cells.slice(0, 4)).toEqual([
+      "Facilities",
+      "How many parking spaces does the office have for visitors?",
+      "",
+      "not found in the documents",
+    ]);
   }, 600_000);
 });
