@@ -37,7 +37,7 @@ export function escapeXmlAttribute(text: string): string {
 
 /** Hyperlinks look like links whatever styles the document defines. */
 const LINK_RUN_PROPERTIES = (w: (local: string) => string) =>
-  `<${w("rPr")}><${w("color")} ${w("val")}="0563C1"/><${w("u")} ${w("val")}="single"/></${w("rPr")}>`;
+  `<${w("rPr")}><${w("color")} ${w("val")}="0563C1"/><${w("sz")} ${w("val")}="18"/><${w("u")} ${w("val")}="single"/></${w("rPr")}>`;
 
 function namer(prefix: string): (local: string) => string {
   return (local) => (prefix === "" ? local : `${prefix}:${local}`);

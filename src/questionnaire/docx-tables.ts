@@ -50,6 +50,8 @@ export type DocxCell = {
   verticalAlignment: XmlElement | null;
   /** The run properties of the cell's first run, for added header cells to look like their neighbours. */
   firstRunProperties: XmlElement | null;
+  /** The widest table nested directly in the cell (its dxa width, or its grid's), 0 when none. */
+  nestedTableWidth: number;
 };
 
 export type DocxRow = {
@@ -134,6 +136,8 @@ export function mapDocxTables(xml: string): DocxTableMap {
   let cell: CellBuilder | null = null;
   let inText = false;
   let section: { pageWidth: number | null; left: number; right: number } | null = null;
+  /** A table nested directly in a cell of the table being mapped: its stated width and its grid's. */
+  let nested: { stated: number | null; grid: number } | null = null;
 
   const parent = (): OpenElement | undefined => stack[stack.length - 2];
   /** True when the element just opened sits directly in `local`, itself part of `owner`. */
@@ -164,6 +168,7 @@ export function mapDocxTables(xml: string): DocxTableMap {
         break;
       case "tbl":
         tableDepth += 1;
+        if (tableDepth === 2 && cell) nested = { stated: null, grid: 0 };
         if (tableDepth === 1 && hiddenDepth === 0) {
           table = {
             element: element(),
@@ -190,6 +195,9 @@ export function mapDocxTables(xml: string): DocxTableMap {
         }
         break;
       case "tblW":
+        if (nested && tableDepth === 2 && parent()?.word === "tblPr" && wordAttribute(tag, "type") === "dxa") {
+          nested.stated = integerAttribute(tag, "w");
+        }
         if (table && directlyIn("tblPr", table)) {
           table.width = {
             element: element(),
@@ -199,6 +207,7 @@ export function mapDocxTables(xml: string): DocxTableMap {
         }
         break;
       case "gridCol":
+        if (nested && tableDepth === 2 && parent()?.word === "tblGrid") nested.grid += integerAttribute(tag, "w") ?? 0;
         if (table && directlyIn("tblGrid", table)) {
           table.gridColumns.push({ element: element(), width: integerAttribute(tag, "w") });
         }
@@ -246,6 +255,7 @@ export function mapDocxTables(xml: string): DocxTableMap {
             shading: null,
             verticalAlignment: null,
             firstRunProperties: null,
+            nestedTableWidth: 0,
           };
           row.cells.push(cell);
           open.owner = cell;
@@ -352,6 +362,10 @@ export function mapDocxTables(xml: string): DocxTableMap {
         if (row && open.owner === row) row = null;
         break;
       case "tbl":
+        if (tableDepth === 2 && nested && cell) {
+          cell.nestedTableWidth = Math.max(cell.nestedTableWidth, nested.stated ?? nested.grid);
+          nested = null;
+        }
         tableDepth -= 1;
         if (table && open.owner === table) {
           tables.push(table);

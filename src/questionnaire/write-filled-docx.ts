@@ -36,6 +36,9 @@ const RELATIONSHIPS_STRICT = "http://purl.oclc.org/ooxml/officeDocument/relation
 
 export type DocxFilledRow = { sheetIndex: number; rowNumber: number; answer: RowAnswer | null };
 
+/** Word's default left and right cell margins together (0.08 inch each), in dxa. */
+const CELL_MARGINS = 216;
+
 /** One change to the XML text: replace [start, end) with `text` (start === end inserts). */
 type Edit = { start: number; end: number; text: string };
 
@@ -102,7 +105,8 @@ function lookOf(xml: string, row: DocxRow, prefixes: DocxPrefixes, header: boole
   const cellProperties = last
     ? slice(xml, last.borders) + slice(xml, last.shading) + slice(xml, last.verticalAlignment)
     : "";
-  if (!header) return { cellProperties, runProperties: null };
+  // Answers and quotes run long: 9 pt keeps the added columns readable beside the original ones.
+  if (!header) return { cellProperties, runProperties: `<${w("rPr")}><${w("sz")} ${w("val")}="18"/></${w("rPr")}>` };
   const runProperties = last?.firstRunProperties
     ? slice(xml, last.firstRunProperties)
     : `<${w("rPr")}><${w("b")}/></${w("rPr")}>`;
@@ -164,7 +168,16 @@ function fillTable(input: {
   const edits: Edit[] = [];
   const gridWidth = tableGridWidth(table);
   const before = Array.from({ length: gridWidth }, (_, index) => table.gridColumns[index]?.width ?? null);
-  const plan = planColumnWidths(before, table.textWidth);
+  // A column holding a nested table keeps room for it (plus the cell's default margins).
+  const minimums = Array.from({ length: gridWidth }, () => 0);
+  for (const row of table.rows) {
+    for (const cell of row.cells) {
+      if (cell.gridSpan === 1 && cell.nestedTableWidth > 0) {
+        minimums[cell.gridStart] = Math.max(minimums[cell.gridStart] ?? 0, cell.nestedTableWidth + CELL_MARGINS);
+      }
+    }
+  }
+  const plan = planColumnWidths(before, table.textWidth, minimums);
   const widths = [...plan.original, ...plan.added];
   const gridColumn = (width: number) => `<${w("gridCol")} ${w("w")}="${width}"/>`;
 

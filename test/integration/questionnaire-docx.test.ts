@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { strFromU8, unzipSync } from "fflate";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findQuestions } from "../../src/questionnaire/find-questions.js";
 import type { ReadQuestionnaire } from "../../src/questionnaire/questionnaire.js";
@@ -166,18 +166,42 @@ describe("DOCX questionnaires come back as DOCX", () => {
       });
     }
     const xml = strFromU8(after["word/document.xml"] ?? new Uint8Array());
-    const tables = xml.split(/(?=<w:tbl>)/).filter((part) => part.startsWith("<w:tbl>"));
+    // The outermost tables, in order (the nested one taken out first, so it does not split its parent).
+    const tables = xml
+      .replace(NESTED_REGIONS_TABLE, "")
+      .split(/(?=<w:tbl>)/)
+      .filter((part) => part.startsWith("<w:tbl>"));
     // History table and nested table byte for byte.
     expect(xml).toContain(HISTORY_TABLE);
     expect(xml).toContain(NESTED_REGIONS_TABLE);
-    // The question tables: a gridCol per added column, widths that sum to the table width (the page's text width).
+    // The question tables: a gridCol per added column, the table's width their sum. The requirements
+    // table fills the page's text width; the first keeps room for the table nested in its Response
+    // column (3000 + the cell's margins), so it is wider than the page.
     const gridOf = (table: string) =>
       [...(/<w:tblGrid>(.*?)<\/w:tblGrid>/.exec(table)?.[1] ?? "").matchAll(/w:w="(\d+)"/g)].map((m) => Number(m[1]));
     const questionGrid = gridOf(tables[1] ?? "");
     expect(questionGrid).toHaveLength(7);
-    expect(questionGrid.reduce((sum, width) => sum + width, 0)).toBe(9026);
-    expect(tables[1]).toContain('<w:tblW w:w="9026" w:type="dxa"/>');
-    expect(gridOf(tables[3] ?? "")).toHaveLength(6);
+    expect(questionGrid[2]).toBe(3216);
+    const questionWidth = questionGrid.reduce((sum, width) => sum + width, 0);
+    expect(tables[1]).toContain(`<w:tblW w:w="${questionWidth}" w:type="dxa"/>`);
+    const requirementsGrid = gridOf(tables[2] ?? "");
+    expect(requirementsGrid).toHaveLength(6);
+    expect(requirementsGrid.reduce((sum, width) => sum + width, 0)).toBe(9026);
+    // Every cell's stated width is the sum of the grid columns it covers.
+    expect(tables).toHaveLength(3);
+    for (const table of [tables[1] ?? "", tables[2] ?? ""]) {
+      const grid = gridOf(table);
+      for (const row of table.split("<w:tr>").slice(1)) {
+        let column = 0;
+        for (const cellXml of row.split("<w:tc>").slice(1)) {
+          const span = Number(/<w:gridSpan w:val="(\d+)"\/>/.exec(cellXml)?.[1] ?? 1);
+          const width = Number(/<w:tcW w:w="(\d+)"/.exec(cellXml)?.[1]);
+          expect(width).toBe(grid.slice(column, column + span).reduce((sum, value) => sum + value, 0));
+          column += span;
+        }
+        expect(column).toBe(grid.length);
+      }
+    }
     // Both section rows span all seven columns.
     expect([...xml.matchAll(/<w:gridSpan w:val="(\d+)"\/>/g)].map((match) => match[1])).toEqual(["7", "7"]);
     // Header cells copy the header's shading and run look.
@@ -250,6 +274,28 @@ describe("a minimal Word table", () => {
         "[1] Security Policy (security-policy.pdf), p. 2",
         "Backups are encrypted. (quoted)",
       ],
+    ]);
+  });
+});
+
+describe("a row that stops short of the grid", () => {
+  it("gets a filler cell in place of its 'grid after', so its answer lands in the added columns", async () => {
+    const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`;
+    const document = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:tbl><w:tblGrid><w:gridCol w:w="1000"/><w:gridCol w:w="5000"/><w:gridCol w:w="3000"/></w:tblGrid><w:tr>${cell("#")}${cell("Question")}${cell("Notes")}</w:tr><w:tr><w:trPr><w:gridAfter w:val="1"/></w:trPr>${cell("1")}${cell("Do you keep audit logs for a year?")}</w:tr></w:tbl></w:body></w:document>`;
+    const original = unzipSync(docxWithTable([["x"]]));
+    const bytes = zipSync({ ...original, "word/document.xml": strToU8(document) });
+    const { copy } = await fill(bytes, [answeredRow("Audit logs are kept for 13 months.", [5])]);
+    const xml = strFromU8(unzipSync(copy.bytes)["word/document.xml"] ?? new Uint8Array());
+    expect(xml).not.toContain("gridAfter");
+    const grid = await readQuestionnaireGrid(copy.bytes, "short.docx");
+    expect(grid.sheets[0]?.rows[1]?.cells).toEqual([
+      "1",
+      "Do you keep audit logs for a year?",
+      "",
+      "Audit logs are kept for 13 months. [1]",
+      "answered",
+      "[1] Security Policy (security-policy.pdf), p. 5",
+      "Audit logs are kept for 13 months. (quoted)",
     ]);
   });
 });

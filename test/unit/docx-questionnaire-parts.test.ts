@@ -71,23 +71,30 @@ describe("mapping a Word document's tables", () => {
 });
 
 describe("planning column widths", () => {
-  it("keeps narrow original columns and gives the answers the rest of the text width", () => {
+  it("keeps narrow original columns and gives the added columns the rest of the text width", () => {
     expect(planColumnWidths([1000, 2000], 9000)).toEqual({
       original: [1000, 2000],
-      added: [2160, 840, 1440, 1560],
+      added: [1764, 1100, 1568, 1568],
       total: 9000,
     });
   });
 
-  it("narrows wide original columns to half the table, in proportion, and keeps an over-wide table's width", () => {
+  it("narrows wide original columns to 45 % of the table, in proportion, and keeps an over-wide table's width", () => {
     const plan = planColumnWidths([3000, 9000], 9000);
-    expect(plan.original).toEqual([1500, 4500]);
+    expect(plan.original).toEqual([1350, 4050]);
     expect(plan.total).toBe(12_000);
-    expect(plan.added.reduce((sum, width) => sum + width, 0)).toBe(6000);
+  });
+
+  it("narrows no column below half an inch, nor below a table nested in it", () => {
+    expect(planColumnWidths([600, 1000, 8000], 9000).original).toEqual([600, 720, 3600]);
+    const nested = planColumnWidths([1000, 8000], 9000, [0, 6000]);
+    expect(nested.original).toEqual([720, 6000]);
+    // The added columns keep their least room, so the table grows past the text width.
+    expect(nested.added.reduce((sum, width) => sum + width, 0)).toBe(4400);
   });
 
   it("shares the text width among columns that give no width", () => {
-    expect(planColumnWidths([null, null], 8000).original).toEqual([2000, 2000]);
+    expect(planColumnWidths([null, null], 8000).original).toEqual([1800, 1800]);
   });
 });
 
