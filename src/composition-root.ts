@@ -371,6 +371,7 @@ async function assembleFolio(
   const answerLibrary = new ApprovedAnswerLibrary({
     store: createSqlApprovedAnswerStore(stores.client),
     embedder: embedders?.embedder ?? null,
+    threshold: config.approvedAnswers.threshold,
     logger: logger.child({ component: "answer-library" }),
   });
   const chatAnswers = leadWithApprovedAnswers(answers, answerLibrary, logger.child({ component: "answer-library" }));

@@ -11,17 +11,12 @@ import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { ApprovedAnswerMatch, ApprovedAnswerSource } from "./approved-answer-source.js";
 import type { ApprovedAnswerForMatching, ApprovedAnswerRecord, ApprovedAnswerStore } from "./approved-answer-store.js";
+import { DEFAULT_APPROVED_ANSWER_THRESHOLD } from "./approved-answer-threshold.js";
 import { LEXICAL_MATCH_THRESHOLD, lexicalSimilarity } from "./lexical-similarity.js";
 import { findNearMiss, type NearMiss } from "./near-miss-guards.js";
 import { type QuestionAnswerColumns, readQuestionAnswerPairs } from "./read-question-answer-pairs.js";
 
-/**
- * Cosine similarity of bge-small-en-v1.5 question embeddings at or above which, guards passing, an
- * approved answer is reused: calibrated on the first half of bench/approved-answer-pairs.jsonl for
- * precision ≥ 0.95 (bench/approved-answers-eval.ts; figures in docs/benchmarks.md). Another embedding
- * model needs its own calibration.
- */
-export const DEFAULT_APPROVED_ANSWER_THRESHOLD = 0.945;
+export { DEFAULT_APPROVED_ANSWER_THRESHOLD };
 
 /** One stored question scored against a new one, with what the guards found. */
 export type ScoredCandidate = {

@@ -2,8 +2,10 @@
  * Reads Folio's configuration from the environment, validates every variable at once, and resolves
  * the storage mode. Only the composition root and the CLI call this; everything else takes options.
  */
+
 import path from "node:path";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
+import { DEFAULT_APPROVED_ANSWER_THRESHOLD } from "../answer-library/approved-answer-threshold.js";
 import { FolioError } from "../errors.js";
 import { LLAMA_GPU_SETTINGS, type LlamaGpuSetting } from "../llm/llama-gpu-setting.js";
 import type { LogLevel } from "../logger.js";
@@ -128,6 +130,11 @@ export type FolioConfig = {
   bm25: { k1: number; b: number };
   /** Questionnaire limits and pace (src/questionnaire/questionnaire-service.ts). */
   questionnaire: { maxRows: number; maxBytes: number; concurrency: number };
+  /**
+   * FOLIO_APPROVED_ANSWER_THRESHOLD: the embedding similarity at which an approved answer is reused
+   * (src/answer-library/approved-answer-threshold.ts; calibrated for bge-small-en-v1.5).
+   */
+  approvedAnswers: { threshold: number };
 };
 
 export type QdrantConfig = {
@@ -528,6 +535,12 @@ export function loadConfig(environment: Environment, workingDirectory = process.
       maxRows: reader.integer("FOLIO_QUESTIONNAIRE_MAX_ROWS", 5_000, { min: 1, max: 1_000_000 }),
       maxBytes: reader.integer("FOLIO_QUESTIONNAIRE_MAX_MB", 20, { min: 1, max: 1024 }) * 1024 * 1024,
       concurrency: reader.integer("FOLIO_QUESTIONNAIRE_CONCURRENCY", 2, { min: 1, max: 64 }),
+    },
+    approvedAnswers: {
+      threshold: reader.decimal("FOLIO_APPROVED_ANSWER_THRESHOLD", DEFAULT_APPROVED_ANSWER_THRESHOLD, {
+        min: 0.5,
+        max: 1,
+      }),
     },
   };
   if (config.chunking.overlapTokens >= config.chunking.maxTokens) {

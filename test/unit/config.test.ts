@@ -268,4 +268,18 @@ describe("loadConfig", () => {
     });
     expect(config.llm).toEqual({ kind: "local", modelPath: "/x/models/SmolLM2.Q4_1.gguf" });
   });
+
+  it("reuses approved answers at the calibrated 0.945 unless FOLIO_APPROVED_ANSWER_THRESHOLD says otherwise", () => {
+    expect(loadConfig({}).approvedAnswers).toEqual({ threshold: 0.945 });
+    expect(loadConfig({ FOLIO_APPROVED_ANSWER_THRESHOLD: "0.92" }).approvedAnswers).toEqual({ threshold: 0.92 });
+    let caught: unknown;
+    try {
+      loadConfig({ FOLIO_APPROVED_ANSWER_THRESHOLD: "95" });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ConfigError).problems).toEqual([
+      { variable: "FOLIO_APPROVED_ANSWER_THRESHOLD", problem: '"95" must be a number from 0.5 to 1' },
+    ]);
+  });
 });
