@@ -16,7 +16,8 @@ import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import { unpackZip } from "../../ingestion/unpack-zip.js";
 import { isFolioError, ParseError } from "../errors.js";
 import { damagedDocx, openDocxPackage } from "./docx-package.js";
-import { type DocxTableMap, mapDocxTables } from "./docx-tables.js";
+import type { DocxTableMap } from "./docx-tables.js";
+import { mapDocxTables } from "./map-docx-tables.js";
 import type { GridRow, GridSheet, QuestionnaireFormat, QuestionnaireGrid } from "./questionnaire.js";
 
 /** The most cells of one data-validation range expanded into per-cell lists. */

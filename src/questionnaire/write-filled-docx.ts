@@ -22,10 +22,10 @@ import {
   type DocxRow,
   type DocxTable,
   type DocxTableMap,
-  mapDocxTables,
   tableGridWidth,
   type XmlElement,
 } from "./docx-tables.js";
+import { mapDocxTables } from "./map-docx-tables.js";
 import type { SheetLayout } from "./questionnaire.js";
 import { ADDED_COLUMNS, answerCellText, describeSource, type RowAnswer, statusCellText } from "./row-answer.js";
 

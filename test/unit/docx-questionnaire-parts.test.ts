@@ -10,7 +10,8 @@ import {
   addHyperlinkRelationships,
   withRelationshipsContentType,
 } from "../../src/questionnaire/docx-hyperlink-relationships.js";
-import { mapDocxTables, tableGridWidth } from "../../src/questionnaire/docx-tables.js";
+import { tableGridWidth } from "../../src/questionnaire/docx-tables.js";
+import { mapDocxTables } from "../../src/questionnaire/map-docx-tables.js";
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 const MC = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"';
