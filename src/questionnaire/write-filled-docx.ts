@@ -208,8 +208,7 @@ function fillTable(input: {
     const isHeader = layout.headerRow === row.rowNumber;
     const isQuestion = input.answers.has(row.rowNumber);
     const only = row.cells.length === 1 ? row.cells[0] : undefined;
-    const spansTable =
-      only !== undefined && only.gridStart === 0 && only.gridSpan + row.gridAfter >= gridWidth && row.gridAfter === 0;
+    const spansTable = only !== undefined && only.gridStart === 0 && only.gridSpan >= gridWidth;
     if (!isHeader && !isQuestion && only && spansTable) {
       edits.push(...widenCell(xml, only, addedCount, w));
       const width = widthEdit(only, widths, addedCount, w);
@@ -230,16 +229,17 @@ function fillTable(input: {
     let cells = contents
       .map((paragraphs, index) => cellXml({ prefixes, width: plan.added[index] ?? 1, look, paragraphs }))
       .join("");
-    // A row that stops short of the grid's end ("grid after") gets a filler cell, so the added cells
-    // land in the added columns.
-    if (row.gridAfter > 0 && row.gridAfterElement) {
-      edits.push({ start: row.gridAfterElement.start, end: row.gridAfterElement.end, text: "" });
-      const fillerStart = gridWidth - row.gridAfter;
-      const fillerWidth = widths.slice(fillerStart, gridWidth).reduce((sum, value) => sum + value, 0);
+    // A row that stops short of the grid's end (a "grid after", or simply fewer cells) gets a filler
+    // cell, so the added cells land in the added columns.
+    const last = row.cells[row.cells.length - 1];
+    const covered = last ? last.gridStart + last.gridSpan : row.gridBefore;
+    if (covered < gridWidth) {
+      if (row.gridAfterElement)
+        edits.push({ start: row.gridAfterElement.start, end: row.gridAfterElement.end, text: "" });
       const filler = cellXml({
         prefixes,
-        width: fillerWidth,
-        gridSpan: row.gridAfter,
+        width: widths.slice(covered, gridWidth).reduce((sum, value) => sum + value, 0),
+        gridSpan: gridWidth - covered,
         look: { cellProperties: "", runProperties: null },
         paragraphs: [],
       });

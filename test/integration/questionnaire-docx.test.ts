@@ -270,12 +270,15 @@ describe("a minimal Word table", () => {
 });
 
 describe("a row that stops short of the grid", () => {
-  it("gets a filler cell in place of its 'grid after', so its answer lands in the added columns", async () => {
+  it("gets a filler cell (in place of its 'grid after', or for missing cells), so its answer lands in the added columns", async () => {
     const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`;
-    const document = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:tbl><w:tblGrid><w:gridCol w:w="1000"/><w:gridCol w:w="5000"/><w:gridCol w:w="3000"/></w:tblGrid><w:tr>${cell("#")}${cell("Question")}${cell("Notes")}</w:tr><w:tr><w:trPr><w:gridAfter w:val="1"/></w:trPr>${cell("1")}${cell("Do you keep audit logs for a year?")}</w:tr></w:tbl></w:body></w:document>`;
+    const document = `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:tbl><w:tblGrid><w:gridCol w:w="1000"/><w:gridCol w:w="5000"/><w:gridCol w:w="3000"/></w:tblGrid><w:tr>${cell("#")}${cell("Question")}${cell("Notes")}</w:tr><w:tr><w:trPr><w:gridAfter w:val="1"/></w:trPr>${cell("1")}${cell("Do you keep audit logs for a year?")}</w:tr><w:tr>${cell("2")}${cell("Do you review firewall rules every month?")}</w:tr></w:tbl></w:body></w:document>`;
     const original = unzipSync(docxWithTable([["x"]]));
     const bytes = zipSync({ ...original, "word/document.xml": strToU8(document) });
-    const { copy } = await fill(bytes, [answeredRow("Audit logs are kept for 13 months.", [5])]);
+    const { copy } = await fill(bytes, [
+      answeredRow("Audit logs are kept for 13 months.", [5]),
+      answeredRow("Firewall rules are reviewed monthly.", [6]),
+    ]);
     const xml = strFromU8(unzipSync(copy.bytes)["word/document.xml"] ?? new Uint8Array());
     expect(xml).not.toContain("gridAfter");
     const grid = await readQuestionnaireGrid(copy.bytes, "short.docx");
@@ -288,5 +291,7 @@ describe("a row that stops short of the grid", () => {
       "[1] Security Policy (security-policy.pdf), p. 5",
       "Audit logs are kept for 13 months. (quoted)",
     ]);
+    expect(grid.sheets[0]?.rows[2]?.cells.slice(2, 4)).toEqual(["", "Firewall rules are reviewed monthly. [1]"]);
+    expect([...xml.matchAll(/<w:gridSpan w:val="1"\/>/g)]).toHaveLength(0);
   });
 });
