@@ -8,6 +8,7 @@
  * the questionnaire reader (questionnaire/read-questionnaire-grid.ts), the same one that reads
  * questionnaires to fill; its refusals are reworded here for a completed questionnaire.
  */
+import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import { FolioError, isFolioError, ParseError } from "../errors.js";
 import type { QuestionnaireGrid } from "../questionnaire/questionnaire.js";
 import { readQuestionnaireGrid } from "../questionnaire/read-questionnaire-grid.js";
@@ -223,6 +224,15 @@ export async function readQuestionAnswerPairs(
   fileName: string,
   columns: QuestionAnswerColumns,
 ): Promise<QuestionAnswerPairs> {
+  // Questionnaires to fill have their own size setting (FOLIO_QUESTIONNAIRE_MAX_MB); approved answers
+  // are held to the upload limit.
+  if (bytes.byteLength > DEFAULT_PARSE_LIMITS.maxBytes) {
+    throw new ParseError(
+      "file_too_large",
+      `${fileName} is larger than the ${Math.round(DEFAULT_PARSE_LIMITS.maxBytes / (1024 * 1024))} MB limit — split it into smaller files.`,
+      { file: fileName },
+    );
+  }
   const grid = await readQuestionnaireGrid(bytes, fileName).catch((error: unknown) => {
     throw asApprovedAnswersRefusal(error, fileName);
   });

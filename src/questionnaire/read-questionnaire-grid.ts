@@ -70,13 +70,6 @@ export function detectQuestionnaireFormat(bytes: Uint8Array, fileName: string): 
 }
 
 export async function readQuestionnaireGrid(bytes: Uint8Array, fileName: string): Promise<QuestionnaireGrid> {
-  if (bytes.byteLength > DEFAULT_PARSE_LIMITS.maxBytes) {
-    throw new ParseError(
-      "file_too_large",
-      `${fileName} is larger than the ${Math.round(DEFAULT_PARSE_LIMITS.maxBytes / (1024 * 1024))} MB limit — split it into smaller files.`,
-      { file: fileName },
-    );
-  }
   const format = detectQuestionnaireFormat(bytes, fileName);
   if (format === "xlsx") return { format, sheets: await readXlsxSheets(bytes, fileName) };
   if (format === "docx") return { format, sheets: readDocxTables(bytes, fileName) };
