@@ -26,9 +26,10 @@ const SAME_MEANING: ReadonlyArray<ReadonlyArray<string>> = [
   ["revenu", "sale"],
   ["incom", "earn", "profit"],
   ["expenditur", "purchas"],
+  ["repurchas", "buyback"],
 ];
 
-function synonymsOf(term: string): ReadonlyArray<string> {
+export function synonymsOf(term: string): ReadonlyArray<string> {
   return SAME_MEANING.find((group) => group.includes(term)) ?? [term];
 }
 

@@ -189,6 +189,8 @@ function kindOf(question: string, entities: string[], periods: Period[]): Questi
   const whatIs = WHAT_IS.exec(question);
   if (whatIs && periods.length === 0 && !/\d/.test(whatIs[1] ?? "")) return "definition";
   if (FIGURE.test(question) && asksWhatIs) return "figure";
+  // "What were MGM's share repurchases in 2022?": what a named company had in a period is a figure of it.
+  if (asksWhatIs && entities.length > 0 && periods.length > 0 && /['’]s\b/.test(question)) return "figure";
   return "other";
 }
 
