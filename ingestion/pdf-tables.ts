@@ -232,7 +232,12 @@ function joinHeaderlessContinuations(found: Array<{ table: PdfTable; rows: Row[]
     const onlySpaceBetween =
       previous !== undefined &&
       lines.slice(previous.table.lastLine + 1, entry.table.firstLine).every((line) => lineCells(line).length === 0);
-    if (previous !== undefined && onlySpaceBetween && entry.table.header.length === 0 && previous.table.header.length > 0) {
+    if (
+      previous !== undefined &&
+      onlySpaceBetween &&
+      entry.table.header.length === 0 &&
+      previous.table.header.length > 0
+    ) {
       const rows = [...previous.rows, ...entry.rows];
       const table = tableFrom(rows);
       if (table !== null && table.header.length > 0) {

@@ -12,14 +12,16 @@ import { type RatioInputs, ratioSentences, workOutRatio } from "./compute-ratio.
 import { DirectAnswer } from "./direct-answer.js";
 import type { DocumentFactsIndex } from "./evidence-coverage.js";
 import { type FigureEvidence, gatherFigureEvidence, uncoveredMessage } from "./figure-evidence.js";
+import { findDecidingSentence } from "./find-deciding-sentence.js";
 import { type FoundDefinition, findDefinition } from "./find-definition.js";
 import { measureSearchWords } from "./find-figure.js";
-import { findList } from "./find-list.js";
+import { findList, findListItem } from "./find-list.js";
 import { findProseFigure, type ProseFigure } from "./find-prose-figure.js";
 import type { NumberedSource } from "./generator.js";
 import { possessive } from "./possessive.js";
 import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-analysis.js";
 import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
+import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 import { pageScale, type TableCell, takesTableScale } from "./table-cells.js";
 
 export type DirectAnswerInput = {
@@ -129,6 +131,10 @@ const ASKS_FOR_CHANGE =
 /** "How many employees…", "the number of stores": a count, not an amount of money. */
 const ASKS_FOR_COUNT = /\bhow\s+many\b|\bnumber\s+of\b|\bheadcount\b/i;
 
+function entityTerms(analysis: QuestionAnalysis): Set<string> {
+  return uniqueTerms(analysis.entities.join(" "));
+}
+
 /** Results a list is looked for in: a list that answers is in one of the first few. */
 const LIST_SOURCES = 10;
 
@@ -207,6 +213,15 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   if (analysis.kind === "list" && uncovered === null) {
     const list = findList(analysis, numberedResults(input.results.slice(0, LIST_SOURCES)));
     if (list !== null) direct.addList(list.source, list.introduction, list.items, list.passage);
+    return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
+  }
+  if (analysis.kind === "yesno" && uncovered === null) {
+    const questionTerms = new Set([...contentTerms(input.need)].filter((term) => !entityTerms(analysis).has(term)));
+    const sources = numberedResults(input.results.slice(0, LIST_SOURCES));
+    const deciding = findDecidingSentence(analysis.entities, questionTerms, sources);
+    const item = deciding === null ? findListItem(questionTerms, sources) : null;
+    if (deciding !== null) direct.addQuote(deciding.source, deciding.passage);
+    else if (item !== null) direct.addList(item.source, item.introduction, item.items, item.passage);
     return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
   }
   if (analysis.kind === "definition" && uncovered === null) {

@@ -33,7 +33,7 @@ function itemText(text: string): string {
 }
 
 /** The items after an introducing line: marked lines, short lines after bare bullets, or run-in labelled paragraphs. */
-function itemsAfter(lines: TextLine[], from: number): { items: string[]; end: number } {
+export function itemsAfter(lines: TextLine[], from: number): { items: string[]; end: number } {
   const items: string[] = [];
   let current: string | null = null;
   let end = lines[from - 1]?.end ?? 0;
@@ -82,7 +82,7 @@ function itemsAfter(lines: TextLine[], from: number): { items: string[]; end: nu
 }
 
 /** The introducing sentence, from its start on an earlier line ("Some of the lessons covered under\nPerksPlus include:"). */
-function introductionOf(text: string, line: TextLine): string {
+export function introductionOf(text: string, line: TextLine): string {
   const before = text.slice(Math.max(0, line.start - INTRODUCTION_CONTEXT), line.start);
   const sentenceStart = Math.max(before.lastIndexOf(". "), before.lastIndexOf("\n\n"), before.lastIndexOf(":\n"));
   const opening = sentenceStart < 0 ? "" : before.slice(sentenceStart + 2);
@@ -118,6 +118,56 @@ export function findList(
         passage: { text: text.slice(line.start, end), start: line.start, end },
       };
     });
+  });
+  return best;
+}
+
+/** A list's introduction found in a passage, with its items. */
+type ListInPassage = { introduction: string; items: string[]; line: TextLine; end: number };
+
+/** Every list a passage holds: a line ending in ":" followed by two or more items. */
+export function listsIn(text: string): ListInPassage[] {
+  const lines = linesOf(text);
+  const lists: ListInPassage[] = [];
+  lines.forEach((line, index) => {
+    if (!/:\s*$/.test(line.text)) return;
+    const { items, end } = itemsAfter(lines, index + 1);
+    if (items.length >= 2) lists.push({ introduction: introductionOf(text, line), items, line, end });
+  });
+  return lists;
+}
+
+/**
+ * The list item a yes/no question asks about ("Are food and supplements covered by PerksPlus?" →
+ * "Food and supplements" under "things that are not covered … include:"): an item holding the
+ * question's words that its list's introduction does not (at least half of them), shown under that
+ * introduction, which says what the list is. The answer is the document's own words; no Yes or No is
+ * made up from them.
+ */
+export function findListItem(questionTerms: ReadonlySet<string>, sources: NumberedSource[]): FoundList | null {
+  let best: FoundList | null = null;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  sources.forEach((source, rank) => {
+    const { text } = source.result;
+    for (const list of listsIn(text)) {
+      const context = uniqueTerms(text.slice(Math.max(0, list.line.start - INTRODUCTION_CONTEXT), list.line.end));
+      const asked = [...questionTerms].filter((term) => !context.has(term));
+      if (asked.length === 0) continue;
+      for (const item of list.items) {
+        const itemTerms = uniqueTerms(item);
+        const held = asked.filter((term) => itemTerms.has(term)).length;
+        if (held === 0 || held * 2 < asked.length) continue;
+        const score = held / asked.length - 0.1 * rank - 0.01 * itemTerms.size;
+        if (score <= bestScore) continue;
+        bestScore = score;
+        best = {
+          source,
+          introduction: list.introduction,
+          items: [item],
+          passage: { text: text.slice(list.line.start, list.end), start: list.line.start, end: list.end },
+        };
+      }
+    }
   });
   return best;
 }

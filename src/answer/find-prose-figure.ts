@@ -34,7 +34,14 @@ const DATE_BEFORE_YEAR = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|
 const MONTH_BEFORE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*$/i;
 const SCALE_WORDS: Record<string, UnitScale> = { thousand: "thousand", million: "million", billion: "billion" };
 
-type Amount = { printed: string; number: number; currency: string | null; percent: boolean; scale: UnitScale | null; at: number };
+type Amount = {
+  printed: string;
+  number: number;
+  currency: string | null;
+  percent: boolean;
+  scale: UnitScale | null;
+  at: number;
+};
 
 /** The amounts a sentence states: not years, not days of a month, not footnote or item numbers. */
 export function amountsIn(sentence: string): Amount[] {
@@ -60,7 +67,8 @@ export function amountsIn(sentence: string): Amount[] {
   return amounts;
 }
 
-const QUARTER_OF_YEAR = /\b(?:(?:first|second|third|fourth)[\s-]+quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?|Q[1-4]\s*(?:fiscal\s+)?|[1-4]Q\s*)$/i;
+const QUARTER_OF_YEAR =
+  /\b(?:(?:first|second|third|fourth)[\s-]+quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?|Q[1-4]\s*(?:fiscal\s+)?|[1-4]Q\s*)$/i;
 
 /**
  * How a sentence names the period asked: 2 where it names the year as a period ("in 2022", "fiscal
@@ -127,17 +135,24 @@ export function findProseFigure(
           : all.filter((amount) => !amount.percent);
       // An amount of money answers a question that is not about a count: "$900.0 million", not "2.2 million shares".
       const money = stated.filter((amount) => amount.currency !== null);
-      const amounts = asksForCount ? stated.filter((amount) => amount.currency === null) : money.length > 0 ? money : stated;
+      const amounts = asksForCount
+        ? stated.filter((amount) => amount.currency === null)
+        : money.length > 0
+          ? money
+          : stated;
       if (amounts.length === 0) continue;
       // The amount nearest the measure's words is the one the sentence states for it.
       const distance = (amount: Amount) => Math.min(...positions.map((position) => Math.abs(position - amount.at)));
-      const amount = amounts.reduce((nearest, candidate) => (distance(candidate) < distance(nearest) ? candidate : nearest));
+      const amount = amounts.reduce((nearest, candidate) =>
+        distance(candidate) < distance(nearest) ? candidate : nearest,
+      );
       const sentenceTerms = uniqueTerms(sentence.text);
       const namesEntity = [...entityTerms].some((term) => sentenceTerms.has(term));
       // An amount stated beside the year asked ("$2.8 billion in 2022") is that year's more surely than one
       // a clause away from it ("$164 million year-to-date, adding to … in 2022").
       const yearAt = period === undefined ? [] : [...sentence.text.matchAll(new RegExp(`\\b${period.year}\\b`, "g"))];
-      const fromYear = yearAt.length === 0 ? 0 : Math.min(...yearAt.map((year) => Math.abs((year.index ?? 0) - amount.at)));
+      const fromYear =
+        yearAt.length === 0 ? 0 : Math.min(...yearAt.map((year) => Math.abs((year.index ?? 0) - amount.at)));
       const score =
         1 +
         (namesEntity ? 0.2 : 0) +

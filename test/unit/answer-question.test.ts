@@ -308,7 +308,7 @@ describe("answerQuestion", () => {
     const scripted = scriptedGenerator(["The sources do not say. [7]"]);
     const { answers } = service(fakeRetriever([PERKS_CHUNK, CLAIMS_CHUNK]).retriever, scripted.generator);
     const events = await collect(
-      answers.answerQuestion("How much can employees expense for fitness programs?", context()),
+      answers.answerQuestion("Tell me about expensing fitness programs.", context()),
     );
     const done = events.at(-1);
     if (done?.type !== "done") throw new Error("no done event");
@@ -316,7 +316,7 @@ describe("answerQuestion", () => {
     expect(done.answer.noContext).toBe(true);
     expect(done.answer.citations.map((citation) => citation.n)).toEqual([1, 2]);
     expect(scripted.calls).toEqual([
-      { question: "How much can employees expense for fitness programs?", sources: [1, 2] },
+      { question: "Tell me about expensing fitness programs.", sources: [1, 2] },
     ]);
   });
 
@@ -367,7 +367,7 @@ describe("answerQuestion", () => {
     };
     const { answers } = service(fakeRetriever([PERKS_CHUNK]).retriever, failing);
     const events = await collect(
-      answers.answerQuestion("How much can employees expense for fitness programs?", context()),
+      answers.answerQuestion("Tell me about expensing fitness programs.", context()),
     );
     expect(kinds(events).slice(-2)).toEqual(["delta", "error"]);
     expect(JSON.stringify(events.at(-1))).not.toContain("secret.gguf");
@@ -383,7 +383,7 @@ describe("answerQuestion", () => {
     const { answers, pageRequests } = service(fakeRetriever([PERKS_CHUNK]).retriever, scripted.generator);
     const events = await collect(
       answers.answerQuestion(
-        "How much can employees expense for fitness programs?",
+        "Tell me about expensing fitness programs.",
         context({ signal: controller.signal }),
       ),
     );
