@@ -126,7 +126,8 @@ const WHAT_QUESTION =
  */
 function withSubjectReplaced(question: string, previous: string): string | null {
   const subject = NEW_SUBJECT.exec(question)?.[1];
-  const frame = WHAT_QUESTION.exec(previous);
+  // A previous question carried with the one before it ("What are …? What is …?") is framed by its first.
+  const frame = WHAT_QUESTION.exec(previous.split(/(?<=\?)\s+/)[0] ?? previous);
   if (subject === undefined || frame === null) return null;
   return `${frame[1]}${subject}${frame[3] ?? ""}?`;
 }

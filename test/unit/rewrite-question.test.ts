@@ -40,6 +40,10 @@ describe("rewriteQuestion", () => {
     expect(
       rewriteQuestion("What about IaaS?", [{ role: "user", text: "What is cloud computing according to NIST?" }]),
     ).toBe("What is IaaS according to NIST?");
+    const thread: ConversationTurn[] = [{ role: "user", text: "What is cloud computing according to NIST?" }, ...asked];
+    expect(rewriteQuestion("And the deployment models?", thread)).toBe(
+      "What are the deployment models of cloud computing?",
+    );
   });
 
   it("never appends the same question to itself", () => {
