@@ -206,7 +206,12 @@ export function findFigure(
     // "Revenues › Converse" is a part of revenues, not revenues: the measure named by a section only weighs less.
     // "Net income" beats "Net income attributable to noncontrolling interests"; the retrieval ranking
     // breaks ties (the statement ranked first is the one the question names best).
-    const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords;
+    // "Net PP&E" is the row that says net, not the gross one above it: a qualifier asked for and not printed weighs a little.
+    const labelTerms = uniqueTerms(cell.label);
+    const missingQualifiers = [...NEUTRAL_LABEL_WORDS].filter(
+      (word) => analysis.measureTerms.has(word) && !labelTerms.has(word),
+    ).length;
+    const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords - 0.03 * missingQualifiers;
     return { score, exact: coverage === 1 && ownCoverage === 1 && extraWords === 0 };
   };
   let best: FoundFigure | null = null;

@@ -64,7 +64,12 @@ describe("findFigure", () => {
     const balance = tableSource(
       2,
       "acme-10k-2018",
-      ["Property, plant and equipment — net | 8,738 | 8,866", "Goodwill | 10,051 | 10,513"],
+      [
+        "Property, plant and equipment | 24,873 | 24,246",
+        "Less: Accumulated depreciation | (16,135) | (15,380)",
+        "Property, plant and equipment — net | 8,738 | 8,866",
+        "Goodwill | 10,051 | 10,513",
+      ],
       ["(Millions)", "2018", "2017"],
     );
     expect(findFigure(analyzeQuestion("What is the year end 2018 net PPNE for Acme?"), [balance])?.cell.value).toBe(
