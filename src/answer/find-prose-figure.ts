@@ -104,6 +104,38 @@ function measurePositions(sentence: string, measureTerms: ReadonlySet<string>): 
   return positions;
 }
 
+/**
+ * Words that make the measure another line item when they stand right before it: "unearned revenue",
+ * "deferred revenue", "cost of revenue" and "other income" are not revenue or income.
+ */
+const OTHER_ITEM_BEFORE = /\b(?:unearned|deferred|accrued|prepaid|other|cost\s+of|costs\s+of|tax(?:es)?\s+on)\s+$/i;
+
+/** Whether every mention of the measure in the sentence is qualified as another line item the question did not ask about. */
+function qualifiedAsOtherItem(
+  sentence: string,
+  measureTerms: ReadonlySet<string>,
+  asked: ReadonlySet<string>,
+): boolean {
+  const words = [...sentence.matchAll(/[\p{L}\p{N}'’-]+/gu)];
+  const mentions = words.filter((word) =>
+    [...uniqueTerms(word[0])].some((stem) => [...measureTerms].some((term) => synonymsOf(term).includes(stem))),
+  );
+  if (mentions.length === 0) return false;
+  return mentions.every((mention) => {
+    const before = sentence.slice(Math.max(0, (mention.index ?? 0) - 20), mention.index);
+    const qualifier = OTHER_ITEM_BEFORE.exec(before)?.[0].trim().split(/\s+/)[0] ?? null;
+    return qualifier !== null && ![...uniqueTerms(qualifier)].some((term) => asked.has(term));
+  });
+}
+
+const CHANGE_BEFORE =
+  /\b(?:increas|decreas|grew|grow|rose|rise|fell|fall|declin|improv|up|down|chang)\w*\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+)?$/i;
+
+/** How many different years a sentence names. */
+function yearsNamed(sentence: string): number {
+  return new Set(sentence.match(/\b(?:19|20)\d{2}\b/g) ?? []).size;
+}
+
 /** The stated figure that best answers a figure question among the results' sentences; null when none states it. */
 export function findProseFigure(
   analysis: Pick<QuestionAnalysis, "measureTerms" | "measure" | "periods" | "entities">,
@@ -121,12 +153,21 @@ export function findProseFigure(
   let best: ProseFigure | null = null;
   sources.slice(0, SOURCES_READ).forEach((source, rank) => {
     if (source.result.kind === "table") return;
+    // A figure of the company asked about: its document, or a passage naming it.
+    const about = uniqueTerms(
+      `${source.result.title} ${source.result.file.replace(/[_.-]+/g, " ")} ${source.result.text}`,
+    );
+    if (![...entityTerms].every((term) => about.has(term))) return;
     for (const sentence of rankSentences(source.result.text, measureTerms)) {
       const naming = periodNaming(sentence.text, period);
       if (sentence.text.length > MAX_SENTENCE_CHARACTERS || naming === 0) continue;
+      if (qualifiedAsOtherItem(sentence.text, measureTerms, analysis.measureTerms)) continue;
       const positions = measurePositions(sentence.text, measureTerms);
       if (positions === null) continue;
-      const all = amountsIn(sentence.text);
+      // "increased by $71.3 million" is a change, not the figure.
+      const all = amountsIn(sentence.text).filter(
+        (amount) => !CHANGE_BEFORE.test(sentence.text.slice(Math.max(0, amount.at - 40), amount.at)),
+      );
       const percentages = all.filter((amount) => amount.percent);
       const stated = asksForRate
         ? percentages
@@ -141,6 +182,8 @@ export function findProseFigure(
           ? money
           : stated;
       if (amounts.length === 0) continue;
+      // "$10.0 billion and $14.3 billion in 2016 and 2017": which amount is which year's is the reader's guess.
+      if (amounts.length >= 2 && yearsNamed(sentence.text) >= 2) continue;
       // The amount nearest the measure's words is the one the sentence states for it.
       const distance = (amount: Amount) => Math.min(...positions.map((position) => Math.abs(position - amount.at)));
       const amount = amounts.reduce((nearest, candidate) =>

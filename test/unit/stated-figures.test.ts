@@ -71,6 +71,23 @@ describe("findProseFigure", () => {
     expect(found?.cell).toMatchObject({ value: "$900.0 million", number: 900, scale: "million", currency: "$" });
   });
 
+  it("leaves out another line item, a change, a 'respectively' pair and another company's passage", () => {
+    const analysis = analyzeQuestion("What was Acme's revenue in 2016?");
+    const unearned = source(
+      1,
+      "The amortization of previously unearned revenue was approximately $10.0 billion in 2016.",
+    );
+    const change = source(
+      2,
+      "Revenue for the year ended December 31, 2016 increased by $71.3 million compared to 2015.",
+    );
+    const pair = source(3, "Revenue was $120.1 billion and $135.9 billion in 2015 and 2016, respectively.");
+    const other = source(4, "Revenue was $3.3 billion in 2016.", "Block, Inc. — Form 10-K 2016", "BLOCK_2016_10K.pdf");
+    expect(findProseFigure(analysis, [unearned, change, pair, other])).toBeNull();
+    const stated = source(5, "Revenue was $135.9 billion in 2016.");
+    expect(findProseFigure(analysis, [unearned, stated])?.cell.number).toBe(135.9);
+  });
+
   it("reads a buyback as a repurchase", () => {
     const highlights = source(
       1,
