@@ -159,6 +159,11 @@ function labelFit(
   };
 }
 
+/** A row label's words, in an order that does not depend on how it was printed. */
+function labelSignature(terms: ReadonlySet<string>): string {
+  return [...terms].sort().join(" ");
+}
+
 export function periodMatches(asked: Period, column: Period | null): boolean {
   if (column === null || column.year !== asked.year) return false;
   // A quarter is only read from a column that names it: a year's column is not its fourth quarter.
@@ -189,7 +194,11 @@ export function findFigure(
   const neutralTerms = uniqueTerms(analysis.entities.join(" "));
   const readings = [required, ...measureAliases(required)];
   /** How well a cell's row answers the measure read as `reading`; null when it is another line item. */
-  const cellFit = (reading: Set<string>, cell: TableCell): { score: number; exact: boolean } | null => {
+  const cellFit = (
+    reading: Set<string>,
+    cell: TableCell,
+    tableLabels: ReadonlySet<string>,
+  ): { score: number; exact: boolean } | null => {
     const { coverage, ownCoverage, extraWords, ownExtraWords, bySynonym } = labelFit(reading, cell, neutralTerms);
     // "Sales" is revenue in "Net sales", not in "Sales and maturities of marketable securities".
     if (bySynonym && ownExtraWords > 1) return null;
@@ -206,10 +215,14 @@ export function findFigure(
     // "Revenues › Converse" is a part of revenues, not revenues: the measure named by a section only weighs less.
     // "Net income" beats "Net income attributable to noncontrolling interests"; the retrieval ranking
     // breaks ties (the statement ranked first is the one the question names best).
-    // "Net PP&E" is the row that says net, not the gross one above it: a qualifier asked for and not printed weighs a little.
+    // "Net PP&E" is the row that says net, not the gross one above it: a qualifier asked for weighs a little
+    // against a row whose table also prints the row with it.
     const labelTerms = uniqueTerms(cell.label);
     const missingQualifiers = [...NEUTRAL_LABEL_WORDS].filter(
-      (word) => analysis.measureTerms.has(word) && !labelTerms.has(word),
+      (word) =>
+        analysis.measureTerms.has(word) &&
+        !labelTerms.has(word) &&
+        tableLabels.has(labelSignature(new Set([...labelTerms, word]))),
     ).length;
     const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords - 0.03 * missingQualifiers;
     return { score, exact: coverage === 1 && ownCoverage === 1 && extraWords === 0 };
@@ -219,12 +232,13 @@ export function findFigure(
     if (!isAboutAsked(source)) return;
     const cells = tableCells(source.result, readingOf(source)).filter((cell) => cell.number !== null);
     const primaryStatement = statementOfPassage(source.result.provenance) !== null;
+    const tableLabels = new Set(cells.map((cell) => labelSignature(uniqueTerms(cell.label))));
     // With no period asked, a table's first period column is its latest: the one a reader means.
     const firstPeriodColumn = cells.find((cell) => cell.period !== null)?.column;
     for (const cell of cells) {
       if (period !== undefined ? !periodMatches(period, cell.period) : cell.column !== firstPeriodColumn) continue;
       for (const reading of readings) {
-        const fit = cellFit(reading, cell);
+        const fit = cellFit(reading, cell, tableLabels);
         if (fit === null) continue;
         // A primary statement is where a reader checks a line item: its row beats the same row in a note.
         const statementBonus = primaryStatement ? 0.05 : 0;
