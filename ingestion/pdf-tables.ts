@@ -220,16 +220,46 @@ function tableFrom(rows: Row[]): PdfTable | null {
   };
 }
 
+/**
+ * A table with no header of its own that follows one with a header across nothing but white space goes
+ * on with it: a statement set in blocks ("Gross profit", a blank line, then "Selling, general and
+ * administrative expenses … Net income") is one table, and its later rows keep the columns' periods.
+ */
+function joinHeaderlessContinuations(found: Array<{ table: PdfTable; rows: Row[] }>, lines: readonly PdfLine[]) {
+  const joined: Array<{ table: PdfTable; rows: Row[] }> = [];
+  for (const entry of found) {
+    const previous = joined.at(-1);
+    const onlySpaceBetween =
+      previous !== undefined &&
+      lines.slice(previous.table.lastLine + 1, entry.table.firstLine).every((line) => lineCells(line).length === 0);
+    if (
+      previous !== undefined &&
+      onlySpaceBetween &&
+      entry.table.header.length === 0 &&
+      previous.table.header.length > 0
+    ) {
+      const rows = [...previous.rows, ...entry.rows];
+      const table = tableFrom(rows);
+      if (table !== null && table.header.length > 0) {
+        joined[joined.length - 1] = { table, rows };
+        continue;
+      }
+    }
+    joined.push(entry);
+  }
+  return joined.map((entry) => entry.table);
+}
+
 /** The tables on a page, in reading order. */
 export function findTables(lines: readonly PdfLine[]): PdfTable[] {
-  const tables: PdfTable[] = [];
+  const found: Array<{ table: PdfTable; rows: Row[] }> = [];
   let run: Row[] = [];
   let previous: PdfLine | null = null;
   const finishRun = () => {
     // A run may end in prose lines that were let in as continuations; a table ends at its last multi-cell row.
     while (run.length > 0 && (run.at(-1)?.cells.length ?? 0) < 2) run.pop();
     const table = tableFrom(run);
-    if (table !== null) tables.push(table);
+    if (table !== null) found.push({ table, rows: run });
     run = [];
   };
   lines.forEach((line, lineIndex) => {
@@ -242,6 +272,7 @@ export function findTables(lines: readonly PdfLine[]): PdfTable[] {
     previous = line;
   });
   finishRun();
+  const tables = joinHeaderlessContinuations(found, lines);
   tables.forEach((table, index) => {
     table.caption = captionAbove(lines, table.firstLine, tables[index - 1]?.lastLine ?? -1);
   });

@@ -12,13 +12,16 @@ import { type RatioInputs, ratioSentences, workOutRatio } from "./compute-ratio.
 import { DirectAnswer } from "./direct-answer.js";
 import type { DocumentFactsIndex } from "./evidence-coverage.js";
 import { type FigureEvidence, gatherFigureEvidence, uncoveredMessage } from "./figure-evidence.js";
+import { findDecidingSentence } from "./find-deciding-sentence.js";
 import { type FoundDefinition, findDefinition } from "./find-definition.js";
 import { measureSearchWords } from "./find-figure.js";
-import { findList } from "./find-list.js";
+import { findList, findListItem } from "./find-list.js";
+import { findProseFigure, type ProseFigure } from "./find-prose-figure.js";
 import type { NumberedSource } from "./generator.js";
 import { possessive } from "./possessive.js";
 import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-analysis.js";
 import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
+import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 import { pageScale, type TableCell, takesTableScale } from "./table-cells.js";
 
 export type DirectAnswerInput = {
@@ -89,6 +92,23 @@ async function withPageUnit(evidence: FigureEvidence, input: DirectAnswerInput):
   return { ...evidence, figure: { ...figure, cell: { ...figure.cell, scale: unit.scale, unitNote: unit.note } } };
 }
 
+/**
+ * A figure stated in a sentence, when no table holds it: among the question's results, else among a
+ * search for the names, measure and period alone (a question's other words crowd such a sentence out).
+ */
+async function statedFigure(
+  question: string,
+  analysis: QuestionAnalysis,
+  results: SearchResult[],
+  input: DirectAnswerInput,
+): Promise<ProseFigure | null> {
+  const asksForCount = ASKS_FOR_COUNT.test(question);
+  const found = findProseFigure(analysis, numberedResults(results), asksForCount);
+  if (found !== null || analysis.measure === "") return found;
+  const query = [...analysis.entities, analysis.measure, periodWords(analysis.periods)].join(" ").trim();
+  return findProseFigure(analysis, numberedResults(await input.search(query)), asksForCount);
+}
+
 /** The defining sentence among the results, or among a search for the term alone ("How does Acme define X?" → "X"). */
 async function definitionEvidence(
   analysis: QuestionAnalysis,
@@ -107,6 +127,13 @@ function numberedResults(results: SearchResult[]): NumberedSource[] {
 /** A question about how a figure moved between periods: answered by the change first. */
 const ASKS_FOR_CHANGE =
   /\b(?:grow|grew|grown|growth|rate|percent(?:age)?|change[sd]?|increase[sd]?|decrease[sd]?|rise|rose|fall|fell|decline[sd]?)\b|%/i;
+
+/** "How many employees…", "the number of stores": a count, not an amount of money. */
+const ASKS_FOR_COUNT = /\bhow\s+many\b|\bnumber\s+of\b|\bheadcount\b/i;
+
+function entityTerms(analysis: QuestionAnalysis): Set<string> {
+  return uniqueTerms(analysis.entities.join(" "));
+}
 
 /** Results a list is looked for in: a list that answers is in one of the first few. */
 const LIST_SOURCES = 10;
@@ -171,6 +198,10 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   if (analysis.kind === "figure") {
     const evidence = await figureEvidence(analysis, input.results, input);
     if (evidence.figure !== null) direct.addFigure(evidence.figure, entity);
+    else if (uncoveredMessage(evidence, entity) === null) {
+      const stated = await statedFigure(input.need, analysis, input.results, input);
+      if (stated !== null) direct.addQuote(stated.source, stated.passage);
+    }
     return {
       direct: direct.isEmpty() ? null : direct,
       uncovered: uncoveredMessage(evidence, entity),
@@ -182,6 +213,15 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   if (analysis.kind === "list" && uncovered === null) {
     const list = findList(analysis, numberedResults(input.results.slice(0, LIST_SOURCES)));
     if (list !== null) direct.addList(list.source, list.introduction, list.items, list.passage);
+    return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
+  }
+  if (analysis.kind === "yesno" && uncovered === null) {
+    const questionTerms = new Set([...contentTerms(input.need)].filter((term) => !entityTerms(analysis).has(term)));
+    const sources = numberedResults(input.results.slice(0, LIST_SOURCES));
+    const deciding = findDecidingSentence(analysis.entities, questionTerms, sources);
+    const item = deciding === null ? findListItem(questionTerms, sources) : null;
+    if (deciding !== null) direct.addQuote(deciding.source, deciding.passage);
+    else if (item !== null) direct.addList(item.source, item.introduction, item.items, item.passage);
     return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
   }
   if (analysis.kind === "definition" && uncovered === null) {
@@ -197,7 +237,18 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   const found: Array<{ label: string; cell: TableCell }> = [];
   const cited: number[] = [];
   for (const side of sides) {
-    const sideEvidence = await figureEvidence(side.analysis, await input.search(side.question), input);
+    const sideResults = await input.search(side.question);
+    const sideEvidence = await figureEvidence(side.analysis, sideResults, input);
+    const stated =
+      sideEvidence.figure === null && uncoveredMessage(sideEvidence, side.entity) === null
+        ? await statedFigure(side.question, side.analysis, sideResults, input)
+        : null;
+    const label = byPeriod ? periodWords(side.analysis.periods) : possessive(side.entity ?? side.question);
+    if (stated !== null) {
+      direct.addQuote(stated.source, stated.passage);
+      found.push({ label, cell: stated.cell });
+      continue;
+    }
     if (sideEvidence.figure === null) {
       const asked = side.question.replace(/^What was /, "").replace(/\?$/, "");
       direct.addLine(
@@ -207,7 +258,6 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     }
     const n = direct.addFigure(sideEvidence.figure, side.entity);
     if (n !== undefined) cited.push(n);
-    const label = byPeriod ? periodWords(side.analysis.periods) : possessive(side.entity ?? side.question);
     found.push({ label, cell: sideEvidence.figure.cell });
   }
   if (found.length === 0) return { direct: null, uncovered: null, missingNames: [] };

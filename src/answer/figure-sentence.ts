@@ -67,9 +67,12 @@ export function formatCellValue(cell: TableCell): string {
 /** "2018" stays; "Three Months Ended June 30, 2023" reads "the three months ended June 30, 2023". */
 function periodPhrase(column: string): string {
   if (/^(?:fiscal\s+|fy\s?)?\d{4}$/i.test(column.trim())) return column.trim();
-  const lowered = column
-    .trim()
-    .replace(/^(\p{Lu})(\p{Ll})/u, (_, first: string, second: string) => `${first.toLowerCase()}${second}`);
+  // "Three Months Ended …" reads "three months ended …" mid-sentence; a month keeps its capital ("December 31, 2018").
+  const lowered = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.test(column.trim())
+    ? column.trim()
+    : column
+        .trim()
+        .replace(/^(\p{Lu})(\p{Ll})/u, (_, first: string, second: string) => `${first.toLowerCase()}${second}`);
   return /^(?:three|six|nine|twelve|\d{1,2}\s+weeks|year|years|quarter|fiscal|month)/i.test(lowered)
     ? `the ${lowered.replace(/\b(Months|Weeks|Ended|Year|Quarter)\b/g, (word) => word.toLowerCase())}`
     : lowered;

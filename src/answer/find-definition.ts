@@ -37,6 +37,7 @@ export function findDefinition(
   if (analysis.measureTerms.size === 0) return null;
   const abbreviation = abbreviationOf(analysis.measure);
   const spelledOut = abbreviation === null ? null : new RegExp(`\\(\\s*${abbreviation}\\s*\\)`);
+  const termIsSubject = subjectOfIs(analysis.measure);
   let best: FoundDefinition | null = null;
   sources.forEach((source, rank) => {
     const { text } = source.result;
@@ -50,6 +51,8 @@ export function findDefinition(
       if (![...analysis.measureTerms].every((term) => terms.has(term))) continue;
       let strength = 0;
       for (const [phrase, weight] of DEFINING_PHRASES) if (phrase.test(sentence)) strength = Math.max(strength, weight);
+      // "Free cash flow is cash flow from operations reduced by …": the term as the subject of "is" defines it.
+      if (termIsSubject?.test(sentence)) strength = Math.max(strength, 2);
       if (spellsOut) strength = Math.max(strength, 3);
       if (strength === 0) continue;
       // The term near the start is the sentence's subject; deep inside, it is mentioned in passing.
@@ -60,6 +63,16 @@ export function findDefinition(
     }
   });
   return best;
+}
+
+/** "free cash flow" → a pattern for "Free cash flow is" / "Free cash flows are" (the term, then its verb). */
+function subjectOfIs(measure: string): RegExp | null {
+  const words = measure
+    .split(/\s+/)
+    .filter((word) => /^[\p{L}\p{N}'’-]+$/u.test(word))
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  if (words.length === 0) return null;
+  return new RegExp(`(?:^|[.:\\n]\\s*)${words.join("\\s+")}s?\\s+(?:is|are)\\s+(?!not\\b)\\w+`, "i");
 }
 
 /** Characters before the first word of the term in the sentence. */

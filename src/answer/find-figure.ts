@@ -26,10 +26,44 @@ const SAME_MEANING: ReadonlyArray<ReadonlyArray<string>> = [
   ["revenu", "sale"],
   ["incom", "earn", "profit"],
   ["expenditur", "purchas"],
+  ["repurchas", "buyback"],
 ];
 
-function synonymsOf(term: string): ReadonlyArray<string> {
+export function synonymsOf(term: string): ReadonlyArray<string> {
   return SAME_MEANING.find((group) => group.includes(term)) ?? [term];
+}
+
+/**
+ * Line items statements print under another phrase than people ask by: "capital expenditures" are
+ * "Purchases of property and equipment" in a cash flow statement, "PP&E" is "Property, plant and
+ * equipment", "cost of goods sold" is "Cost of sales" or "Cost of revenue". Each pair: the asked
+ * phrase's words, and the printed phrase's. Only the accounting vocabulary every report uses.
+ */
+const PRINTED_AS: ReadonlyArray<[string, ReadonlyArray<string>]> = [
+  ["capital expenditures", ["purchases of property and equipment", "additions to property and equipment"]],
+  ["capex", ["purchases of property and equipment", "additions to property and equipment"]],
+  ["ppne", ["property plant and equipment"]],
+  ["ppe", ["property plant and equipment"]],
+  ["cost of goods sold", ["cost of sales", "cost of revenue"]],
+  ["cogs", ["cost of sales", "cost of revenue", "cost of goods sold"]],
+  // "Net income attributable to shareholders" is the "Net income" of a company with no minority interests.
+  ["attributable to shareholders", [""]],
+  ["attributable to stockholders", [""]],
+];
+
+/** The measure's words read as the phrases statements print it under (see PRINTED_AS); none when it has no such phrase. */
+export function measureAliases(measureTerms: ReadonlySet<string>): Array<Set<string>> {
+  const aliases: Array<Set<string>> = [];
+  for (const [asked, printed] of PRINTED_AS) {
+    const askedTerms = uniqueTerms(asked);
+    if (![...askedTerms].every((term) => measureTerms.has(term))) continue;
+    const rest = [...measureTerms].filter((term) => !askedTerms.has(term));
+    for (const phrase of printed) {
+      const alias = new Set([...rest, ...uniqueTerms(phrase)]);
+      if (alias.size > 0) aliases.push(alias);
+    }
+  }
+  return aliases;
 }
 
 /** The measure's words with the other words its line item goes by: what a search for its row looks for. */
@@ -125,6 +159,11 @@ function labelFit(
   };
 }
 
+/** A row label's words, in an order that does not depend on how it was printed. */
+function labelSignature(terms: ReadonlySet<string>): string {
+  return [...terms].sort().join(" ");
+}
+
 export function periodMatches(asked: Period, column: Period | null): boolean {
   if (column === null || column.year !== asked.year) return false;
   // A quarter is only read from a column that names it: a year's column is not its fourth quarter.
@@ -153,36 +192,59 @@ export function findFigure(
   const asksPerShare = analysis.measureTerms.has("share");
   // The company's own name in a row ("Total NIKE, Inc. Revenues") is no extra word.
   const neutralTerms = uniqueTerms(analysis.entities.join(" "));
+  const readings = [required, ...measureAliases(required)];
+  /** How well a cell's row answers the measure read as `reading`; null when it is another line item. */
+  const cellFit = (
+    reading: Set<string>,
+    cell: TableCell,
+    tableLabels: ReadonlySet<string>,
+  ): { score: number; exact: boolean } | null => {
+    const { coverage, ownCoverage, extraWords, ownExtraWords, bySynonym } = labelFit(reading, cell, neutralTerms);
+    // "Sales" is revenue in "Net sales", not in "Sales and maturities of marketable securities".
+    if (bySynonym && ownExtraWords > 1) return null;
+    if (coverage < minimumCoverage(reading)) return null;
+    if (otherLevel(analysis.measureTerms, cell.label)) return null;
+    const asked = new Set([...analysis.measureTerms, ...reading]);
+    if ([...uniqueTerms(cell.label)].some((term) => OTHER_ITEM_WORDS.has(term) && !asked.has(term))) return null;
+    // A percentage answers only a question about a share, rate or margin; a per-share amount only one about shares.
+    if (cell.percent && !asksForShare) return null;
+    if (!asksPerShare && [cell.label, ...cell.parents].some((label) => PER_SHARE.test(label))) return null;
+    // A row that names none of the measure itself is a part of what its section names ("Revenues ›
+    // Rooms"), unless it is the section's total ("Total").
+    if (ownCoverage === 0 && ownExtraWords > 0) return null;
+    // "Revenues › Converse" is a part of revenues, not revenues: the measure named by a section only weighs less.
+    // "Net income" beats "Net income attributable to noncontrolling interests"; the retrieval ranking
+    // breaks ties (the statement ranked first is the one the question names best).
+    // "Net PP&E" is the row that says net, not the gross one above it: a qualifier asked for weighs a little
+    // against a row whose table also prints the row with it.
+    const labelTerms = uniqueTerms(cell.label);
+    const missingQualifiers = [...NEUTRAL_LABEL_WORDS].filter(
+      (word) =>
+        analysis.measureTerms.has(word) &&
+        !labelTerms.has(word) &&
+        tableLabels.has(labelSignature(new Set([...labelTerms, word]))),
+    ).length;
+    const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords - 0.03 * missingQualifiers;
+    return { score, exact: coverage === 1 && ownCoverage === 1 && extraWords === 0 };
+  };
   let best: FoundFigure | null = null;
   sources.forEach((source, rank) => {
     if (!isAboutAsked(source)) return;
     const cells = tableCells(source.result, readingOf(source)).filter((cell) => cell.number !== null);
     const primaryStatement = statementOfPassage(source.result.provenance) !== null;
+    const tableLabels = new Set(cells.map((cell) => labelSignature(uniqueTerms(cell.label))));
     // With no period asked, a table's first period column is its latest: the one a reader means.
     const firstPeriodColumn = cells.find((cell) => cell.period !== null)?.column;
     for (const cell of cells) {
       if (period !== undefined ? !periodMatches(period, cell.period) : cell.column !== firstPeriodColumn) continue;
-      const { coverage, ownCoverage, extraWords, ownExtraWords, bySynonym } = labelFit(required, cell, neutralTerms);
-      // "Sales" is revenue in "Net sales", not in "Sales and maturities of marketable securities".
-      if (bySynonym && ownExtraWords > 1) continue;
-      if (coverage < minimumCoverage(required)) continue;
-      if (otherLevel(analysis.measureTerms, cell.label)) continue;
-      if ([...uniqueTerms(cell.label)].some((term) => OTHER_ITEM_WORDS.has(term) && !analysis.measureTerms.has(term)))
-        continue;
-      // A percentage answers only a question about a share, rate or margin; a per-share amount only one about shares.
-      if (cell.percent && !asksForShare) continue;
-      if (!asksPerShare && [cell.label, ...cell.parents].some((label) => PER_SHARE.test(label))) continue;
-      // A row that names none of the measure itself is a part of what its section names ("Revenues ›
-      // Rooms"), unless it is the section's total ("Total").
-      if (ownCoverage === 0 && ownExtraWords > 0) continue;
-      // "Revenues › Converse" is a part of revenues, not revenues: the measure named by a section only weighs less.
-      // "Net income" beats "Net income attributable to noncontrolling interests"; the retrieval ranking
-      // breaks ties (the statement ranked first is the one the question names best).
-      // A primary statement is where a reader checks a line item: its row beats the same row in a note.
-      const statementBonus = primaryStatement ? 0.05 : 0;
-      const score = coverage - 0.3 * (coverage - ownCoverage) - 0.04 * extraWords - 0.01 * rank + statementBonus;
-      const exact = coverage === 1 && ownCoverage === 1 && extraWords === 0;
-      if (best === null || score > best.score) best = { source, cell, score, exact };
+      for (const reading of readings) {
+        const fit = cellFit(reading, cell, tableLabels);
+        if (fit === null) continue;
+        // A primary statement is where a reader checks a line item: its row beats the same row in a note.
+        const statementBonus = primaryStatement ? 0.05 : 0;
+        const score = fit.score - 0.01 * rank + statementBonus;
+        if (best === null || score > best.score) best = { source, cell, score, exact: fit.exact };
+      }
     }
   });
   return best;

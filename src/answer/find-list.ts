@@ -33,7 +33,7 @@ function itemText(text: string): string {
 }
 
 /** The items after an introducing line: marked lines, short lines after bare bullets, or run-in labelled paragraphs. */
-function itemsAfter(lines: TextLine[], from: number): { items: string[]; end: number } {
+export function itemsAfter(lines: TextLine[], from: number): { items: string[]; end: number } {
   const items: string[] = [];
   let current: string | null = null;
   let end = lines[from - 1]?.end ?? 0;
@@ -82,9 +82,14 @@ function itemsAfter(lines: TextLine[], from: number): { items: string[]; end: nu
 }
 
 /** The introducing sentence, from its start on an earlier line ("Some of the lessons covered under\nPerksPlus include:"). */
-function introductionOf(text: string, line: TextLine): string {
+export function introductionOf(text: string, line: TextLine): string {
   const before = text.slice(Math.max(0, line.start - INTRODUCTION_CONTEXT), line.start);
-  const sentenceStart = Math.max(before.lastIndexOf(". "), before.lastIndexOf("\n\n"), before.lastIndexOf(":\n"));
+  const sentenceStart = Math.max(
+    before.lastIndexOf(". "),
+    before.lastIndexOf(".\n"),
+    before.lastIndexOf("\n\n"),
+    before.lastIndexOf(":\n"),
+  );
   const opening = sentenceStart < 0 ? "" : before.slice(sentenceStart + 2);
   const joined = /^\s*\p{Lu}/u.test(opening) ? `${opening} ${line.text}` : line.text;
   return joined.replace(/\s+/g, " ").trim().replace(/:$/, "");
@@ -108,16 +113,93 @@ export function findList(
       if (covered < analysis.measureTerms.size - (analysis.measureTerms.size >= 3 ? 1 : 0)) return;
       const { items, end } = itemsAfter(lines, index + 1);
       if (items.length < 2) return;
-      const score = items.length / MAX_ITEMS - 0.1 * rank;
+      // The list's own introducing line naming what is asked ("Deployment Models:") beats one whose
+      // context only mentions it ("… three service models, and four deployment models." above "Essential Characteristics:").
+      const ownLine = uniqueTerms(line.text);
+      const named = [...analysis.measureTerms].filter((term) => ownLine.has(term)).length / analysis.measureTerms.size;
+      const score = items.length / MAX_ITEMS + named - 0.1 * rank;
       if (score <= bestScore) return;
       bestScore = score;
+      const continued = end >= text.trimEnd().length - 1 ? itemsContinued(source, sources) : [];
       best = {
         source,
         introduction: introductionOf(text, line),
-        items,
+        items: [...items, ...continued.filter((item) => !items.includes(item))].slice(0, MAX_ITEMS),
         passage: { text: text.slice(line.start, end), start: line.start, end },
       };
     });
+  });
+  return best;
+}
+
+/** Characters of a passage's first line that must reappear at the end of the one before for it to go on with it. */
+const OVERLAP_CHARACTERS = 24;
+
+/**
+ * Items of a list that runs past the end of its passage, read from the search result that goes on with
+ * it (the same document's next passage, which starts with the end of the one before): "Hybrid cloud"
+ * after "Private cloud", "Community cloud", "Public cloud".
+ */
+function itemsContinued(ended: NumberedSource, sources: NumberedSource[]): string[] {
+  const tail = ended.result.text.slice(-600);
+  const next = sources.find((candidate) => {
+    if (candidate === ended || candidate.result.documentId !== ended.result.documentId) return false;
+    const opening = candidate.result.text.trimStart().slice(0, OVERLAP_CHARACTERS);
+    return opening.length === OVERLAP_CHARACTERS && tail.includes(opening);
+  });
+  if (next === undefined) return [];
+  const lines = linesOf(next.result.text);
+  // The list goes on at the next passage's first item: a marked line or a run-in label.
+  const first = lines.findIndex((line) => MARKER.test(line.text) || RUN_IN_LABEL.test(line.text.trim()));
+  return first < 0 ? [] : itemsAfter(lines, first).items;
+}
+
+/** A list's introduction found in a passage, with its items. */
+type ListInPassage = { introduction: string; items: string[]; line: TextLine; end: number };
+
+/** Every list a passage holds: a line ending in ":" followed by two or more items. */
+export function listsIn(text: string): ListInPassage[] {
+  const lines = linesOf(text);
+  const lists: ListInPassage[] = [];
+  lines.forEach((line, index) => {
+    if (!/:\s*$/.test(line.text)) return;
+    const { items, end } = itemsAfter(lines, index + 1);
+    if (items.length >= 2) lists.push({ introduction: introductionOf(text, line), items, line, end });
+  });
+  return lists;
+}
+
+/**
+ * The list item a yes/no question asks about ("Are food and supplements covered by PerksPlus?" →
+ * "Food and supplements" under "things that are not covered … include:"): an item holding the
+ * question's words that its list's introduction does not (at least half of them), shown under that
+ * introduction, which says what the list is. The answer is the document's own words; no Yes or No is
+ * made up from them.
+ */
+export function findListItem(questionTerms: ReadonlySet<string>, sources: NumberedSource[]): FoundList | null {
+  let best: FoundList | null = null;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  sources.forEach((source, rank) => {
+    const { text } = source.result;
+    for (const list of listsIn(text)) {
+      const context = uniqueTerms(text.slice(Math.max(0, list.line.start - INTRODUCTION_CONTEXT), list.line.end));
+      const asked = [...questionTerms].filter((term) => !context.has(term));
+      if (asked.length === 0) continue;
+      for (const item of list.items) {
+        const itemTerms = uniqueTerms(item);
+        const held = asked.filter((term) => itemTerms.has(term)).length;
+        if (held === 0 || held * 2 < asked.length) continue;
+        const score = held / asked.length - 0.1 * rank - 0.01 * itemTerms.size;
+        if (score <= bestScore) continue;
+        bestScore = score;
+        best = {
+          source,
+          introduction: list.introduction,
+          items: [item],
+          passage: { text: text.slice(list.line.start, list.end), start: list.line.start, end: list.end },
+        };
+      }
+    }
   });
   return best;
 }

@@ -77,7 +77,7 @@ const NOT_NAMES = new Set(
 
 /** Content words that shape a figure question but are no part of the measure. */
 const NOT_MEASURE = uniqueTerms(
-  "handbook manual guidebook stand stands define defines defined definition meaning end beginning start close how much many what which who whom whose when where why was were is are did does do has have had can could would should will shall may might must tell know please amount figure total number fiscal year years quarter quarters period reported report company company's business usd dollars millions billions thousands approximately about roughly respectively compare higher lower larger smaller greater bigger more less versus vs difference between according documents document define defined definition meaning mean means list name names main key major which both either each",
+  "generate generated generates from handbook manual guidebook stand stands define defines defined definition meaning end beginning start close how much many what which who whom whose when where why was were is are did does do has have had can could would should will shall may might must tell know please amount figure total number fiscal year years quarter quarters period reported report company company's business usd dollars millions billions thousands approximately about roughly respectively compare higher lower larger smaller greater bigger more less versus vs difference between according documents document define defined definition meaning mean means list name names main key major which both either each",
 );
 
 /** Words a question opens with: a capital there says nothing about a name. */
@@ -189,6 +189,9 @@ function kindOf(question: string, entities: string[], periods: Period[]): Questi
   const whatIs = WHAT_IS.exec(question);
   if (whatIs && periods.length === 0 && !/\d/.test(whatIs[1] ?? "")) return "definition";
   if (FIGURE.test(question) && asksWhatIs) return "figure";
+  // "What were MGM's share repurchases in 2022?", "What is the net PPNE for 3M in 2018?": what a named
+  // company had in a period is a figure of it.
+  if (asksWhatIs && entities.length > 0 && periods.length > 0) return "figure";
   return "other";
 }
 

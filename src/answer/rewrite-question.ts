@@ -73,7 +73,7 @@ function periodText(period: Period): string {
 export function standaloneFollowUp(question: string, previous: string): string | null {
   const asked = analyzeQuestion(question);
   const before = analyzeQuestion(previous);
-  if (before.periods.length === 0 && before.entities.length === 0) return null;
+  if (before.periods.length === 0 && before.entities.length === 0) return withSubjectReplaced(question, previous);
   const elliptical =
     asked.relativeYears !== null ||
     (ELLIPTICAL.test(question) &&
@@ -113,6 +113,23 @@ export function standaloneFollowUp(question: string, previous: string): string |
     if (replacement !== undefined && replacement !== entity) standalone = standalone.split(entity).join(replacement);
   });
   return standalone;
+}
+
+const NEW_SUBJECT = /^\s*(?:and|what about|how about)\s+(?:the\s+)?([^?]{2,60}?)\s*\??\s*$/i;
+const WHAT_QUESTION =
+  /^(\s*(?:what|which)\s+(?:are|is|were|was)\s+(?:the\s+)?)(.+?)(\s+(?:of|for|in|under|at|on|to|from|by|with|according\s+to)\s+[^?]+)?\?\s*$/i;
+
+/**
+ * "And the deployment models?" after "What are the essential characteristics of cloud computing?" asks
+ * "What are the deployment models of cloud computing?": the new subject in the earlier question's frame.
+ * Null when either question has another shape.
+ */
+function withSubjectReplaced(question: string, previous: string): string | null {
+  const subject = NEW_SUBJECT.exec(question)?.[1];
+  // A previous question carried with the one before it ("What are …? What is …?") is framed by its first.
+  const frame = WHAT_QUESTION.exec(previous.split(/(?<=\?)\s+/)[0] ?? previous);
+  if (subject === undefined || frame === null) return null;
+  return `${frame[1]}${subject}${frame[3] ?? ""}?`;
 }
 
 export type FollowUpRewriteRequest = {

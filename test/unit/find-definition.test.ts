@@ -71,6 +71,16 @@ describe("findDefinition", () => {
     ).toBeNull();
   });
 
+  it("takes the term as the subject of 'is' for its definition, over a sentence that only mentions it", () => {
+    const text = [
+      "Free Cash Flow",
+      "Free cash flow is cash flow from operations reduced by purchases of property and equipment, net of incentives.",
+      "The following is a reconciliation of free cash flow to the most comparable GAAP cash flow measure for 2017.",
+    ].join("\n");
+    const found = findDefinition(analyzeQuestion("How does Amazon define free cash flow?"), [textSource(1, text)]);
+    expect(found?.passage.text).toContain("Free cash flow is cash flow from operations reduced by purchases");
+  });
+
   it("needs every word of the term in the sentence", () => {
     expect(findDefinition(analyzeQuestion("What is a hybrid cloud?"), [textSource(1, CLOUD_COMPUTING)])).toBeNull();
   });

@@ -47,6 +47,43 @@ describe("findFigure", () => {
     ]);
   });
 
+  it("reads a line item under the phrase statements print it by: capital expenditures, PP&E, cost of goods sold", () => {
+    const cashFlows = tableSource(
+      1,
+      "acme-10k-2018",
+      [
+        "Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373)",
+        "Proceeds from sale of PP&E and other assets | 262 | 49",
+      ],
+      ["(Millions)", "2018", "2017"],
+    );
+    const capex = findFigure(analyzeQuestion("What is the fiscal 2018 capital expenditure amount for Acme?"), [
+      cashFlows,
+    ]);
+    expect(capex?.cell.value).toBe("(1,577)");
+    const balance = tableSource(
+      2,
+      "acme-10k-2018",
+      [
+        "Property, plant and equipment | 24,873 | 24,246",
+        "Less: Accumulated depreciation | (16,135) | (15,380)",
+        "Property, plant and equipment — net | 8,738 | 8,866",
+        "Goodwill | 10,051 | 10,513",
+      ],
+      ["(Millions)", "2018", "2017"],
+    );
+    expect(findFigure(analyzeQuestion("What is the year end 2018 net PPNE for Acme?"), [balance])?.cell.value).toBe(
+      "8,738",
+    );
+    const cogs = findFigure(analyzeQuestion("What was Nike's cost of goods sold in 2017?"), [nikeIncomeStatement(3)]);
+    expect(cogs?.cell.label).toBe("Cost of sales");
+    const attributable = findFigure(
+      analyzeQuestion("What was Nike's net income attributable to shareholders in 2018?"),
+      [nikeIncomeStatement(4)],
+    );
+    expect(attributable?.cell.value).toBe("$ 1,933");
+  });
+
   it("takes the table's first period column when no period is asked", () => {
     const found = findFigure(analyzeQuestion("What were Nike's revenues?"), [nikeIncomeStatement(1)]);
     expect([found?.cell.label, found?.cell.column, found?.cell.number]).toEqual(["Revenues", "2018", 36397]);

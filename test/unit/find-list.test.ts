@@ -174,4 +174,32 @@ describe("findList", () => {
     const found = findList(analyzeQuestion("Which lessons does PerksPlus cover?"), [textSource(1, text)]);
     expect(found?.items).toEqual(["Skiing and snowboarding lessons", "Surfing lessons"]);
   });
+
+  it("prefers the list whose own line names what is asked, and reads on into the passage that continues it", () => {
+    const first = textSource(
+      1,
+      [
+        "This cloud model is composed of five essential characteristics, three service models, and four deployment models.",
+        "Essential Characteristics:",
+        "On-demand self-service. A consumer can provision computing capabilities.",
+        "Broad network access. Capabilities are available over the network.",
+        "Resource pooling. The provider's resources are pooled.",
+        "Deployment Models:",
+        "Private cloud. The cloud infrastructure is provisioned for exclusive use by a single organization.",
+        "Community cloud. The cloud infrastructure is provisioned for a specific community.",
+        "Public cloud. The cloud infrastructure is provisioned for open use by the general public. It may be",
+        "owned, managed, and operated by a business, academic, or government organization.",
+      ].join("\n"),
+    );
+    const next = textSource(
+      2,
+      [
+        "owned, managed, and operated by a business, academic, or government organization.",
+        "Hybrid cloud. The cloud infrastructure is a composition of two or more distinct cloud infrastructures.",
+      ].join("\n"),
+    );
+    const found = findList(analyzeQuestion("What are the deployment models of cloud computing?"), [first, next]);
+    expect(found?.introduction).toBe("Deployment Models");
+    expect(found?.items).toEqual(["Private cloud", "Community cloud", "Public cloud", "Hybrid cloud"]);
+  });
 });

@@ -270,6 +270,41 @@ describe("tables on a PDF page", () => {
     ]);
   });
 
+  it("keeps a statement set in blocks one table: headerless rows after a blank gap go on under the header above", () => {
+    const columns = [72, 300, 400];
+    const top = rowsToItems(
+      [
+        ["", "2023", "2022"],
+        ["Net sales", "3,226", "2,729"],
+        ["Cost of sales", "2,014", "1,702"],
+        ["Gross profit", "1,212", "1,027"],
+      ],
+      columns,
+      700,
+    );
+    const bottom = rowsToItems(
+      [
+        ["Operating income", "447", "375"],
+        ["Income tax expense", "111", "85"],
+        ["Net income", "340", "289"],
+      ],
+      columns,
+      700 - 4 * lineHeight - 3 * lineHeight,
+      false,
+    );
+    const tables = findTables(layoutLines([...top, ...bottom]));
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.header).toEqual(["", "2023", "2022"]);
+    expect(tables[0]?.rows.map((row) => row[0])).toEqual([
+      "Net sales",
+      "Cost of sales",
+      "Gross profit",
+      "Operating income",
+      "Income tax expense",
+      "Net income",
+    ]);
+  });
+
   it("does not take two-column prose, lists (bullets, numbers, citation keys, line numbers) or two aligned lines for a table", () => {
     const prose = "the quick brown fox jumps over the lazy dog again and again";
     const twoColumnPage = linesOf(

@@ -29,6 +29,23 @@ describe("rewriteQuestion", () => {
     expect(rewriteQuestion(question, history)).toBe(question);
   });
 
+  it("asks a new subject in the frame of the question before it", () => {
+    const asked: ConversationTurn[] = [
+      { role: "user", text: "What are the essential characteristics of cloud computing?" },
+      { role: "assistant", text: "On-demand self-service; … [1]" },
+    ];
+    expect(rewriteQuestion("And the deployment models?", asked)).toBe(
+      "What are the deployment models of cloud computing?",
+    );
+    expect(
+      rewriteQuestion("What about IaaS?", [{ role: "user", text: "What is cloud computing according to NIST?" }]),
+    ).toBe("What is IaaS according to NIST?");
+    const thread: ConversationTurn[] = [{ role: "user", text: "What is cloud computing according to NIST?" }, ...asked];
+    expect(rewriteQuestion("And the deployment models?", thread)).toBe(
+      "What are the deployment models of cloud computing?",
+    );
+  });
+
   it("never appends the same question to itself", () => {
     expect(rewriteQuestion("How many vacation days do new employees get?", history)).toBe(
       "How many vacation days do new employees get?",

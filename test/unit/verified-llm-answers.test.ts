@@ -139,7 +139,7 @@ describe("answers written by a language model", () => {
   it("answers a draft that fails verification with the extractive answer under a note, never showing the draft", async () => {
     const { deltas, answer } = await ask(
       scriptedModel(["The moon is made of cheese [1]."]),
-      "How much can employees expense for fitness programs?",
+      "Tell me about expensing fitness programs.",
     );
     expect(deltas).toBe(`${UNVERIFIED_NOTE}\n“Employees may expense up to $1000 for fitness programs each year.” [1]`);
     expect(answer.answer).toBe(
@@ -155,7 +155,7 @@ describe("answers written by a language model", () => {
     const failure = new FolioError("llm_unavailable", "connection refused", { retryable: true });
     const { deltas, answer } = await ask(
       scriptedModel([], { failWith: failure }),
-      "How much can employees expense for fitness programs?",
+      "Tell me about expensing fitness programs.",
     );
     const expected = `${LLM_UNAVAILABLE_NOTE}\n“Employees may expense up to $1000 for fitness programs each year.” [1]`;
     expect(deltas).toBe(expected);
@@ -167,7 +167,7 @@ describe("answers written by a language model", () => {
     const failure = new FolioError("llm_timeout", "took too long");
     const { answer } = await ask(
       scriptedModel(["Yoga classes are"], { failWith: failure }),
-      "How much can employees expense for fitness programs?",
+      "Tell me about expensing fitness programs.",
     );
     expect(answer.answer).toBe(
       `${LLM_UNAVAILABLE_NOTE}\n“Employees may expense up to $1000 for fitness programs each year.” [1]`,
