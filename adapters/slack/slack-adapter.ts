@@ -39,6 +39,7 @@ import {
   type SlackMessageWithFiles,
   type SlackQuestionnaireDependencies,
 } from "./slack-questionnaire.js";
+import { followQuestionnaireInThread, readSlackJobAddress } from "./slack-questionnaire-follower.js";
 import { checkSlackTimestamp } from "./slack-request-freshness.js";
 import {
   isDirectMessageChannel,
@@ -97,7 +98,10 @@ export type SlackAdapter = {
    * warnings about FOLIO_PUBLIC_URL, and connects Socket Mode.
    */
   start(): Promise<void>;
-  /** Disconnects and waits for answers and uploads in progress. */
+  /**
+   * Disconnects and waits for answers and uploads in progress; questionnaire jobs are not waited for
+   * (their threads say "paused"; the next start resumes them and reports in the same thread).
+   */
   stop(): Promise<void>;
 };
 
@@ -221,6 +225,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     createRequestId: () => randomUUID(),
   };
 
+  // Aborted by stop(): questionnaire followers let go (their jobs stay in the catalog for the next start).
+  const stopping = new AbortController();
   const questionnaireDependencies: SlackQuestionnaireDependencies = {
     client,
     questionnaires: core.questionnaires,
@@ -231,7 +237,28 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     progressIntervalMs: tuning.questionnaireProgressIntervalMs,
     createRequestId: () => randomUUID(),
     threadJobs: new Map(),
+    stop: stopping.signal,
   };
+
+  // A job this process resumes after a restart is followed in the thread it was asked in.
+  const stopFollowingResumed = core.questionnaires?.onResumed((job) => {
+    const address = readSlackJobAddress(job.destination);
+    const questionnaires = core.questionnaires;
+    if (!address || !questionnaires) return;
+    void track(() =>
+      followQuestionnaireInThread(
+        { ...questionnaireDependencies, questionnaires },
+        {
+          jobId: job.id,
+          fileName: job.fileName,
+          address,
+          requestId: randomUUID(),
+          resumed: true,
+          stop: stopping.signal,
+        },
+      ),
+    );
+  });
 
   /** The newest file shared in the thread, or (outside a thread, or none there) in the channel. */
   const findQuestionnaireFile = async (channel: string, threadTs: string | null) => {
@@ -514,6 +541,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       }
     },
     async stop() {
+      stopFollowingResumed?.();
+      stopping.abort();
       if (socketMode) await app.stop();
       await Promise.allSettled([...inFlight]);
     },

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { SqlClient } from "../stores/sql-client.js";
 import type { QuestionnaireFormat, QuestionnaireQuestion, SheetLayout } from "./questionnaire.js";
+import { type QuestionnaireDestination, readDestination } from "./questionnaire-destination.js";
 import type { RowAnswer, RowStatus } from "./row-answer.js";
 
 export type QuestionnaireJobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -23,6 +24,8 @@ export type QuestionnaireJob = {
   readOptions: { sheet?: string; column?: string };
   layouts: SheetLayout[];
   requestedBy: string | null;
+  /** Where the chat that asked for it is told of its progress; null for console and CLI jobs. */
+  destination: QuestionnaireDestination | null;
   errorCode: string | null;
   errorMessage: string | null;
   createdAt: string;
@@ -50,12 +53,15 @@ export type QuestionnaireJobStore = {
     layouts: SheetLayout[];
     questions: QuestionnaireQuestion[];
     requestedBy: string | null;
+    destination?: QuestionnaireDestination | null;
   }): Promise<QuestionnaireJob>;
   getJob(id: string): Promise<QuestionnaireJob | null>;
   listJobs(spaceId: string, limit: number): Promise<QuestionnaireJob[]>;
   getJobBytes(id: string): Promise<Uint8Array | null>;
   /** Moves the job to a status; `running` also sets `started_at` the first time. */
   setJobStatus(id: string, status: QuestionnaireJobStatus, error?: { code: string; message: string }): Promise<void>;
+  /** Replaces where the job reports (an adapter adds its progress message once it is posted). */
+  setDestination(id: string, destination: QuestionnaireDestination | null): Promise<void>;
   /** Moves `updated_at`, so no other replica takes the job for abandoned. */
   touchJob(id: string): Promise<void>;
   /**
@@ -84,6 +90,7 @@ type JobRow = {
   read_options: { sheet?: string; column?: string } | string;
   layouts: SheetLayout[] | string;
   requested_by: string | null;
+  destination: unknown;
   error_code: string | null;
   error_message: string | null;
   created_at: Date | string;
@@ -97,7 +104,7 @@ type JobRow = {
   pending: number | string;
 };
 
-const JOB_COLUMNS = `j.id, j.space_id, j.file_name, j.format, j.status, j.total, j.read_options, j.layouts, j.requested_by,
+const JOB_COLUMNS = `j.id, j.space_id, j.file_name, j.format, j.status, j.total, j.read_options, j.layouts, j.requested_by, j.destination,
   j.error_code, j.error_message, j.created_at, j.started_at, j.finished_at, j.updated_at,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'answered') AS answered,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'not_found') AS not_found,
@@ -132,6 +139,7 @@ function toJob(row: JobRow): QuestionnaireJob {
     readOptions: json(row.read_options),
     layouts: json(row.layouts),
     requestedBy: row.requested_by,
+    destination: readDestination(typeof row.destination === "string" ? JSON.parse(row.destination) : row.destination),
     errorCode: row.error_code,
     errorMessage: row.error_message,
     createdAt: iso(row.created_at) ?? "",
@@ -177,8 +185,8 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
       const id = randomUUID();
       await client.transaction(async (transaction) => {
         await transaction.query(
-          `INSERT INTO questionnaire_jobs (id, space_id, file_name, format, bytes, read_options, layouts, status, total, requested_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9)`,
+          `INSERT INTO questionnaire_jobs (id, space_id, file_name, format, bytes, read_options, layouts, status, total, requested_by, destination)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10)`,
           [
             id,
             input.spaceId,
@@ -189,6 +197,7 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
             JSON.stringify(input.layouts),
             input.questions.length,
             input.requestedBy,
+            input.destination ? JSON.stringify(input.destination) : null,
           ],
         );
         for (let start = 0; start < input.questions.length; start += ROWS_PER_INSERT) {
@@ -230,6 +239,12 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
          WHERE id = $1`,
         [id, status, error?.code ?? null, error?.message ?? null],
       );
+    },
+    async setDestination(id, destination) {
+      await client.query("UPDATE questionnaire_jobs SET destination = $2 WHERE id = $1", [
+        id,
+        destination ? JSON.stringify(destination) : null,
+      ]);
     },
     async touchJob(id) {
       await client.query("UPDATE questionnaire_jobs SET updated_at = clock_timestamp() WHERE id = $1", [id]);

@@ -13,6 +13,7 @@ import type { SqlClient } from "../stores/sql-client.js";
 import { type AnswerPipeline, answerQuestionnaireRows } from "./answer-questionnaire-rows.js";
 import { findQuestions } from "./find-questions.js";
 import type { InteractivePriority } from "./interactive-priority.js";
+import type { QuestionnaireDestination } from "./questionnaire-destination.js";
 import {
   createQuestionnaireJobStore,
   type QuestionnaireJob,
@@ -48,6 +49,8 @@ export type SubmitQuestionnaire = {
   sheet?: string;
   column?: string;
   requestedBy?: string | null;
+  /** Where the asking chat is told of progress; kept with the job so a resumed job still reports there. */
+  destination?: QuestionnaireDestination | null;
 };
 
 export type QuestionnaireService = {
@@ -63,6 +66,13 @@ export type QuestionnaireService = {
   /** Resolves with the job once it is no longer queued or running in this process. */
   whenSettled(id: string): Promise<QuestionnaireJob | null>;
   cancel(id: string): Promise<boolean>;
+  /** Replaces where the job reports (a chat adds its progress message once posted). */
+  setDestination(id: string, destination: QuestionnaireDestination | null): Promise<void>;
+  /**
+   * Calls `listener` with each job this process resumes (see resumeInterrupted), before its first row,
+   * so the adapter that owns the job's destination can follow it again; returns the unsubscribe.
+   */
+  onResumed(listener: (job: QuestionnaireJob) => void): () => void;
   filledCopy(id: string): Promise<FilledCopy | null>;
   /** Claims and starts every job a stopped process left queued or running (untouched for `staleForMs`). */
   resumeInterrupted(staleForMs: number): Promise<string[]>;
@@ -91,6 +101,7 @@ export function createQuestionnaireService(options: {
   const store: QuestionnaireJobStore = createQuestionnaireJobStore(options.client);
   const logger = options.logger.child({ component: "questionnaires" });
   const running = new Map<string, RunningJob>();
+  const resumedListeners = new Set<(job: QuestionnaireJob) => void>();
   let closed = false;
 
   const pace = (id: string) => {
@@ -188,6 +199,7 @@ export function createQuestionnaireService(options: {
         layouts: read.layouts,
         questions: read.questions,
         requestedBy: input.requestedBy ?? null,
+        destination: input.destination ?? null,
       });
       logger.info(
         { jobId: job.id, space: input.spaceId, questions: job.total, format: read.format },
@@ -225,6 +237,11 @@ export function createQuestionnaireService(options: {
       await store.setJobStatus(id, "cancelled");
       return true;
     },
+    setDestination: (id, destination) => store.setDestination(id, destination),
+    onResumed(listener) {
+      resumedListeners.add(listener);
+      return () => resumedListeners.delete(listener);
+    },
     async filledCopy(id) {
       const job = await store.getJob(id);
       if (!job) return null;
@@ -247,6 +264,13 @@ export function createQuestionnaireService(options: {
       for (const job of jobs) {
         logger.info({ jobId: job.id, pending: job.counts.pending }, "resuming questionnaire job");
         start(job);
+        for (const listener of resumedListeners) {
+          try {
+            listener(job);
+          } catch (error) {
+            logger.warn({ jobId: job.id, err: error }, "a resumed questionnaire's follower failed to start");
+          }
+        }
       }
       return jobs.map((job) => job.id);
     },

@@ -95,6 +95,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0003_questionnaire_jobs",
               "0004_approved_answers",
               "0005_documents_awaiting_meaning",
+              "0006_questionnaire_job_destination",
               "0100_chunk_vectors",
             ]
           : [
@@ -103,6 +104,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0003_questionnaire_jobs",
               "0004_approved_answers",
               "0005_documents_awaiting_meaning",
+              "0006_questionnaire_job_destination",
             ],
       );
       // The catalog works whether or not vectors can live here.

@@ -85,6 +85,7 @@ describe("answerQuestionnaireInThread (Slack and the job service faked)", () => 
     };
     const questionnaires = {
       submit: async () => ({ id: "job-1" }),
+      setDestination: async () => {},
       onProgress: (_id: string, callback: (progress: QuestionnaireProgress) => void) => {
         hooks.listener = callback;
         return () => {
