@@ -47,6 +47,8 @@ import { buildApologyText, buildChannelFileText, type OutgoingActivity } from ".
 import {
   answerQuestionnaireInPersonalChat,
   deliverFilledCopy,
+  followQuestionnaireInPersonalChat,
+  readTeamsJobAddress,
   type TeamsChat,
   type TeamsQuestionnaireDependencies,
 } from "./teams-questionnaire.js";
@@ -81,7 +83,7 @@ export type TeamsAdapterOptions = {
 
 export type TeamsAdapter = {
   routes: HttpRoute[];
-  /** Waits for answers and uploads in progress. */
+  /** Waits for answers and uploads in progress; questionnaire jobs are let go ("paused"), for the next start. */
   stop(): Promise<void>;
 };
 
@@ -288,8 +290,11 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     }
   };
 
+  // Aborted by stop(): questionnaire followers let go (their jobs stay in the catalog for the next start).
+  const stopping = new AbortController();
   const questionnaireDependencies: TeamsQuestionnaireDependencies = {
     questionnaires: core.questionnaires,
+    stop: stopping.signal,
     logger,
     maxBytes: tuning.maxFileBytes,
     ...(options.fileDownloads ? { fileHosts: options.fileDownloads } : {}),
@@ -305,7 +310,33 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     },
   });
 
-  const handle = async (context: TurnContext, activity: TeamsActivity, decision: ActivityDecision) => {
+  // A job this process resumes after a restart is followed again in its chat, by a proactive turn.
+  const stopFollowingResumed = core.questionnaires?.onResumed((job) => {
+    const address = readTeamsJobAddress(job.destination);
+    const questionnaires = core.questionnaires;
+    if (!address || !questionnaires) return;
+    track(() =>
+      cloudAdapter.continueConversationAsync(
+        teams.appId,
+        address.reference as Partial<ConversationReference>,
+        (context) =>
+          followQuestionnaireInPersonalChat({ ...questionnaireDependencies, questionnaires }, chatFor(context), {
+            jobId: job.id,
+            fileName: job.fileName,
+            progressId: address.progressActivityId,
+            requestId: randomUUID(),
+            resumed: true,
+          }),
+      ),
+    );
+  });
+
+  const handle = async (
+    context: TurnContext,
+    activity: TeamsActivity,
+    decision: ActivityDecision,
+    reference: Partial<ConversationReference>,
+  ) => {
     const conversation = readConversation(activity);
     if (!conversation) return;
     try {
@@ -315,6 +346,7 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
           spaceId: spaceIdForConversation(conversation),
           userId: conversation.userId,
           requestId: randomUUID(),
+          reference: JSON.parse(JSON.stringify(reference)) as Record<string, unknown>,
         });
       } else if (decision.kind === "file-consent") {
         await deliverFilledCopy(questionnaireDependencies, chatFor(context), {
@@ -382,7 +414,7 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
       cloudAdapter.continueConversationAsync(teams.appId, reference, (proactive) => {
         // The continued turn has an activity id of its own; replies must point at the person's message.
         if (activity.id) proactive.activity.id = activity.id;
-        return handle(proactive, activity, decision);
+        return handle(proactive, activity, decision, reference);
       }),
     );
   };
@@ -412,6 +444,8 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
   return {
     routes: [route],
     async stop() {
+      stopFollowingResumed?.();
+      stopping.abort();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
