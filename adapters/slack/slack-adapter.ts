@@ -20,6 +20,7 @@ import type { FolioCore } from "../../src/folio-core.js";
 import type { HttpRoute } from "../../src/http/http-route.js";
 import type { Logger } from "../../src/logger.js";
 import { answerInThread, type NativeFeedback, type NativeStreaming } from "./slack-answer.js";
+import { addApprovedAnswersFromFile, type SlackApprovedAnswersDependencies } from "./slack-approved-answers.js";
 import { type AssistantQuestion, createSlackAssistant } from "./slack-assistant.js";
 import { createAssistantContextStore } from "./slack-assistant-context.js";
 import { createBoltLogger } from "./slack-bolt-logger.js";
@@ -260,6 +261,16 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     );
   });
 
+  const approvedAnswerDependencies: SlackApprovedAnswersDependencies = {
+    client,
+    approvedAnswers: core.approvedAnswers,
+    botToken: slack.botToken,
+    apiOrigin: fileDependencies.apiOrigin,
+    maxBytes: tuning.maxFileBytes,
+    logger,
+    createRequestId: () => randomUUID(),
+  };
+
   /** The newest file shared in the thread, or (outside a thread, or none there) in the channel. */
   const findQuestionnaireFile = async (channel: string, threadTs: string | null) => {
     if (threadTs) {
@@ -319,6 +330,27 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       return;
     }
     await startQuestionnaire(request.conversation, found);
+  };
+
+  const addApprovedAnswers = async (request: {
+    conversation: SlackConversation;
+    threadTs: string | null;
+    ts: string;
+  }) => {
+    const found = await findQuestionnaireFile(request.conversation.channelId, request.threadTs);
+    if (!found) {
+      await client.chat.postMessage({
+        channel: request.conversation.channelId,
+        thread_ts: request.threadTs ?? request.ts,
+        text: "I found no file to add here — share the completed questionnaire (XLSX, CSV or DOCX) with question and answer columns, then ask again in its thread.",
+      });
+      return;
+    }
+    await addApprovedAnswersFromFile(approvedAnswerDependencies, {
+      file: found.file,
+      conversation: request.conversation,
+      threadTs: found.message.thread_ts ?? found.message.ts ?? request.ts,
+    });
   };
 
   const fetchThread = async (channel: string, threadTs: string): Promise<SlackThreadMessage[]> => {
@@ -435,6 +467,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       await core.questionnaires.cancel(jobId);
       return true;
     },
+    addApprovedAnswers,
+    addSharedApprovedAnswers: async ({ conversation, file, threadTs }) => {
+      // Claimed like an upload, so its `file_shared` announcement does not index it as a document.
+      await core.markEventProcessed(`slack-file:${spaceIdForConversation(conversation)}:${file.id}`);
+      await addApprovedAnswersFromFile(approvedAnswerDependencies, { file, conversation, threadTs });
+    },
     answerSharedQuestionnaire: async ({ conversation, file, threadTs }) => {
       // Claimed like an upload, so its `file_shared` announcement does not index it after all.
       const spaceId = spaceIdForConversation(conversation);
@@ -471,6 +509,27 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         if (found) {
           const conversation = { teamId, channelId: command.channel_id, userId: command.user_id, isDirectMessage };
           void track(() => startQuestionnaire(conversation, found));
+        }
+        return;
+      }
+      if (parsed.name === "answers-add") {
+        const found = await findQuestionnaireFile(command.channel_id, null);
+        const fileName = found?.file.name ?? found?.file.title ?? "the file";
+        await ack({
+          response_type: "ephemeral",
+          text: found
+            ? `Adding ${fileName} as approved answers — I will say how many in its thread.`
+            : "I found no file shared here — share the completed questionnaire (XLSX, CSV or DOCX), then run `/folio answers add` again.",
+        });
+        if (found) {
+          const conversation = { teamId, channelId: command.channel_id, userId: command.user_id, isDirectMessage };
+          void track(() =>
+            addApprovedAnswersFromFile(approvedAnswerDependencies, {
+              file: found.file,
+              conversation,
+              threadTs: found.message.thread_ts ?? found.message.ts ?? "",
+            }),
+          );
         }
         return;
       }
