@@ -4,6 +4,8 @@
  * asks of Folio, before any network call. Its own small types (not the SDK's), so the rules are pure
  * and unit-tested, and the space ids that scope every search are derived here.
  */
+
+import { isApprovedAnswersRequest } from "../../src/answer-library/approved-answers-request.js";
 import type { SpaceId } from "../../src/domain/types.js";
 import { isQuestionnaireRequest } from "../../src/questionnaire/questionnaire-request.js";
 
@@ -58,6 +60,8 @@ export type ActivityDecision =
   | { kind: "files"; files: TeamsFile[]; text: string }
   /** A 1:1 file sent with "answer this questionnaire": answered as questions, never indexed. */
   | { kind: "questionnaire"; file: TeamsFile }
+  /** A 1:1 file sent with "add these as approved answers": its pairs added to the chat's space, never indexed. */
+  | { kind: "approved-answers"; file: TeamsFile }
   /** The user's answer to a file consent card (the filled copy of questionnaire job `jobId`). */
   | { kind: "file-consent"; action: "accept" | "decline"; jobId: string; uploadInfo: TeamsUploadInfo | null }
   | { kind: "channel-files"; names: string[] }
@@ -203,6 +207,7 @@ export function classifyActivity(activity: TeamsActivity): ActivityDecision {
     const files = (activity.attachments ?? []).flatMap((attachment) => readDownloadInfo(attachment) ?? []);
     const [first] = files;
     if (first && files.length === 1 && isQuestionnaireRequest(text)) return { kind: "questionnaire", file: first };
+    if (first && files.length === 1 && isApprovedAnswersRequest(text)) return { kind: "approved-answers", file: first };
     if (files.length > 0) return { kind: "files", files, text };
     return text ? { kind: "question", text } : { kind: "ignore", reason: "empty" };
   }

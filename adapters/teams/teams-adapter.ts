@@ -38,6 +38,7 @@ import {
   type TeamsFile,
 } from "./teams-activity.js";
 import { type ActivitySender, answerInConversation } from "./teams-answer.js";
+import { addApprovedAnswersInPersonalChat } from "./teams-approved-answers.js";
 import { createTeamsAuthentication, PUBLIC_CLOUD_ENDPOINTS, type TeamsEndpoints } from "./teams-authentication.js";
 import { parseTeamsCommand, runTeamsCommand } from "./teams-commands.js";
 import { createTeamsConversationState, readUploadCode, type SettingsStore } from "./teams-conversation-state.js";
@@ -348,6 +349,22 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
           requestId: randomUUID(),
           reference: JSON.parse(JSON.stringify(reference)) as Record<string, unknown>,
         });
+      } else if (decision.kind === "approved-answers") {
+        const reply = await addApprovedAnswersInPersonalChat(
+          {
+            approvedAnswers: core.approvedAnswers,
+            logger,
+            maxBytes: tuning.maxFileBytes,
+            ...(options.fileDownloads ? { fileHosts: options.fileDownloads } : {}),
+          },
+          {
+            file: decision.file,
+            spaceId: spaceIdForConversation(conversation),
+            userId: conversation.userId,
+            requestId: randomUUID(),
+          },
+        );
+        await sendText(context, reply);
       } else if (decision.kind === "file-consent") {
         await deliverFilledCopy(questionnaireDependencies, chatFor(context), {
           action: decision.action,

@@ -249,4 +249,39 @@ describe.skipIf(!hasSharedData)("questionnaires in a Teams 1:1 chat", () => {
       "security-policy.md",
     ]);
   }, 60_000);
+
+  it("adds a completed questionnaire sent with “add these as approved answers” to the chat's approved answers", async () => {
+    const since = standIn.callsIn(PERSONAL).length;
+    const started = Date.now();
+    const completed =
+      'Question,Answer\n"Is MFA required for administrators?","Yes, hardware keys."\n"Where are logs kept?",\n';
+    await sendFile("mfa-answers.csv", new TextEncoder().encode(completed), "add these as approved answers");
+    const reply = await waitFor(
+      () => sent(since).find((call) => textOf(call).startsWith("Added")),
+      60_000,
+      "the approved answers reply",
+    );
+    expect(textOf(reply).split("\n").slice(0, 3)).toEqual([
+      "Added 1 approved answer from **mfa-answers.csv** to your approved answers.",
+      "- questions from “Question”, answers from “Answer”",
+      "- 1 row skipped: a question without an answer or the reverse",
+    ]);
+    const records = (await folio.core.approvedAnswers?.list(PERSONAL_SPACE)) ?? [];
+    expect(
+      records.map(({ question, answer, file, row, addedBy }) => ({ question, answer, file, row, addedBy })),
+    ).toEqual([
+      {
+        question: "Is MFA required for administrators?",
+        answer: "Yes, hardware keys.",
+        file: "mfa-answers.csv",
+        row: 2,
+        addedBy: `teams:${ASKER.aadObjectId}`,
+      },
+    ]);
+    expect(records[0]?.addedAt.getTime()).toBeGreaterThanOrEqual(started - 1_000);
+    // Added as approved answers, not indexed as a document.
+    expect((await folio.core.listDocuments(PERSONAL_SPACE)).map((document) => document.fileName)).toEqual([
+      "security-policy.md",
+    ]);
+  }, 60_000);
 });
