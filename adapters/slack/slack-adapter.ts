@@ -20,7 +20,7 @@ import type { FolioCore } from "../../src/folio-core.js";
 import type { HttpRoute } from "../../src/http/http-route.js";
 import type { Logger } from "../../src/logger.js";
 import { answerInThread, type NativeFeedback, type NativeStreaming } from "./slack-answer.js";
-import { addApprovedAnswersFromFile, type SlackApprovedAnswersDependencies } from "./slack-approved-answers.js";
+import type { SlackApprovedAnswersDependencies } from "./slack-approved-answers.js";
 import { type AssistantQuestion, createSlackAssistant } from "./slack-assistant.js";
 import { createAssistantContextStore } from "./slack-assistant-context.js";
 import { createBoltLogger } from "./slack-bolt-logger.js";
@@ -33,21 +33,12 @@ import {
 } from "./slack-commands.js";
 import { type ConversationQuestion, registerConversationEvents } from "./slack-conversation-events.js";
 import { registerFeedbackAction } from "./slack-feedback-action.js";
+import { createSlackFileRequests } from "./slack-file-requests.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
-import {
-  answerQuestionnaireInThread,
-  findLatestSharedFile,
-  type SlackMessageWithFiles,
-  type SlackQuestionnaireDependencies,
-} from "./slack-questionnaire.js";
+import type { SlackQuestionnaireDependencies } from "./slack-questionnaire.js";
 import { followQuestionnaireInThread, readSlackJobAddress } from "./slack-questionnaire-follower.js";
 import { checkSlackTimestamp } from "./slack-request-freshness.js";
-import {
-  isDirectMessageChannel,
-  type SlackConversation,
-  searchSpaceIds,
-  spaceIdForConversation,
-} from "./slack-space.js";
+import { isDirectMessageChannel, searchSpaceIds, spaceIdForConversation } from "./slack-space.js";
 import { runSlackStartupChecks } from "./slack-startup-checks.js";
 import {
   type BotIdentity,
@@ -271,87 +262,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     createRequestId: () => randomUUID(),
   };
 
-  /** The newest file shared in the thread, or (outside a thread, or none there) in the channel. */
-  const findQuestionnaireFile = async (channel: string, threadTs: string | null) => {
-    if (threadTs) {
-      const replies = await client.conversations.replies({ channel, ts: threadTs, limit: 200 });
-      const inThread = findLatestSharedFile((replies.messages ?? []) as SlackMessageWithFiles[]);
-      if (inThread) return inThread;
-    }
-    const history = await client.conversations.history({ channel, limit: 50 });
-    return findLatestSharedFile((history.messages ?? []) as SlackMessageWithFiles[]);
-  };
-
-  /**
-   * A shared file is indexed as a document when it arrives; once someone asks to answer it, it is a
-   * questionnaire, and its questions must not be cited as their own answers: that copy is removed.
-   */
-  const removeIndexedCopy = async (conversation: SlackConversation, file: { name?: string; user?: string }) => {
-    const spaceId = spaceIdForConversation(conversation);
-    const copies = (await core.listDocuments(spaceId)).filter(
-      (document) => document.fileName === file.name && document.uploader === (file.user ?? conversation.userId),
-    );
-    for (const copy of copies) await core.deleteDocument(copy.id);
-    return copies.length;
-  };
-
-  const startQuestionnaire = async (
-    conversation: SlackConversation,
-    found: NonNullable<Awaited<ReturnType<typeof findQuestionnaireFile>>>,
-  ) => {
-    const threadTs = found.message.thread_ts ?? found.message.ts ?? "";
-    await answerQuestionnaireInThread(questionnaireDependencies, {
-      file: found.file,
-      conversation,
-      threadTs,
-      async onAccepted() {
-        if ((await removeIndexedCopy(conversation, found.file)) === 0) return;
-        await client.chat.postMessage({
-          channel: conversation.channelId,
-          thread_ts: threadTs,
-          text: `${found.file.name ?? "This file"} is a questionnaire, not a source: I removed it from this conversation's documents so its questions are not cited as answers.`,
-        });
-      },
-    });
-  };
-
-  const answerQuestionnaire = async (request: {
-    conversation: SlackConversation;
-    threadTs: string | null;
-    ts: string;
-  }) => {
-    const found = await findQuestionnaireFile(request.conversation.channelId, request.threadTs);
-    if (!found) {
-      await client.chat.postMessage({
-        channel: request.conversation.channelId,
-        thread_ts: request.threadTs ?? request.ts,
-        text: "I found no file to answer here — share the questionnaire (XLSX, CSV or DOCX), then ask again in its thread.",
-      });
-      return;
-    }
-    await startQuestionnaire(request.conversation, found);
-  };
-
-  const addApprovedAnswers = async (request: {
-    conversation: SlackConversation;
-    threadTs: string | null;
-    ts: string;
-  }) => {
-    const found = await findQuestionnaireFile(request.conversation.channelId, request.threadTs);
-    if (!found) {
-      await client.chat.postMessage({
-        channel: request.conversation.channelId,
-        thread_ts: request.threadTs ?? request.ts,
-        text: "I found no file to add here — share the completed questionnaire (XLSX, CSV or DOCX) with question and answer columns, then ask again in its thread.",
-      });
-      return;
-    }
-    await addApprovedAnswersFromFile(approvedAnswerDependencies, {
-      file: found.file,
-      conversation: request.conversation,
-      threadTs: found.message.thread_ts ?? found.message.ts ?? request.ts,
-    });
-  };
+  const fileRequests = createSlackFileRequests({
+    client,
+    core,
+    questionnaires: questionnaireDependencies,
+    approvedAnswers: approvedAnswerDependencies,
+  });
 
   const fetchThread = async (channel: string, threadTs: string): Promise<SlackThreadMessage[]> => {
     const replies = await client.conversations.replies({ channel, ts: threadTs, limit: 100 });
@@ -436,6 +352,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       track,
       ingestFile: ({ file, conversation, threadTs }) =>
         ingestSharedFile(fileDependencies, { file, conversation, threadTs }),
+      fileRequests,
       async answer(question) {
         const bot = await resolveIdentity();
         const thread = await fetchThread(question.conversation.channelId, question.threadTs);
@@ -459,26 +376,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     resolveIdentity,
     fetchThread,
     answer,
-    answerQuestionnaire,
-    async cancelQuestionnaire({ conversation, threadTs }) {
-      const jobId = questionnaireDependencies.threadJobs?.get(`${conversation.channelId}:${threadTs}`);
-      if (!jobId || !core.questionnaires) return false;
-      // The answering flow sees the job settle as cancelled and says so in the thread.
-      await core.questionnaires.cancel(jobId);
-      return true;
-    },
-    addApprovedAnswers,
-    addSharedApprovedAnswers: async ({ conversation, file, threadTs }) => {
-      // Claimed like an upload, so its `file_shared` announcement does not index it as a document.
-      await core.markEventProcessed(`slack-file:${spaceIdForConversation(conversation)}:${file.id}`);
-      await addApprovedAnswersFromFile(approvedAnswerDependencies, { file, conversation, threadTs });
-    },
-    answerSharedQuestionnaire: async ({ conversation, file, threadTs }) => {
-      // Claimed like an upload, so its `file_shared` announcement does not index it after all.
-      const spaceId = spaceIdForConversation(conversation);
-      await core.markEventProcessed(`slack-file:${spaceId}:${file.id}`);
-      await answerQuestionnaireInThread(questionnaireDependencies, { file, conversation, threadTs });
-    },
+    answerQuestionnaire: fileRequests.answerQuestionnaire,
+    cancelQuestionnaire: fileRequests.cancelQuestionnaire,
+    answerSharedQuestionnaire: fileRequests.answerSharedQuestionnaire,
+    addApprovedAnswers: fileRequests.addApprovedAnswers,
+    addSharedApprovedAnswers: fileRequests.addSharedApprovedAnswers,
     track,
   });
   registerFeedbackAction(app, { client, core, logger, track });
@@ -498,7 +400,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       const parsed = parseFolioCommand(command.text);
       if (parsed.name === "questionnaire") {
         // Slack gives a slash command no thread: the channel's most recent shared file is the one meant.
-        const found = await findQuestionnaireFile(command.channel_id, null);
+        const found = await fileRequests.findSharedFile(command.channel_id, null);
         const fileName = found?.file.name ?? found?.file.title ?? "the file";
         await ack({
           response_type: "ephemeral",
@@ -508,12 +410,12 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         });
         if (found) {
           const conversation = { teamId, channelId: command.channel_id, userId: command.user_id, isDirectMessage };
-          void track(() => startQuestionnaire(conversation, found));
+          void track(() => fileRequests.answerFoundQuestionnaire(conversation, found));
         }
         return;
       }
       if (parsed.name === "answers-add") {
-        const found = await findQuestionnaireFile(command.channel_id, null);
+        const found = await fileRequests.findSharedFile(command.channel_id, null);
         const fileName = found?.file.name ?? found?.file.title ?? "the file";
         await ack({
           response_type: "ephemeral",
@@ -523,13 +425,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         });
         if (found) {
           const conversation = { teamId, channelId: command.channel_id, userId: command.user_id, isDirectMessage };
-          void track(() =>
-            addApprovedAnswersFromFile(approvedAnswerDependencies, {
-              file: found.file,
-              conversation,
-              threadTs: found.message.thread_ts ?? found.message.ts ?? "",
-            }),
-          );
+          void track(() => fileRequests.addFoundApprovedAnswers(conversation, found));
         }
         return;
       }
