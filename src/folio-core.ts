@@ -16,6 +16,7 @@ export type ChatQuestionnaires = Pick<
   QuestionnaireService,
   | "submit"
   | "getJob"
+  | "listJobs"
   | "progress"
   | "onProgress"
   | "whenSettled"

@@ -9,12 +9,14 @@ import type { webApi } from "@slack/bolt";
 import type { FolioCore } from "../../src/folio-core.js";
 import { addApprovedAnswersFromFile, type SlackApprovedAnswersDependencies } from "./slack-approved-answers.js";
 import type { SlackFileObject } from "./slack-events.js";
+import { escapeMrkdwn } from "./slack-message-format.js";
 import {
   answerQuestionnaireInThread,
   findLatestSharedFile,
   type SlackMessageWithFiles,
   type SlackQuestionnaireDependencies,
 } from "./slack-questionnaire.js";
+import { readSlackJobAddress } from "./slack-questionnaire-follower.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
 
 /** A request made in a message: its conversation, its thread (null outside one) and its own ts. */
@@ -127,10 +129,27 @@ export function createSlackFileRequests(dependencies: {
       await answerQuestionnaireInThread(dependencies.questionnaires, { file, conversation, threadTs });
     },
     async cancelQuestionnaire({ conversation, threadTs }) {
-      const jobId = dependencies.questionnaires.threadJobs?.get(`${conversation.channelId}:${threadTs}`);
-      if (!jobId || !core.questionnaires) return false;
-      // The follower sees the job settle as cancelled and says so in the thread.
-      await core.questionnaires.cancel(jobId);
+      const questionnaires = core.questionnaires;
+      if (!questionnaires) return false;
+      const followedHere = dependencies.questionnaires.threadJobs?.get(`${conversation.channelId}:${threadTs}`);
+      if (followedHere) {
+        // The follower sees the job settle as cancelled and says so in the thread.
+        await questionnaires.cancel(followedHere);
+        return true;
+      }
+      // Answered by another replica: find the thread's open job in the catalog; the cancel is recorded there.
+      const jobs = await questionnaires.listJobs(spaceIdForConversation(conversation));
+      const job = jobs.find((candidate) => {
+        const address = readSlackJobAddress(candidate.destination);
+        const open = candidate.status === "queued" || candidate.status === "running";
+        return open && address?.channelId === conversation.channelId && address.threadTs === threadTs;
+      });
+      if (!job || !(await questionnaires.cancel(job.id))) return false;
+      await client.chat.postMessage({
+        channel: conversation.channelId,
+        thread_ts: threadTs,
+        text: `Cancelling *${escapeMrkdwn(job.fileName)}*: answering stops after the row in progress.`,
+      });
       return true;
     },
     addApprovedAnswers: (request) =>

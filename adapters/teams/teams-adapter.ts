@@ -47,6 +47,7 @@ import { ingestTeamsFile } from "./teams-files.js";
 import { buildApologyText, buildChannelFileText, type OutgoingActivity } from "./teams-message-format.js";
 import {
   answerQuestionnaireInPersonalChat,
+  cancelQuestionnaireInPersonalChat,
   deliverFilledCopy,
   followQuestionnaireInPersonalChat,
   readTeamsJobAddress,
@@ -296,6 +297,7 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
   const questionnaireDependencies: TeamsQuestionnaireDependencies = {
     questionnaires: core.questionnaires,
     stop: stopping.signal,
+    followedJobs: new Set(),
     logger,
     maxBytes: tuning.maxFileBytes,
     ...(options.fileDownloads ? { fileHosts: options.fileDownloads } : {}),
@@ -365,6 +367,12 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
           },
         );
         await sendText(context, reply);
+      } else if (decision.kind === "cancel-questionnaire") {
+        const reply = await cancelQuestionnaireInPersonalChat(questionnaireDependencies, {
+          spaceId: spaceIdForConversation(conversation),
+          userId: conversation.userId,
+        });
+        if (reply) await sendText(context, reply);
       } else if (decision.kind === "file-consent") {
         await deliverFilledCopy(questionnaireDependencies, chatFor(context), {
           action: decision.action,

@@ -36,6 +36,8 @@ export type TeamsQuestionnaireDependencies = {
   progressIntervalMs: number;
   /** Aborted when the adapter stops: followers let go of their jobs (the next start resumes them). */
   stop?: AbortSignal;
+  /** Jobs this process follows in a chat, so a "cancel" knows the follower will say that it stopped. */
+  followedJobs?: Set<string>;
 };
 
 export const TEAMS_DESTINATION = "teams";
@@ -149,7 +151,7 @@ export async function answerQuestionnaireInPersonalChat(
     return;
   }
 
-  const progressId = await chat.send(text(`Answering **${fileName}**… reading the questions.`));
+  const progressId = await chat.send(text(`Answering **${fileName}**… reading the questions. Say “cancel” to stop.`));
   if (progressId) {
     await questionnaires.setDestination(
       jobId,
@@ -199,40 +201,71 @@ export async function followQuestionnaireInPersonalChat(
   };
   const writeProgress = (progress: QuestionnaireProgress) =>
     writeLine(`Answering ${label}: ${describeProgress(progress)}`);
+  dependencies.followedJobs?.add(jobId);
   const unsubscribe = questionnaires.onProgress(jobId, (progress) => {
     if (Date.now() - lastWrittenAt >= dependencies.progressIntervalMs) writeProgress(progress);
   });
-  if (input.resumed) {
-    const now = await questionnaires.progress(jobId);
-    if (now) writeProgress(now);
-  }
-  const settled = await Promise.race([questionnaires.whenSettled(jobId), whenAborted(dependencies.stop)]).finally(
-    unsubscribe,
-  );
-  const final = await questionnaires.progress(jobId);
-  if (settled === "stopped" || settled?.status === "running" || settled?.status === "queued") {
-    const done = final ? `${final.done}/${final.total} done` : "unfinished";
-    writeLine(`Answering ${label}: paused at ${done} — Folio is restarting and goes on from there when it is back.`);
+  try {
+    if (input.resumed) {
+      const now = await questionnaires.progress(jobId);
+      if (now) writeProgress(now);
+    }
+    const settled = await Promise.race([questionnaires.whenSettled(jobId), whenAborted(dependencies.stop)]);
+    unsubscribe();
+    const final = await questionnaires.progress(jobId);
+    if (settled === "stopped" || settled?.status === "running" || settled?.status === "queued") {
+      const done = final ? `${final.done}/${final.total} done` : "unfinished";
+      writeLine(`Answering ${label}: paused at ${done} — Folio is restarting and goes on from there when it is back.`);
+      await writing;
+      log.info({ done: final?.done ?? null }, "teams questionnaire paused for a restart");
+      return;
+    }
+    if (final) writeProgress(final);
     await writing;
-    log.info({ done: final?.done ?? null }, "teams questionnaire paused for a restart");
-    return;
+    if (!settled || !final || settled.status !== "succeeded") {
+      await chat.send(
+        text(`Stopped answering ${input.fileName}: ${final ? describeProgress(final) : "the job is gone"}.`),
+      );
+      return;
+    }
+    const copy = await questionnaires.filledCopy(jobId);
+    if (!copy) throw new FolioError("questionnaire_copy_missing", "The filled copy could not be written.");
+    await chat.send({
+      type: "message",
+      attachments: [buildFileConsentCard({ jobId, fileName: copy.fileName, sizeInBytes: copy.bytes.byteLength })],
+    });
+    await chat.send(text(buildSummaryText(final)));
+    log.info({ total: final.total }, "teams questionnaire answered");
+  } finally {
+    unsubscribe();
+    dependencies.followedJobs?.delete(jobId);
   }
-  if (final) writeProgress(final);
-  await writing;
-  if (!settled || !final || settled.status !== "succeeded") {
-    await chat.send(
-      text(`Stopped answering ${input.fileName}: ${final ? describeProgress(final) : "the job is gone"}.`),
-    );
-    return;
+}
+
+/**
+ * "cancel" in a 1:1 chat: stops the person's open questionnaire jobs there, wherever they are answered
+ * (the cancel is recorded in the catalog for another replica). Returns the reply, or null when the
+ * follower in this process will say that the job stopped.
+ */
+export async function cancelQuestionnaireInPersonalChat(
+  dependencies: Pick<TeamsQuestionnaireDependencies, "questionnaires" | "followedJobs">,
+  input: { spaceId: string; userId: string },
+): Promise<string | null> {
+  const questionnaires = dependencies.questionnaires;
+  if (!questionnaires) return "Questionnaires are not available in this Folio.";
+  const open = (await questionnaires.listJobs(input.spaceId)).filter(
+    (job) =>
+      (job.status === "queued" || job.status === "running") &&
+      (job.requestedBy === null || job.requestedBy === input.userId),
+  );
+  if (open.length === 0) return "No questionnaire of yours is being answered here — there is nothing to cancel.";
+  const elsewhere: string[] = [];
+  for (const job of open) {
+    if (!(await questionnaires.cancel(job.id))) continue;
+    if (!dependencies.followedJobs?.has(job.id)) elsewhere.push(job.fileName);
   }
-  const copy = await questionnaires.filledCopy(jobId);
-  if (!copy) throw new FolioError("questionnaire_copy_missing", "The filled copy could not be written.");
-  await chat.send({
-    type: "message",
-    attachments: [buildFileConsentCard({ jobId, fileName: copy.fileName, sizeInBytes: copy.bytes.byteLength })],
-  });
-  await chat.send(text(buildSummaryText(final)));
-  log.info({ total: final.total }, "teams questionnaire answered");
+  if (elsewhere.length === 0) return null;
+  return `Cancelling ${elsewhere.map((name) => `**${name}**`).join(", ")}: answering stops after the row in progress.`;
 }
 
 /** PUTs the whole file to the upload address Teams gave (one range, as its upload sessions take it). */

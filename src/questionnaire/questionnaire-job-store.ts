@@ -62,6 +62,13 @@ export type QuestionnaireJobStore = {
   setJobStatus(id: string, status: QuestionnaireJobStatus, error?: { code: string; message: string }): Promise<void>;
   /** Replaces where the job reports (an adapter adds its progress message once it is posted). */
   setDestination(id: string, destination: QuestionnaireDestination | null): Promise<void>;
+  /**
+   * Records a cancel for whichever process answers the job (it stops after its current row); a job
+   * nobody has touched for `orphanedForMs` is cancelled at once. False when the job is not open.
+   */
+  requestCancel(id: string, orphanedForMs: number): Promise<boolean>;
+  /** True once a cancel was requested for the job (or it was cancelled). */
+  isCancelRequested(id: string): Promise<boolean>;
   /** Moves `updated_at`, so no other replica takes the job for abandoned. */
   touchJob(id: string): Promise<void>;
   /**
@@ -232,11 +239,12 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
       return bytes ? new Uint8Array(bytes) : null;
     },
     async setJobStatus(id, status, error) {
+      // A cancelled job stays cancelled: a replica that finishes the row it was on must not revive it.
       await client.query(
         `UPDATE questionnaire_jobs SET status = $2, error_code = $3, error_message = $4, updated_at = clock_timestamp(),
            started_at = CASE WHEN $2 = 'running' THEN coalesce(started_at, clock_timestamp()) ELSE started_at END,
            finished_at = CASE WHEN $2 IN ('succeeded', 'failed', 'cancelled') THEN clock_timestamp() ELSE NULL END
-         WHERE id = $1`,
+         WHERE id = $1 AND status <> 'cancelled'`,
         [id, status, error?.code ?? null, error?.message ?? null],
       );
     },
@@ -245,6 +253,26 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
         id,
         destination ? JSON.stringify(destination) : null,
       ]);
+    },
+    async requestCancel(id, orphanedForMs) {
+      if (!isUuid(id)) return false;
+      const result = await client.query<{ id: string }>(
+        `UPDATE questionnaire_jobs SET cancel_requested_at = coalesce(cancel_requested_at, clock_timestamp()),
+           status = CASE WHEN updated_at <= clock_timestamp() - ($2::double precision * interval '1 millisecond')
+             THEN 'cancelled' ELSE status END,
+           finished_at = CASE WHEN updated_at <= clock_timestamp() - ($2::double precision * interval '1 millisecond')
+             THEN clock_timestamp() ELSE finished_at END
+         WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
+        [id, orphanedForMs],
+      );
+      return result.rows.length > 0;
+    },
+    async isCancelRequested(id) {
+      const result = await client.query<{ requested: boolean }>(
+        "SELECT (cancel_requested_at IS NOT NULL OR status = 'cancelled') AS requested FROM questionnaire_jobs WHERE id = $1",
+        [id],
+      );
+      return result.rows[0]?.requested === true;
     },
     async touchJob(id) {
       await client.query("UPDATE questionnaire_jobs SET updated_at = clock_timestamp() WHERE id = $1", [id]);

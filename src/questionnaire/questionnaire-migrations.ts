@@ -46,12 +46,18 @@ export const QUESTIONNAIRE_MIGRATIONS: Array<{ name: string; statements: string[
 /**
  * Where a chat job reports: an opaque JSON its adapter owns (Slack: channel, thread, progress message;
  * Teams: the conversation reference), so a job resumed after a restart — by whichever replica claims it —
- * still edits its progress message and posts the filled copy in the thread it came from. Applied after
- * 0005 (src/stores/migrations.ts).
+ * still edits its progress message and posts the filled copy in the thread it came from; and a cancel
+ * request any replica can record. Applied after 0005 (src/stores/migrations.ts).
  */
-export const QUESTIONNAIRE_DESTINATION_MIGRATIONS: Array<{ name: string; statements: string[] }> = [
+export const QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS: Array<{ name: string; statements: string[] }> = [
   {
     name: "0006_questionnaire_job_destination",
     statements: ["ALTER TABLE questionnaire_jobs ADD COLUMN destination jsonb"],
+  },
+  {
+    // A cancel asked through one replica for a job another one answers: recorded here, read by the
+    // answering process between rows (questionnaire-service.ts).
+    name: "0007_questionnaire_cancel_request",
+    statements: ["ALTER TABLE questionnaire_jobs ADD COLUMN cancel_requested_at timestamptz"],
   },
 ];

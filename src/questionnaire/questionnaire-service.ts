@@ -42,6 +42,9 @@ export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
 /** How often a running job is touched, well inside the stale limit other replicas wait (serve-command.ts). */
 const HEARTBEAT_MS = 15_000;
 
+/** A job untouched this long has no process answering it (the stale limit of serve-command.ts): a cancel ends it at once. */
+const ORPHANED_AFTER_MS = 4 * HEARTBEAT_MS;
+
 export type SubmitQuestionnaire = {
   bytes: Uint8Array;
   fileName: string;
@@ -65,6 +68,10 @@ export type QuestionnaireService = {
   onProgress(id: string, listener: (progress: QuestionnaireProgress) => void): () => void;
   /** Resolves with the job once it is no longer queued or running in this process. */
   whenSettled(id: string): Promise<QuestionnaireJob | null>;
+  /**
+   * Stops the job: at once when this process answers it; otherwise records the request in the catalog,
+   * and the replica answering it stops before its next row. False when the job is not open.
+   */
   cancel(id: string): Promise<boolean>;
   /** Replaces where the job reports (a chat adds its progress message once posted). */
   setDestination(id: string, destination: QuestionnaireDestination | null): Promise<void>;
@@ -134,9 +141,9 @@ export function createQuestionnaireService(options: {
     const heartbeat = setInterval(() => {
       void store
         .touchJob(job.id)
-        .then(() => store.getJob(job.id))
-        .then((current) => {
-          if (current?.status === "cancelled") controller.abort("cancelled elsewhere");
+        .then(() => store.isCancelRequested(job.id))
+        .then((requested) => {
+          if (requested) controller.abort("cancelled");
         })
         .catch(() => {});
     }, HEARTBEAT_MS);
@@ -154,6 +161,10 @@ export function createQuestionnaireService(options: {
           concurrency: options.settings.concurrency,
           signal: controller.signal,
           logger,
+          // A cancel recorded through any replica is seen here between rows.
+          beforeRow: async () => {
+            if (await store.isCancelRequested(job.id)) controller.abort("cancelled");
+          },
           onRowSaved: () => {
             entry.rowsThisRun += 1;
             void notify(job.id).catch(() => {});
@@ -232,10 +243,9 @@ export function createQuestionnaireService(options: {
         await entry.settled;
         return true;
       }
-      const job = await store.getJob(id);
-      if (!job || (job.status !== "queued" && job.status !== "running")) return false;
-      await store.setJobStatus(id, "cancelled");
-      return true;
+      // Answered by another replica (or by none, after a crash): the request is recorded in the job's row,
+      // where the answering process sees it before its next row.
+      return store.requestCancel(id, ORPHANED_AFTER_MS);
     },
     setDestination: (id, destination) => store.setDestination(id, destination),
     onResumed(listener) {

@@ -5,7 +5,7 @@
  */
 import type { Logger } from "../logger.js";
 import {
-  QUESTIONNAIRE_DESTINATION_MIGRATIONS,
+  QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS,
   QUESTIONNAIRE_MIGRATIONS,
 } from "../questionnaire/questionnaire-migrations.js";
 import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
@@ -150,8 +150,8 @@ export const CATALOG_MIGRATIONS: Migration[] = [
       "ALTER TABLE documents ADD COLUMN awaiting_meaning boolean NOT NULL DEFAULT false",
     ],
   },
-  // Where a chat questionnaire job reports, kept with the job (src/questionnaire/questionnaire-destination.ts).
-  ...QUESTIONNAIRE_DESTINATION_MIGRATIONS,
+  // Where a chat questionnaire job reports (src/questionnaire/questionnaire-destination.ts), and cancel requests.
+  ...QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS,
 ];
 
 /**

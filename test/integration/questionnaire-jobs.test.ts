@@ -235,6 +235,66 @@ describe.each(ENGINES)("questionnaire jobs on $name", ({ name, available }) => {
     expect(lines[4]).toBe('"Question 4 about data retention?"');
   });
 
+  it("cancels through another replica: recorded in the job's row, seen by the answering one before its next row", async () => {
+    const asked: string[] = [];
+    let holdFourth: () => void = () => {};
+    const fourthHeld = new Promise<void>((resolve) => {
+      holdFourth = resolve;
+    });
+    let releaseFourth: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      releaseFourth = resolve;
+    });
+    const answering = serviceWith(
+      async (question) => {
+        asked.push(question);
+        if (asked.length === 4) {
+          holdFourth();
+          await released;
+        }
+        return citedAnswer(question);
+      },
+      { concurrency: 1 },
+    );
+    const other = serviceWith(async () => {
+      throw new Error("the other replica answers nothing here");
+    });
+    const job = await answering.service.submit({ bytes: csvOf(QUESTIONS), fileName: "q.csv", spaceId: "s" });
+    await fourthHeld;
+    // The other replica does not answer this job: the cancel is recorded, and the job runs on for now.
+    expect(await other.service.cancel(job.id)).toBe(true);
+    expect((await other.service.getJob(job.id))?.status).toBe("running");
+    releaseFourth();
+    const settled = await answering.service.whenSettled(job.id);
+    expect(settled?.status).toBe("cancelled");
+    // The row being answered was saved; no row after it was asked.
+    expect(asked).toEqual(QUESTIONS.slice(0, 4));
+    expect(settled?.counts).toMatchObject({ answered: 4, pending: 8 });
+    expect(await other.service.cancel(job.id)).toBe(false);
+  });
+
+  it("cancels at once a job no process has touched for a minute, and never resumes it", async () => {
+    const store = createQuestionnaireJobStore(client);
+    const job = await store.createJob({
+      spaceId: "s",
+      fileName: "left.csv",
+      format: "csv",
+      bytes: csvOf(QUESTIONS.slice(0, 2)),
+      readOptions: {},
+      layouts: [],
+      questions: [],
+      requestedBy: null,
+    });
+    await store.setJobStatus(job.id, "running");
+    await client.query("UPDATE questionnaire_jobs SET updated_at = now() - interval '10 minutes' WHERE id = $1", [
+      job.id,
+    ]);
+    const { service } = serviceWith(async (question) => citedAnswer(question));
+    expect(await service.cancel(job.id)).toBe(true);
+    expect((await service.getJob(job.id))?.status).toBe("cancelled");
+    expect(await service.resumeInterrupted(0)).toEqual([]);
+  });
+
   it("starts no row while an interactive question is being answered", async () => {
     const asked: string[] = [];
     const { service, priority } = serviceWith(async (question) => {

@@ -96,6 +96,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0004_approved_answers",
               "0005_documents_awaiting_meaning",
               "0006_questionnaire_job_destination",
+              "0007_questionnaire_cancel_request",
               "0100_chunk_vectors",
             ]
           : [
@@ -105,6 +106,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0004_approved_answers",
               "0005_documents_awaiting_meaning",
               "0006_questionnaire_job_destination",
+              "0007_questionnaire_cancel_request",
             ],
       );
       // The catalog works whether or not vectors can live here.
