@@ -324,6 +324,12 @@ export async function deliverFilledCopy(
     await chat.send(text(`OK — I did not upload the filled copy of ${job.fileName}.`));
     return;
   }
+  if (job.fileDeletedAt !== null) {
+    await chat.send(
+      text(`The file of ${job.fileName} was deleted after the retention period — send it again to have it answered.`),
+    );
+    return;
+  }
   const copy = await dependencies.questionnaires?.filledCopy(input.jobId);
   if (!copy) throw new FolioError("questionnaire_copy_missing", "The filled copy could not be written.");
   await uploadToConsentedUrl(input.uploadInfo.uploadUrl, copy.bytes, dependencies.fileHosts ?? TEAMS_FILE_DOWNLOADS);

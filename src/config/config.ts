@@ -127,7 +127,7 @@ export type FolioConfig = {
   chunking: { maxTokens: number; overlapTokens: number };
   bm25: { k1: number; b: number };
   /** Questionnaire limits and pace (src/questionnaire/questionnaire-service.ts). */
-  questionnaire: { maxRows: number; maxBytes: number; concurrency: number };
+  questionnaire: { maxRows: number; maxBytes: number; concurrency: number; retentionDays: number };
 };
 
 export type QdrantConfig = {
@@ -528,6 +528,7 @@ export function loadConfig(environment: Environment, workingDirectory = process.
       maxRows: reader.integer("FOLIO_QUESTIONNAIRE_MAX_ROWS", 5_000, { min: 1, max: 1_000_000 }),
       maxBytes: reader.integer("FOLIO_QUESTIONNAIRE_MAX_MB", 20, { min: 1, max: 1024 }) * 1024 * 1024,
       concurrency: reader.integer("FOLIO_QUESTIONNAIRE_CONCURRENCY", 2, { min: 1, max: 64 }),
+      retentionDays: reader.integer("FOLIO_QUESTIONNAIRE_RETENTION_DAYS", 7, { min: 0, max: 3650 }),
     },
   };
   if (config.chunking.overlapTokens >= config.chunking.maxTokens) {

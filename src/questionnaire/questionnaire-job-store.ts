@@ -26,6 +26,8 @@ export type QuestionnaireJob = {
   requestedBy: string | null;
   /** Where the chat that asked for it is told of its progress; null for console and CLI jobs. */
   destination: QuestionnaireDestination | null;
+  /** When the uploaded file was deleted after the retention period (no filled copy since); null while kept. */
+  fileDeletedAt: string | null;
   errorCode: string | null;
   errorMessage: string | null;
   createdAt: string;
@@ -67,6 +69,11 @@ export type QuestionnaireJobStore = {
    * nobody has touched for `orphanedForMs` is cancelled at once. False when the job is not open.
    */
   requestCancel(id: string, orphanedForMs: number): Promise<boolean>;
+  /**
+   * Deletes the uploaded file of every job finished (succeeded, failed, cancelled) at least
+   * `finishedForMs` ago; returns their ids. Rows and counts are kept.
+   */
+  deleteFinishedFiles(finishedForMs: number): Promise<string[]>;
   /** True once a cancel was requested for the job (or it was cancelled). */
   isCancelRequested(id: string): Promise<boolean>;
   /** Moves `updated_at`, so no other replica takes the job for abandoned. */
@@ -98,6 +105,7 @@ type JobRow = {
   layouts: SheetLayout[] | string;
   requested_by: string | null;
   destination: unknown;
+  bytes_deleted_at: Date | string | null;
   error_code: string | null;
   error_message: string | null;
   created_at: Date | string;
@@ -111,7 +119,7 @@ type JobRow = {
   pending: number | string;
 };
 
-const JOB_COLUMNS = `j.id, j.space_id, j.file_name, j.format, j.status, j.total, j.read_options, j.layouts, j.requested_by, j.destination,
+const JOB_COLUMNS = `j.id, j.space_id, j.file_name, j.format, j.status, j.total, j.read_options, j.layouts, j.requested_by, j.destination, j.bytes_deleted_at,
   j.error_code, j.error_message, j.created_at, j.started_at, j.finished_at, j.updated_at,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'answered') AS answered,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'not_found') AS not_found,
@@ -147,6 +155,7 @@ function toJob(row: JobRow): QuestionnaireJob {
     layouts: json(row.layouts),
     requestedBy: row.requested_by,
     destination: readDestination(typeof row.destination === "string" ? JSON.parse(row.destination) : row.destination),
+    fileDeletedAt: iso(row.bytes_deleted_at),
     errorCode: row.error_code,
     errorMessage: row.error_message,
     createdAt: iso(row.created_at) ?? "",
@@ -266,6 +275,16 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
         [id, orphanedForMs],
       );
       return result.rows.length > 0;
+    },
+    async deleteFinishedFiles(finishedForMs) {
+      const result = await client.query<{ id: string }>(
+        `UPDATE questionnaire_jobs SET bytes = NULL, bytes_deleted_at = clock_timestamp()
+         WHERE bytes IS NOT NULL AND status IN ('succeeded', 'failed', 'cancelled')
+           AND finished_at <= clock_timestamp() - ($1::double precision * interval '1 millisecond')
+         RETURNING id`,
+        [finishedForMs],
+      );
+      return result.rows.map((row) => row.id);
     },
     async isCancelRequested(id) {
       const result = await client.query<{ requested: boolean }>(

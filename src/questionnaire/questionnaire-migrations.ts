@@ -47,7 +47,7 @@ export const QUESTIONNAIRE_MIGRATIONS: Array<{ name: string; statements: string[
  * Where a chat job reports: an opaque JSON its adapter owns (Slack: channel, thread, progress message;
  * Teams: the conversation reference), so a job resumed after a restart — by whichever replica claims it —
  * still edits its progress message and posts the filled copy in the thread it came from; and a cancel
- * request any replica can record. Applied after 0005 (src/stores/migrations.ts).
+ * request any replica can record; and the retention of a finished job's file. Applied after 0005 (src/stores/migrations.ts).
  */
 export const QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS: Array<{ name: string; statements: string[] }> = [
   {
@@ -59,5 +59,14 @@ export const QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS: Array<{ name: string; statement
     // answering process between rows (questionnaire-service.ts).
     name: "0007_questionnaire_cancel_request",
     statements: ["ALTER TABLE questionnaire_jobs ADD COLUMN cancel_requested_at timestamptz"],
+  },
+  {
+    // A finished job's uploaded file (and so its filled copy, written from it) is deleted after the
+    // retention period (FOLIO_QUESTIONNAIRE_RETENTION_DAYS); its rows and counts stay.
+    name: "0008_questionnaire_file_retention",
+    statements: [
+      "ALTER TABLE questionnaire_jobs ALTER COLUMN bytes DROP NOT NULL",
+      "ALTER TABLE questionnaire_jobs ADD COLUMN bytes_deleted_at timestamptz",
+    ],
   },
 ];

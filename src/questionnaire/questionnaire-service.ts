@@ -31,12 +31,15 @@ export type QuestionnaireSettings = {
   maxBytes: number;
   /** FOLIO_QUESTIONNAIRE_CONCURRENCY: rows of one job answered at once. */
   concurrency: number;
+  /** FOLIO_QUESTIONNAIRE_RETENTION_DAYS: a finished job's file is deleted after this many days; 0 keeps it. */
+  retentionDays: number;
 };
 
 export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
   maxRows: 5_000,
   maxBytes: 20 * 1024 * 1024,
   concurrency: 2,
+  retentionDays: 7,
 };
 
 /** How often a running job is touched, well inside the stale limit other replicas wait (serve-command.ts). */
@@ -81,6 +84,11 @@ export type QuestionnaireService = {
    */
   onResumed(listener: (job: QuestionnaireJob) => void): () => void;
   filledCopy(id: string): Promise<FilledCopy | null>;
+  /**
+   * Deletes the uploaded files (and so the filled copies) of jobs finished more than the retention
+   * period ago; returns how many. Nothing with a retention of 0 days.
+   */
+  deleteExpiredFiles(): Promise<number>;
   /** Claims and starts every job a stopped process left queued or running (untouched for `staleForMs`). */
   resumeInterrupted(staleForMs: number): Promise<string[]>;
   /** Stops answering; running jobs stay "running" in the catalog, for the next start to resume. */
@@ -255,6 +263,13 @@ export function createQuestionnaireService(options: {
     async filledCopy(id) {
       const job = await store.getJob(id);
       if (!job) return null;
+      if (job.fileDeletedAt !== null) {
+        throw new FolioError(
+          "questionnaire_file_deleted",
+          `The file of ${job.fileName} was deleted ${options.settings.retentionDays} days after the job finished (FOLIO_QUESTIONNAIRE_RETENTION_DAYS) — answer the questionnaire again to get a filled copy.`,
+          { details: { status: 410 } },
+        );
+      }
       const [bytes, rows] = await Promise.all([store.getJobBytes(id), store.listRows(id)]);
       if (!bytes) return null;
       return writeFilledCopy({
@@ -268,6 +283,14 @@ export function createQuestionnaireService(options: {
           answer: row.result,
         })),
       });
+    },
+    async deleteExpiredFiles() {
+      if (options.settings.retentionDays <= 0) return 0;
+      const deleted = await store.deleteFinishedFiles(options.settings.retentionDays * 86_400_000);
+      if (deleted.length > 0) {
+        logger.info({ jobs: deleted, retentionDays: options.settings.retentionDays }, "questionnaire files deleted");
+      }
+      return deleted.length;
     },
     async resumeInterrupted(staleForMs) {
       const jobs = await store.claimResumableJobs(staleForMs);

@@ -295,6 +295,43 @@ describe.each(ENGINES)("questionnaire jobs on $name", ({ name, available }) => {
     expect(await service.resumeInterrupted(0)).toEqual([]);
   });
 
+  it("deletes the files of jobs finished longer ago than the retention period, keeping their rows", async () => {
+    const { service } = serviceWith(async (question) => citedAnswer(question));
+    const old = await service.submit({ bytes: csvOf(QUESTIONS.slice(0, 2)), fileName: "old.csv", spaceId: "s" });
+    const recent = await service.submit({ bytes: csvOf(QUESTIONS.slice(0, 2)), fileName: "recent.csv", spaceId: "s" });
+    expect((await service.whenSettled(old.id))?.status).toBe("succeeded");
+    expect((await service.whenSettled(recent.id))?.status).toBe("succeeded");
+    // Finished 8 days ago (the default retention is 7), and a job still open as old as that.
+    await client.query("UPDATE questionnaire_jobs SET finished_at = now() - interval '8 days' WHERE id = $1", [old.id]);
+    const store = createQuestionnaireJobStore(client);
+    const open = await store.createJob({
+      spaceId: "s",
+      fileName: "open.csv",
+      format: "csv",
+      bytes: csvOf(QUESTIONS.slice(0, 1)),
+      readOptions: {},
+      layouts: [],
+      questions: [],
+      requestedBy: null,
+    });
+    await client.query("UPDATE questionnaire_jobs SET created_at = now() - interval '30 days' WHERE id = $1", [
+      open.id,
+    ]);
+
+    expect(await service.deleteExpiredFiles()).toBe(1);
+    expect(await store.getJobBytes(old.id)).toBeNull();
+    expect((await service.getJob(old.id))?.fileDeletedAt).not.toBeNull();
+    await expect(service.filledCopy(old.id)).rejects.toMatchObject({
+      code: "questionnaire_file_deleted",
+      message: expect.stringContaining("deleted 7 days after the job finished"),
+    });
+    // Its answers stay; the recent and the open job keep their files.
+    expect((await service.listRows(old.id)).map((row) => row.status)).toEqual(["answered", "answered"]);
+    expect((await service.filledCopy(recent.id))?.fileName).toBe("recent (filled).csv");
+    expect(await store.getJobBytes(open.id)).not.toBeNull();
+    expect(await service.deleteExpiredFiles()).toBe(0);
+  });
+
   it("starts no row while an interactive question is being answered", async () => {
     const asked: string[] = [];
     const { service, priority } = serviceWith(async (question) => {

@@ -97,6 +97,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0005_documents_awaiting_meaning",
               "0006_questionnaire_job_destination",
               "0007_questionnaire_cancel_request",
+              "0008_questionnaire_file_retention",
               "0100_chunk_vectors",
             ]
           : [
@@ -107,6 +108,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0005_documents_awaiting_meaning",
               "0006_questionnaire_job_destination",
               "0007_questionnaire_cancel_request",
+              "0008_questionnaire_file_retention",
             ],
       );
       // The catalog works whether or not vectors can live here.
