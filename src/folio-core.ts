@@ -24,6 +24,7 @@ export type ChatQuestionnaires = Pick<
   | "filledCopy"
   | "setDestination"
   | "onResumed"
+  | "markReported"
 >;
 
 export type SignedLinkRequest = {

@@ -36,7 +36,7 @@ import { registerFeedbackAction } from "./slack-feedback-action.js";
 import { createSlackFileRequests } from "./slack-file-requests.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
 import type { SlackQuestionnaireDependencies } from "./slack-questionnaire.js";
-import { followQuestionnaireInThread, readSlackJobAddress } from "./slack-questionnaire-follower.js";
+import { followQuestionnaireInThread, readSlackJobAddress, SLACK_DESTINATION } from "./slack-questionnaire-follower.js";
 import { checkSlackTimestamp } from "./slack-request-freshness.js";
 import { isDirectMessageChannel, searchSpaceIds, spaceIdForConversation } from "./slack-space.js";
 import { runSlackStartupChecks } from "./slack-startup-checks.js";
@@ -233,7 +233,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   };
 
   // A job this process resumes after a restart is followed in the thread it was asked in.
-  const stopFollowingResumed = core.questionnaires?.onResumed((job) => {
+  const stopFollowingResumed = core.questionnaires?.onResumed(SLACK_DESTINATION, (job) => {
     const address = readSlackJobAddress(job.destination);
     const questionnaires = core.questionnaires;
     if (!address || !questionnaires) return;

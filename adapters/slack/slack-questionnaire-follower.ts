@@ -187,6 +187,7 @@ export async function followQuestionnaireInThread(
       await post(
         `Stopped answering ${escapeMrkdwn(fileName)}: ${final ? describeProgress(final) : "the job is gone"}.`,
       );
+      await questionnaires.markReported(jobId);
       return;
     }
     const copy = await questionnaires.filledCopy(jobId);
@@ -198,6 +199,7 @@ export async function followQuestionnaireInThread(
       bytes: copy.bytes,
     });
     await post(summaryText(final));
+    await questionnaires.markReported(jobId);
     log.info({ total: final.total, latencyMs: Date.now() - started }, "slack questionnaire answered");
   } catch (error) {
     unsubscribe();
@@ -208,6 +210,7 @@ export async function followQuestionnaireInThread(
         ? buildApologyText(requestId)
         : `Answering ${escapeMrkdwn(fileName)} failed: ${escapeMrkdwn(failure.message)} (reference \`${requestId}\`)`,
     ).catch(() => undefined);
+    await questionnaires.markReported(jobId).catch(() => undefined);
   } finally {
     if (dependencies.threadJobs?.get(threadKey) === jobId) dependencies.threadJobs.delete(threadKey);
   }

@@ -51,6 +51,7 @@ import {
   deliverFilledCopy,
   followQuestionnaireInPersonalChat,
   readTeamsJobAddress,
+  TEAMS_DESTINATION,
   type TeamsChat,
   type TeamsQuestionnaireDependencies,
 } from "./teams-questionnaire.js";
@@ -314,7 +315,7 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
   });
 
   // A job this process resumes after a restart is followed again in its chat, by a proactive turn.
-  const stopFollowingResumed = core.questionnaires?.onResumed((job) => {
+  const stopFollowingResumed = core.questionnaires?.onResumed(TEAMS_DESTINATION, (job) => {
     const address = readTeamsJobAddress(job.destination);
     const questionnaires = core.questionnaires;
     if (!address || !questionnaires) return;

@@ -226,6 +226,7 @@ export async function followQuestionnaireInPersonalChat(
       await chat.send(
         text(`Stopped answering ${input.fileName}: ${final ? describeProgress(final) : "the job is gone"}.`),
       );
+      await questionnaires.markReported(jobId);
       return;
     }
     const copy = await questionnaires.filledCopy(jobId);
@@ -235,6 +236,7 @@ export async function followQuestionnaireInPersonalChat(
       attachments: [buildFileConsentCard({ jobId, fileName: copy.fileName, sizeInBytes: copy.bytes.byteLength })],
     });
     await chat.send(text(buildSummaryText(final)));
+    await questionnaires.markReported(jobId);
     log.info({ total: final.total }, "teams questionnaire answered");
   } finally {
     unsubscribe();

@@ -74,6 +74,13 @@ export type QuestionnaireJobStore = {
    * `finishedForMs` ago; returns their ids. Rows and counts are kept.
    */
   deleteFinishedFiles(finishedForMs: number): Promise<string[]>;
+  /** Records that the chat was told the job's outcome. */
+  markReported(id: string): Promise<void>;
+  /**
+   * Claims the finished jobs whose chat (one of `adapters`) was never told their outcome, finished at
+   * least `finishedForMs` ago: each is marked told in the same statement, so one replica tells it.
+   */
+  claimUnreportedJobs(adapters: string[], finishedForMs: number): Promise<QuestionnaireJob[]>;
   /** True once a cancel was requested for the job (or it was cancelled). */
   isCancelRequested(id: string): Promise<boolean>;
   /** Moves `updated_at`, so no other replica takes the job for abandoned. */
@@ -285,6 +292,22 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
         [finishedForMs],
       );
       return result.rows.map((row) => row.id);
+    },
+    async markReported(id) {
+      await client.query("UPDATE questionnaire_jobs SET reported_at = clock_timestamp() WHERE id = $1", [id]);
+    },
+    async claimUnreportedJobs(adapters, finishedForMs) {
+      if (adapters.length === 0) return [];
+      const claimed = await client.query<{ id: string }>(
+        `UPDATE questionnaire_jobs SET reported_at = clock_timestamp()
+         WHERE reported_at IS NULL AND status IN ('succeeded', 'failed', 'cancelled')
+           AND destination->>'adapter' = ANY($1::text[])
+           AND finished_at <= clock_timestamp() - ($2::double precision * interval '1 millisecond')
+         RETURNING id`,
+        [adapters, finishedForMs],
+      );
+      const jobs = await Promise.all(claimed.rows.map((row) => getJob(row.id)));
+      return jobs.filter((job) => job !== null).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     },
     async isCancelRequested(id) {
       const result = await client.query<{ requested: boolean }>(

@@ -69,4 +69,14 @@ export const QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS: Array<{ name: string; statement
       "ALTER TABLE questionnaire_jobs ADD COLUMN bytes_deleted_at timestamptz",
     ],
   },
+  {
+    // When the chat that asked was told the job's outcome (filled copy and summary, or why it stopped):
+    // a job that finished while no adapter could tell it (a crash in between) is told at the next start.
+    // Jobs finished before this migration count as told.
+    name: "0009_questionnaire_job_reported",
+    statements: [
+      "ALTER TABLE questionnaire_jobs ADD COLUMN reported_at timestamptz",
+      "UPDATE questionnaire_jobs SET reported_at = coalesce(finished_at, clock_timestamp()) WHERE status IN ('succeeded', 'failed', 'cancelled')",
+    ],
+  },
 ];

@@ -79,10 +79,13 @@ export type QuestionnaireService = {
   /** Replaces where the job reports (a chat adds its progress message once posted). */
   setDestination(id: string, destination: QuestionnaireDestination | null): Promise<void>;
   /**
-   * Calls `listener` with each job this process resumes (see resumeInterrupted), before its first row,
-   * so the adapter that owns the job's destination can follow it again; returns the unsubscribe.
+   * Calls `listener` with each job of `adapter` (its destination's) that this process resumes (see
+   * resumeInterrupted), before its first row, and with each finished job of it whose chat was never told
+   * the outcome, so the adapter follows it to its end there; returns the unsubscribe.
    */
-  onResumed(listener: (job: QuestionnaireJob) => void): () => void;
+  onResumed(adapter: string, listener: (job: QuestionnaireJob) => void): () => void;
+  /** Records that the job's chat was told its outcome, so no later start tells it again. */
+  markReported(id: string): Promise<void>;
   filledCopy(id: string): Promise<FilledCopy | null>;
   /**
    * Deletes the uploaded files (and so the filled copies) of jobs finished more than the retention
@@ -116,7 +119,16 @@ export function createQuestionnaireService(options: {
   const store: QuestionnaireJobStore = createQuestionnaireJobStore(options.client);
   const logger = options.logger.child({ component: "questionnaires" });
   const running = new Map<string, RunningJob>();
-  const resumedListeners = new Set<(job: QuestionnaireJob) => void>();
+  const resumedListeners = new Map<string, Set<(job: QuestionnaireJob) => void>>();
+  const tellAdapter = (job: QuestionnaireJob) => {
+    for (const listener of resumedListeners.get(job.destination?.adapter ?? "") ?? []) {
+      try {
+        listener(job);
+      } catch (error) {
+        logger.warn({ jobId: job.id, err: error }, "a resumed questionnaire's follower failed to start");
+      }
+    }
+  };
   let closed = false;
 
   const pace = (id: string) => {
@@ -256,10 +268,13 @@ export function createQuestionnaireService(options: {
       return store.requestCancel(id, ORPHANED_AFTER_MS);
     },
     setDestination: (id, destination) => store.setDestination(id, destination),
-    onResumed(listener) {
-      resumedListeners.add(listener);
-      return () => resumedListeners.delete(listener);
+    onResumed(adapter, listener) {
+      const listeners = resumedListeners.get(adapter) ?? new Set();
+      listeners.add(listener);
+      resumedListeners.set(adapter, listeners);
+      return () => listeners.delete(listener);
     },
+    markReported: (id) => store.markReported(id),
     async filledCopy(id) {
       const job = await store.getJob(id);
       if (!job) return null;
@@ -297,13 +312,13 @@ export function createQuestionnaireService(options: {
       for (const job of jobs) {
         logger.info({ jobId: job.id, pending: job.counts.pending }, "resuming questionnaire job");
         start(job);
-        for (const listener of resumedListeners) {
-          try {
-            listener(job);
-          } catch (error) {
-            logger.warn({ jobId: job.id, err: error }, "a resumed questionnaire's follower failed to start");
-          }
-        }
+        tellAdapter(job);
+      }
+      // Finished while nobody could tell the chat (a stop between the last row and the summary): told now.
+      const listening = [...resumedListeners].filter(([, listeners]) => listeners.size > 0).map(([name]) => name);
+      for (const job of await store.claimUnreportedJobs(listening, staleForMs)) {
+        logger.info({ jobId: job.id, status: job.status }, "telling a finished questionnaire's chat its outcome");
+        tellAdapter(job);
       }
       return jobs.map((job) => job.id);
     },

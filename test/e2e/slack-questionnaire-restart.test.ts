@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSlackAdapter, type SlackAdapter } from "../../adapters/slack/slack-adapter.js";
+import { slackDestination } from "../../adapters/slack/slack-questionnaire-follower.js";
 import { spaceIdForConversation } from "../../adapters/slack/slack-space.js";
 import { createFolio, type Folio } from "../../src/composition-root.js";
 import { loadConfig } from "../../src/config/config.js";
@@ -232,4 +233,49 @@ describe.skipIf(!hasSharedData)("a Slack questionnaire across a restart", () => 
     // At most the one row cut off mid-answer (concurrency 1) was started twice.
     expect(after.filter((row) => row.attempts > 1).length).toBeLessThanOrEqual(1);
   }, 600_000);
+
+  it("tells the thread of a job that finished while no Slack adapter could, once, at the next start", async () => {
+    // A job finished by a process whose adapter was gone (stopped between the last row and the summary):
+    // Folio alone, the job submitted with its Slack thread as destination.
+    const threadTs = fake.nextTs();
+    const config = loadConfig(
+      { FOLIO_DATA_DIR: dataDir, FOLIO_MODELS_DIR: sharedModelsDir, FOLIO_EMBED_MODEL: "none" },
+      dataDir,
+    );
+    const alone = await createFolio(config, silentLogger);
+    const dmSpace = spaceIdForConversation({
+      teamId: FAKE_TEAM_ID,
+      channelId: DM,
+      userId: ASKER,
+      isDirectMessage: true,
+    });
+    const job = await alone.questionnaires.submit({
+      bytes: new TextEncoder().encode("Question\nHow long are backups kept?\n"),
+      fileName: "untold.csv",
+      spaceId: dmSpace,
+      requestedBy: ASKER,
+      destination: slackDestination({ teamId: FAKE_TEAM_ID, channelId: DM, threadTs, progressTs: null }),
+    });
+    expect((await alone.questionnaires.whenSettled(job.id))?.status).toBe("succeeded");
+    await alone.close();
+    expect(folioRepliesIn(threadTs)).toEqual([]);
+
+    const app = await startApp();
+    expect(await app.folio.questionnaires.resumeInterrupted(0)).toEqual([]);
+    const summary = await waitFor(() =>
+      folioRepliesIn(threadTs).find((message) => message.text.startsWith("*untold.csv* —")),
+    );
+    expect(summary.text).toContain("*untold.csv* — 1 question in");
+    expect(fake.uploads.filter((upload) => upload.filename === "untold (filled).csv")).toEqual([
+      expect.objectContaining({ completed: { channelId: DM, threadTs, title: "untold (filled).csv" } }),
+    ]);
+    await stopApp(app);
+
+    // Told once: the next start finds nothing more to tell.
+    const again = await startApp();
+    await again.folio.questionnaires.resumeInterrupted(0);
+    await stopApp(again);
+    expect(folioRepliesIn(threadTs).filter((message) => message.text.startsWith("*untold.csv* —"))).toHaveLength(1);
+    expect(fake.uploads.filter((upload) => upload.filename === "untold (filled).csv")).toHaveLength(1);
+  }, 300_000);
 });

@@ -332,6 +332,35 @@ describe.each(ENGINES)("questionnaire jobs on $name", ({ name, available }) => {
     expect(await service.deleteExpiredFiles()).toBe(0);
   });
 
+  it("hands a finished job its chat was never told about to that chat's adapter, once", async () => {
+    const { service } = serviceWith(async (question) => citedAnswer(question));
+    const destination = { adapter: "slack", address: { channelId: "C1", threadTs: "1.0" } };
+    const untold = await service.submit({
+      bytes: csvOf(QUESTIONS.slice(0, 1)),
+      fileName: "u.csv",
+      spaceId: "s",
+      destination,
+    });
+    const told = await service.submit({
+      bytes: csvOf(QUESTIONS.slice(0, 1)),
+      fileName: "t.csv",
+      spaceId: "s",
+      destination,
+    });
+    const console = await service.submit({ bytes: csvOf(QUESTIONS.slice(0, 1)), fileName: "c.csv", spaceId: "s" });
+    for (const job of [untold, told, console]) await service.whenSettled(job.id);
+    await service.markReported(told.id);
+
+    const other = serviceWith(async (question) => citedAnswer(question)).service;
+    const handed: string[] = [];
+    other.onResumed("teams", (job) => handed.push(`teams:${job.fileName}`));
+    other.onResumed("slack", (job) => handed.push(`slack:${job.fileName}`));
+    expect(await other.resumeInterrupted(0)).toEqual([]);
+    expect(handed).toEqual(["slack:u.csv"]);
+    await other.resumeInterrupted(0);
+    expect(handed).toEqual(["slack:u.csv"]);
+  });
+
   it("starts no row while an interactive question is being answered", async () => {
     const asked: string[] = [];
     const { service, priority } = serviceWith(async (question) => {

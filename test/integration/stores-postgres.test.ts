@@ -98,6 +98,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0006_questionnaire_job_destination",
               "0007_questionnaire_cancel_request",
               "0008_questionnaire_file_retention",
+              "0009_questionnaire_job_reported",
               "0100_chunk_vectors",
             ]
           : [
@@ -109,6 +110,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0006_questionnaire_job_destination",
               "0007_questionnaire_cancel_request",
               "0008_questionnaire_file_retention",
+              "0009_questionnaire_job_reported",
             ],
       );
       // The catalog works whether or not vectors can live here.
