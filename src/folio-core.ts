@@ -8,10 +8,23 @@ import type { DocumentRecord, FeedbackRating, SpaceId } from "./domain/types.js"
 import type { IngestInput, IngestResult } from "./ingest/ingest-result.js";
 import type { QuestionnaireService } from "./questionnaire/questionnaire-service.js";
 
-/** What a chat adapter needs of questionnaire jobs: start one, follow it, fetch the filled copy. */
+/**
+ * What a chat adapter needs of questionnaire jobs: start one, follow it (again after a restart, through
+ * the destination stored with it), cancel it, fetch the filled copy.
+ */
 export type ChatQuestionnaires = Pick<
   QuestionnaireService,
-  "submit" | "getJob" | "progress" | "onProgress" | "whenSettled" | "cancel" | "filledCopy"
+  | "submit"
+  | "getJob"
+  | "listJobs"
+  | "progress"
+  | "onProgress"
+  | "whenSettled"
+  | "cancel"
+  | "filledCopy"
+  | "setDestination"
+  | "onResumed"
+  | "markReported"
 >;
 
 export type SignedLinkRequest = {

@@ -20,6 +20,7 @@ import type { FolioCore } from "../../src/folio-core.js";
 import type { HttpRoute } from "../../src/http/http-route.js";
 import type { Logger } from "../../src/logger.js";
 import { answerInThread, type NativeFeedback, type NativeStreaming } from "./slack-answer.js";
+import type { SlackApprovedAnswersDependencies } from "./slack-approved-answers.js";
 import { type AssistantQuestion, createSlackAssistant } from "./slack-assistant.js";
 import { createAssistantContextStore } from "./slack-assistant-context.js";
 import { createBoltLogger } from "./slack-bolt-logger.js";
@@ -32,20 +33,12 @@ import {
 } from "./slack-commands.js";
 import { type ConversationQuestion, registerConversationEvents } from "./slack-conversation-events.js";
 import { registerFeedbackAction } from "./slack-feedback-action.js";
+import { createSlackFileRequests } from "./slack-file-requests.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
-import {
-  answerQuestionnaireInThread,
-  findLatestSharedFile,
-  type SlackMessageWithFiles,
-  type SlackQuestionnaireDependencies,
-} from "./slack-questionnaire.js";
+import type { SlackQuestionnaireDependencies } from "./slack-questionnaire.js";
+import { followQuestionnaireInThread, readSlackJobAddress, SLACK_DESTINATION } from "./slack-questionnaire-follower.js";
 import { checkSlackTimestamp } from "./slack-request-freshness.js";
-import {
-  isDirectMessageChannel,
-  type SlackConversation,
-  searchSpaceIds,
-  spaceIdForConversation,
-} from "./slack-space.js";
+import { isDirectMessageChannel, searchSpaceIds, spaceIdForConversation } from "./slack-space.js";
 import { runSlackStartupChecks } from "./slack-startup-checks.js";
 import {
   type BotIdentity,
@@ -97,7 +90,10 @@ export type SlackAdapter = {
    * warnings about FOLIO_PUBLIC_URL, and connects Socket Mode.
    */
   start(): Promise<void>;
-  /** Disconnects and waits for answers and uploads in progress. */
+  /**
+   * Disconnects and waits for answers and uploads in progress; questionnaire jobs are not waited for
+   * (their threads say "paused"; the next start resumes them and reports in the same thread).
+   */
   stop(): Promise<void>;
 };
 
@@ -221,6 +217,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     createRequestId: () => randomUUID(),
   };
 
+  // Aborted by stop(): questionnaire followers let go (their jobs stay in the catalog for the next start).
+  const stopping = new AbortController();
   const questionnaireDependencies: SlackQuestionnaireDependencies = {
     client,
     questionnaires: core.questionnaires,
@@ -231,68 +229,45 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     progressIntervalMs: tuning.questionnaireProgressIntervalMs,
     createRequestId: () => randomUUID(),
     threadJobs: new Map(),
+    stop: stopping.signal,
   };
 
-  /** The newest file shared in the thread, or (outside a thread, or none there) in the channel. */
-  const findQuestionnaireFile = async (channel: string, threadTs: string | null) => {
-    if (threadTs) {
-      const replies = await client.conversations.replies({ channel, ts: threadTs, limit: 200 });
-      const inThread = findLatestSharedFile((replies.messages ?? []) as SlackMessageWithFiles[]);
-      if (inThread) return inThread;
-    }
-    const history = await client.conversations.history({ channel, limit: 50 });
-    return findLatestSharedFile((history.messages ?? []) as SlackMessageWithFiles[]);
-  };
-
-  /**
-   * A shared file is indexed as a document when it arrives; once someone asks to answer it, it is a
-   * questionnaire, and its questions must not be cited as their own answers: that copy is removed.
-   */
-  const removeIndexedCopy = async (conversation: SlackConversation, file: { name?: string; user?: string }) => {
-    const spaceId = spaceIdForConversation(conversation);
-    const copies = (await core.listDocuments(spaceId)).filter(
-      (document) => document.fileName === file.name && document.uploader === (file.user ?? conversation.userId),
+  // A job this process resumes after a restart is followed in the thread it was asked in.
+  const stopFollowingResumed = core.questionnaires?.onResumed(SLACK_DESTINATION, (job) => {
+    const address = readSlackJobAddress(job.destination);
+    const questionnaires = core.questionnaires;
+    if (!address || !questionnaires) return;
+    void track(() =>
+      followQuestionnaireInThread(
+        { ...questionnaireDependencies, questionnaires },
+        {
+          jobId: job.id,
+          fileName: job.fileName,
+          address,
+          requestId: randomUUID(),
+          resumed: true,
+          stop: stopping.signal,
+        },
+      ),
     );
-    for (const copy of copies) await core.deleteDocument(copy.id);
-    return copies.length;
+  });
+
+  const approvedAnswerDependencies: SlackApprovedAnswersDependencies = {
+    client,
+    approvedAnswers: core.approvedAnswers,
+    botToken: slack.botToken,
+    apiOrigin: fileDependencies.apiOrigin,
+    maxBytes: tuning.maxFileBytes,
+    logger,
+    createRequestId: () => randomUUID(),
   };
 
-  const startQuestionnaire = async (
-    conversation: SlackConversation,
-    found: NonNullable<Awaited<ReturnType<typeof findQuestionnaireFile>>>,
-  ) => {
-    const threadTs = found.message.thread_ts ?? found.message.ts ?? "";
-    await answerQuestionnaireInThread(questionnaireDependencies, {
-      file: found.file,
-      conversation,
-      threadTs,
-      async onAccepted() {
-        if ((await removeIndexedCopy(conversation, found.file)) === 0) return;
-        await client.chat.postMessage({
-          channel: conversation.channelId,
-          thread_ts: threadTs,
-          text: `${found.file.name ?? "This file"} is a questionnaire, not a source: I removed it from this conversation's documents so its questions are not cited as answers.`,
-        });
-      },
-    });
-  };
-
-  const answerQuestionnaire = async (request: {
-    conversation: SlackConversation;
-    threadTs: string | null;
-    ts: string;
-  }) => {
-    const found = await findQuestionnaireFile(request.conversation.channelId, request.threadTs);
-    if (!found) {
-      await client.chat.postMessage({
-        channel: request.conversation.channelId,
-        thread_ts: request.threadTs ?? request.ts,
-        text: "I found no file to answer here — share the questionnaire (XLSX, CSV or DOCX), then ask again in its thread.",
-      });
-      return;
-    }
-    await startQuestionnaire(request.conversation, found);
-  };
+  const fileRequests = createSlackFileRequests({
+    client,
+    core,
+    questionnaires: questionnaireDependencies,
+    approvedAnswers: approvedAnswerDependencies,
+  });
 
   const fetchThread = async (channel: string, threadTs: string): Promise<SlackThreadMessage[]> => {
     const replies = await client.conversations.replies({ channel, ts: threadTs, limit: 100 });
@@ -377,6 +352,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       track,
       ingestFile: ({ file, conversation, threadTs }) =>
         ingestSharedFile(fileDependencies, { file, conversation, threadTs }),
+      fileRequests,
       async answer(question) {
         const bot = await resolveIdentity();
         const thread = await fetchThread(question.conversation.channelId, question.threadTs);
@@ -400,20 +376,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     resolveIdentity,
     fetchThread,
     answer,
-    answerQuestionnaire,
-    async cancelQuestionnaire({ conversation, threadTs }) {
-      const jobId = questionnaireDependencies.threadJobs?.get(`${conversation.channelId}:${threadTs}`);
-      if (!jobId || !core.questionnaires) return false;
-      // The answering flow sees the job settle as cancelled and says so in the thread.
-      await core.questionnaires.cancel(jobId);
-      return true;
-    },
-    answerSharedQuestionnaire: async ({ conversation, file, threadTs }) => {
-      // Claimed like an upload, so its `file_shared` announcement does not index it after all.
-      const spaceId = spaceIdForConversation(conversation);
-      await core.markEventProcessed(`slack-file:${spaceId}:${file.id}`);
-      await answerQuestionnaireInThread(questionnaireDependencies, { file, conversation, threadTs });
-    },
+    answerQuestionnaire: fileRequests.answerQuestionnaire,
+    cancelQuestionnaire: fileRequests.cancelQuestionnaire,
+    answerSharedQuestionnaire: fileRequests.answerSharedQuestionnaire,
+    addApprovedAnswers: fileRequests.addApprovedAnswers,
+    addSharedApprovedAnswers: fileRequests.addSharedApprovedAnswers,
     track,
   });
   registerFeedbackAction(app, { client, core, logger, track });
@@ -433,7 +400,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       const parsed = parseFolioCommand(command.text);
       if (parsed.name === "questionnaire") {
         // Slack gives a slash command no thread: the channel's most recent shared file is the one meant.
-        const found = await findQuestionnaireFile(command.channel_id, null);
+        const found = await fileRequests.findSharedFile(command.channel_id, null);
         const fileName = found?.file.name ?? found?.file.title ?? "the file";
         await ack({
           response_type: "ephemeral",
@@ -443,7 +410,22 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         });
         if (found) {
           const conversation = { teamId, channelId: command.channel_id, userId: command.user_id, isDirectMessage };
-          void track(() => startQuestionnaire(conversation, found));
+          void track(() => fileRequests.answerFoundQuestionnaire(conversation, found));
+        }
+        return;
+      }
+      if (parsed.name === "answers-add") {
+        const found = await fileRequests.findSharedFile(command.channel_id, null);
+        const fileName = found?.file.name ?? found?.file.title ?? "the file";
+        await ack({
+          response_type: "ephemeral",
+          text: found
+            ? `Adding ${fileName} as approved answers — I will say how many in its thread.`
+            : "I found no file shared here — share the completed questionnaire (XLSX, CSV or DOCX), then run `/folio answers add` again.",
+        });
+        if (found) {
+          const conversation = { teamId, channelId: command.channel_id, userId: command.user_id, isDirectMessage };
+          void track(() => fileRequests.addFoundApprovedAnswers(conversation, found));
         }
         return;
       }
@@ -514,6 +496,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       }
     },
     async stop() {
+      stopFollowingResumed?.();
+      stopping.abort();
       if (socketMode) await app.stop();
       await Promise.allSettled([...inFlight]);
     },

@@ -3,14 +3,17 @@
  * remembers which channel they are viewing and offers suggested prompts about documents they can
  * search; a question there sets the loading status, titles the thread after its first question, and is
  * answered in the thread from the asker's uploads, the library and — if they are a member — the viewed
- * channel; a file shared there is indexed into the asker's own space. Every assistant.* call is
- * best-effort: a workspace or thread without the container still gets its answer.
+ * channel; a file shared there is indexed into the asker's own space, unless it comes with "answer this
+ * questionnaire" or "add these as approved answers" (then it is that, as in a DM; "cancel" stops the
+ * thread's questionnaire). Every assistant.* call is best-effort: a workspace or thread without the
+ * container still gets its answer.
  */
 import { Assistant, type webApi } from "@slack/bolt";
 import type { DocumentRecord, SpaceId } from "../../src/domain/types.js";
 import { toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import type { Logger } from "../../src/logger.js";
+import { isApprovedAnswersRequest } from "./slack-approved-answers.js";
 import {
   type AssistantContextStore,
   type AssistantThreadKey,
@@ -19,6 +22,8 @@ import {
   viewedChannelOf,
 } from "./slack-assistant-context.js";
 import type { SlackFileObject, SlackMessageEvent } from "./slack-events.js";
+import type { SlackFileRequests } from "./slack-file-requests.js";
+import { isQuestionnaireCancel, isQuestionnaireRequest } from "./slack-questionnaire.js";
 import type { SlackConversation } from "./slack-space.js";
 import { isFromBot } from "./slack-thread-context.js";
 
@@ -48,6 +53,15 @@ export type SlackAssistantDependencies = {
   teamIdFor: (eventTeamId: string | undefined) => Promise<string>;
   answer: (question: AssistantQuestion) => Promise<void>;
   ingestFile: (input: { file: SlackFileObject; conversation: SlackConversation; threadTs: string }) => Promise<unknown>;
+  /** Questionnaires and approved answers asked for in the thread, as in a DM. */
+  fileRequests: Pick<
+    SlackFileRequests,
+    | "answerQuestionnaire"
+    | "answerSharedQuestionnaire"
+    | "cancelQuestionnaire"
+    | "addApprovedAnswers"
+    | "addSharedApprovedAnswers"
+  >;
   /** Runs work after Bolt's ack, so stop() can wait for it and failures are logged in one place. */
   track: (work: () => Promise<unknown>) => Promise<void>;
 };
@@ -170,12 +184,31 @@ export function createSlackAssistant(dependencies: SlackAssistantDependencies): 
     };
     const channelId = message.channel;
     const threadTs = message.thread_ts;
+    const requests = dependencies.fileRequests;
+    const text = message.text?.trim() ?? "";
     if (message.files && message.files.length > 0) {
+      const [only] = message.files;
+      if (only && message.files.length === 1 && isQuestionnaireRequest(text)) {
+        await requests.answerSharedQuestionnaire({ conversation, file: only, threadTs });
+        return;
+      }
+      if (only && message.files.length === 1 && isApprovedAnswersRequest(text)) {
+        await requests.addSharedApprovedAnswers({ conversation, file: only, threadTs });
+        return;
+      }
       for (const file of message.files) await dependencies.ingestFile({ file, conversation, threadTs });
       return;
     }
-    const text = message.text?.trim() ?? "";
     if (!text) return;
+    if (isQuestionnaireCancel(text) && (await requests.cancelQuestionnaire({ conversation, threadTs }))) return;
+    if (isApprovedAnswersRequest(text)) {
+      await requests.addApprovedAnswers({ conversation, threadTs, ts: message.ts });
+      return;
+    }
+    if (isQuestionnaireRequest(text)) {
+      await requests.answerQuestionnaire({ conversation, threadTs, ts: message.ts });
+      return;
+    }
     const spaceIds = await searchSpaces(teamId, message.user, { channelId, threadTs });
     await dependencies.answer({
       conversation,

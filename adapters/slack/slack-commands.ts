@@ -1,12 +1,15 @@
 /**
  * The `/folio` slash command: `help`, `docs` (what this conversation's space holds), `forget <doc>`
  * (only the uploader or a configured admin), and `answer-all on|off` (the per-channel mode in which
- * Folio answers every question, not only mentions; kept in the database when there is one). Parsing and replies are pure; the handler takes
- * the core and a channel-mode store so it can be tested with fakes.
+ * Folio answers every question, not only mentions; kept in the database when there is one), and
+ * `answers list|remove <id>` (the space's approved answers; `answers add` and `questionnaire` need the
+ * shared file, so the adapter runs them). Parsing and replies are pure; the handler takes the core and a
+ * channel-mode store so it can be tested with fakes.
  */
 import { findDocuments } from "../../src/domain/find-documents.js";
 import type { DocumentRecord, SpaceId } from "../../src/domain/types.js";
 import type { FolioCore } from "../../src/folio-core.js";
+import { formatApprovedAnswerList } from "./slack-approved-answers.js";
 import { escapeMrkdwn } from "./slack-message-format.js";
 
 export type FolioCommand =
@@ -16,6 +19,10 @@ export type FolioCommand =
   | { name: "answer-all"; enabled: boolean }
   /** Answer the most recent file shared in the channel as a questionnaire (run by the adapter, not here). */
   | { name: "questionnaire" }
+  /** Add the most recent file shared in the channel as approved answers (run by the adapter, not here). */
+  | { name: "answers-add" }
+  | { name: "answers-list" }
+  | { name: "answers-remove"; id: string }
   | { name: "unknown"; input: string };
 
 export function parseFolioCommand(text: string): FolioCommand {
@@ -32,6 +39,15 @@ export function parseFolioCommand(text: string): FolioCommand {
     case "questionnaire":
     case "rfp":
       return { name: "questionnaire" };
+    case "answers": {
+      const [first = "", ...others] = argument.split(/\s+/);
+      const action = first.toLowerCase() || "list";
+      const target = others.join(" ").trim();
+      if (action === "add" && !target) return { name: "answers-add" };
+      if (action === "list" && !target) return { name: "answers-list" };
+      if (action === "remove" && target) return { name: "answers-remove", id: target };
+      return { name: "unknown", input: trimmed };
+    }
     case "forget":
       return argument ? { name: "forget", target: argument } : { name: "unknown", input: trimmed };
     case "answer-all": {
@@ -55,6 +71,8 @@ export const HELP_TEXT = [
   "• `/folio forget <file name or id>` — remove a document (uploader or admin only)",
   "• `/folio answer-all on|off` — answer every question in this channel, not only mentions",
   "• `/folio questionnaire` — answer the most recent questionnaire (XLSX, CSV or DOCX) shared here; or say “answer this questionnaire” in the file's thread",
+  "• `/folio answers add` — add the most recent completed questionnaire shared here as approved answers; or say “add these as approved answers” in the file's thread",
+  "• `/folio answers list` · `/folio answers remove <id>` — the approved answers here",
 ].join("\n");
 
 /** Remembers which channels answer every question. Off unless turned on. */
@@ -121,7 +139,10 @@ export type CommandContext = {
 export async function runFolioCommand(
   command: FolioCommand,
   context: CommandContext,
-  dependencies: { core: Pick<FolioCore, "listDocuments" | "deleteDocument">; channelModes: ChannelModeStore },
+  dependencies: {
+    core: Pick<FolioCore, "listDocuments" | "deleteDocument" | "approvedAnswers">;
+    channelModes: ChannelModeStore;
+  },
 ): Promise<string> {
   switch (command.name) {
     case "help":
@@ -156,6 +177,26 @@ export async function runFolioCommand(
         : "I will answer only when mentioned in this channel.";
     case "questionnaire":
       return "Questionnaires are answered in the file's thread — share the file, then say “answer this questionnaire” there.";
+    case "answers-add":
+      return "Approved answers are added from a shared file — share the completed questionnaire, then run `/folio answers add`.";
+    case "answers-list":
+      if (!dependencies.core.approvedAnswers) return "Approved answers are not available in this Folio.";
+      return formatApprovedAnswerList(await dependencies.core.approvedAnswers.list(context.spaceId));
+    case "answers-remove": {
+      if (!dependencies.core.approvedAnswers) return "Approved answers are not available in this Folio.";
+      // Where admins are configured, only they change what a whole channel's answers lead with.
+      if (
+        !context.isDirectMessage &&
+        context.adminUserIds.length > 0 &&
+        !context.adminUserIds.includes(context.userId)
+      ) {
+        return "Only a Folio admin can remove an approved answer here.";
+      }
+      const removed = await dependencies.core.approvedAnswers.remove(context.spaceId, command.id);
+      return removed
+        ? `Removed approved answer \`${escapeMrkdwn(command.id)}\`.`
+        : `No approved answer \`${escapeMrkdwn(command.id)}\` here — \`/folio answers list\` shows their ids.`;
+    }
     case "unknown":
       return `I do not know “${escapeMrkdwn(command.input)}”.\n${HELP_TEXT}`;
   }

@@ -5,6 +5,7 @@
  * only gathers what each decision needs (who Folio is, the channel's mode, the thread so far).
  */
 import type { App, webApi } from "@slack/bolt";
+import { isApprovedAnswersRequest } from "./slack-approved-answers.js";
 import type { ChannelModeStore } from "./slack-commands.js";
 import {
   classifyMessageEvent,
@@ -51,6 +52,18 @@ export type ConversationEventDependencies = {
     file: SlackFileObject;
     threadTs: string;
   }) => Promise<void>;
+  /** "add these as approved answers": adds the file shared in the thread (or, outside one, the latest here). */
+  addApprovedAnswers: (request: {
+    conversation: SlackConversation;
+    threadTs: string | null;
+    ts: string;
+  }) => Promise<void>;
+  /** A file shared with "add these as approved answers" in the same message: added, never indexed. */
+  addSharedApprovedAnswers: (request: {
+    conversation: SlackConversation;
+    file: SlackFileObject;
+    threadTs: string;
+  }) => Promise<void>;
   /** Runs work after Bolt's ack, remembered so the adapter's stop() can wait for it. */
   track: (work: () => Promise<unknown>) => Promise<void>;
 };
@@ -58,6 +71,7 @@ export type ConversationEventDependencies = {
 export function registerConversationEvents(app: App, dependencies: ConversationEventDependencies): void {
   const { client, channelModes, fileDependencies, resolveIdentity, fetchThread, answer, track } = dependencies;
   const { answerQuestionnaire, answerSharedQuestionnaire, cancelQuestionnaire } = dependencies;
+  const { addApprovedAnswers, addSharedApprovedAnswers } = dependencies;
 
   app.event("app_mention", async ({ event, context }) =>
     track(async () => {
@@ -69,6 +83,10 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       const conversation = { teamId, channelId: event.channel, userId: event.user, isDirectMessage: false };
       if (event.thread_ts && isQuestionnaireCancel(event.text)) {
         if (await cancelQuestionnaire({ conversation, threadTs: event.thread_ts })) return;
+      }
+      if (isApprovedAnswersRequest(event.text)) {
+        await addApprovedAnswers({ conversation, threadTs: event.thread_ts ?? null, ts: event.ts });
+        return;
       }
       if (isQuestionnaireRequest(event.text)) {
         await answerQuestionnaire({
@@ -122,6 +140,10 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
           await answerSharedQuestionnaire({ conversation, file: only, threadTs: message.thread_ts ?? ts });
           return;
         }
+        if (only && decision.files.length === 1 && isApprovedAnswersRequest(message.text ?? "")) {
+          await addSharedApprovedAnswers({ conversation, file: only, threadTs: message.thread_ts ?? ts });
+          return;
+        }
         for (const file of decision.files) {
           await ingestSharedFile(fileDependencies, { file, conversation, threadTs: message.thread_ts ?? ts });
         }
@@ -131,6 +153,10 @@ export function registerConversationEvents(app: App, dependencies: ConversationE
       if (decision.kind === "follow-up-candidate" && !threadHasFolioReply(thread, bot)) return;
       if (inThread && message.thread_ts && isQuestionnaireCancel(message.text ?? "")) {
         if (await cancelQuestionnaire({ conversation, threadTs: message.thread_ts })) return;
+      }
+      if (isApprovedAnswersRequest(message.text ?? "")) {
+        await addApprovedAnswers({ conversation, threadTs: inThread ? (message.thread_ts ?? null) : null, ts });
+        return;
       }
       if (isQuestionnaireRequest(message.text ?? "")) {
         await answerQuestionnaire({ conversation, threadTs: inThread ? (message.thread_ts ?? null) : null, ts });

@@ -4,8 +4,10 @@
  * asks of Folio, before any network call. Its own small types (not the SDK's), so the rules are pure
  * and unit-tested, and the space ids that scope every search are derived here.
  */
+
+import { isApprovedAnswersRequest } from "../../src/answer-library/approved-answers-request.js";
 import type { SpaceId } from "../../src/domain/types.js";
-import { isQuestionnaireRequest } from "../../src/questionnaire/questionnaire-request.js";
+import { isQuestionnaireCancel, isQuestionnaireRequest } from "../../src/questionnaire/questionnaire-request.js";
 
 /** Attachment type of a file sent to a bot in a personal chat (manifest `supportsFiles: true`). */
 export const FILE_DOWNLOAD_INFO = "application/vnd.microsoft.teams.file.download.info";
@@ -58,6 +60,10 @@ export type ActivityDecision =
   | { kind: "files"; files: TeamsFile[]; text: string }
   /** A 1:1 file sent with "answer this questionnaire": answered as questions, never indexed. */
   | { kind: "questionnaire"; file: TeamsFile }
+  /** A 1:1 file sent with "add these as approved answers": its pairs added to the chat's space, never indexed. */
+  | { kind: "approved-answers"; file: TeamsFile }
+  /** "cancel" in a 1:1 chat: stops the person's questionnaire being answered there. */
+  | { kind: "cancel-questionnaire" }
   /** The user's answer to a file consent card (the filled copy of questionnaire job `jobId`). */
   | { kind: "file-consent"; action: "accept" | "decline"; jobId: string; uploadInfo: TeamsUploadInfo | null }
   | { kind: "channel-files"; names: string[] }
@@ -203,7 +209,9 @@ export function classifyActivity(activity: TeamsActivity): ActivityDecision {
     const files = (activity.attachments ?? []).flatMap((attachment) => readDownloadInfo(attachment) ?? []);
     const [first] = files;
     if (first && files.length === 1 && isQuestionnaireRequest(text)) return { kind: "questionnaire", file: first };
+    if (first && files.length === 1 && isApprovedAnswersRequest(text)) return { kind: "approved-answers", file: first };
     if (files.length > 0) return { kind: "files", files, text };
+    if (isQuestionnaireCancel(text)) return { kind: "cancel-questionnaire" };
     return text ? { kind: "question", text } : { kind: "ignore", reason: "empty" };
   }
   if (!mentionsRecipient(activity)) return { kind: "ignore", reason: "not addressed to Folio" };

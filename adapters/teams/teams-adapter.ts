@@ -38,6 +38,7 @@ import {
   type TeamsFile,
 } from "./teams-activity.js";
 import { type ActivitySender, answerInConversation } from "./teams-answer.js";
+import { addApprovedAnswersInPersonalChat } from "./teams-approved-answers.js";
 import { createTeamsAuthentication, PUBLIC_CLOUD_ENDPOINTS, type TeamsEndpoints } from "./teams-authentication.js";
 import { parseTeamsCommand, runTeamsCommand } from "./teams-commands.js";
 import { createTeamsConversationState, readUploadCode, type SettingsStore } from "./teams-conversation-state.js";
@@ -46,7 +47,11 @@ import { ingestTeamsFile } from "./teams-files.js";
 import { buildApologyText, buildChannelFileText, type OutgoingActivity } from "./teams-message-format.js";
 import {
   answerQuestionnaireInPersonalChat,
+  cancelQuestionnaireInPersonalChat,
   deliverFilledCopy,
+  followQuestionnaireInPersonalChat,
+  readTeamsJobAddress,
+  TEAMS_DESTINATION,
   type TeamsChat,
   type TeamsQuestionnaireDependencies,
 } from "./teams-questionnaire.js";
@@ -81,7 +86,7 @@ export type TeamsAdapterOptions = {
 
 export type TeamsAdapter = {
   routes: HttpRoute[];
-  /** Waits for answers and uploads in progress. */
+  /** Waits for answers and uploads in progress; questionnaire jobs are let go ("paused"), for the next start. */
   stop(): Promise<void>;
 };
 
@@ -288,8 +293,12 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     }
   };
 
+  // Aborted by stop(): questionnaire followers let go (their jobs stay in the catalog for the next start).
+  const stopping = new AbortController();
   const questionnaireDependencies: TeamsQuestionnaireDependencies = {
     questionnaires: core.questionnaires,
+    stop: stopping.signal,
+    followedJobs: new Set(),
     logger,
     maxBytes: tuning.maxFileBytes,
     ...(options.fileDownloads ? { fileHosts: options.fileDownloads } : {}),
@@ -305,7 +314,33 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     },
   });
 
-  const handle = async (context: TurnContext, activity: TeamsActivity, decision: ActivityDecision) => {
+  // A job this process resumes after a restart is followed again in its chat, by a proactive turn.
+  const stopFollowingResumed = core.questionnaires?.onResumed(TEAMS_DESTINATION, (job) => {
+    const address = readTeamsJobAddress(job.destination);
+    const questionnaires = core.questionnaires;
+    if (!address || !questionnaires) return;
+    track(() =>
+      cloudAdapter.continueConversationAsync(
+        teams.appId,
+        address.reference as Partial<ConversationReference>,
+        (context) =>
+          followQuestionnaireInPersonalChat({ ...questionnaireDependencies, questionnaires }, chatFor(context), {
+            jobId: job.id,
+            fileName: job.fileName,
+            progressId: address.progressActivityId,
+            requestId: randomUUID(),
+            resumed: true,
+          }),
+      ),
+    );
+  });
+
+  const handle = async (
+    context: TurnContext,
+    activity: TeamsActivity,
+    decision: ActivityDecision,
+    reference: Partial<ConversationReference>,
+  ) => {
     const conversation = readConversation(activity);
     if (!conversation) return;
     try {
@@ -315,7 +350,30 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
           spaceId: spaceIdForConversation(conversation),
           userId: conversation.userId,
           requestId: randomUUID(),
+          reference: JSON.parse(JSON.stringify(reference)) as Record<string, unknown>,
         });
+      } else if (decision.kind === "approved-answers") {
+        const reply = await addApprovedAnswersInPersonalChat(
+          {
+            approvedAnswers: core.approvedAnswers,
+            logger,
+            maxBytes: tuning.maxFileBytes,
+            ...(options.fileDownloads ? { fileHosts: options.fileDownloads } : {}),
+          },
+          {
+            file: decision.file,
+            spaceId: spaceIdForConversation(conversation),
+            userId: conversation.userId,
+            requestId: randomUUID(),
+          },
+        );
+        await sendText(context, reply);
+      } else if (decision.kind === "cancel-questionnaire") {
+        const reply = await cancelQuestionnaireInPersonalChat(questionnaireDependencies, {
+          spaceId: spaceIdForConversation(conversation),
+          userId: conversation.userId,
+        });
+        if (reply) await sendText(context, reply);
       } else if (decision.kind === "file-consent") {
         await deliverFilledCopy(questionnaireDependencies, chatFor(context), {
           action: decision.action,
@@ -382,7 +440,7 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
       cloudAdapter.continueConversationAsync(teams.appId, reference, (proactive) => {
         // The continued turn has an activity id of its own; replies must point at the person's message.
         if (activity.id) proactive.activity.id = activity.id;
-        return handle(proactive, activity, decision);
+        return handle(proactive, activity, decision, reference);
       }),
     );
   };
@@ -412,6 +470,8 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
   return {
     routes: [route],
     async stop() {
+      stopFollowingResumed?.();
+      stopping.abort();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };

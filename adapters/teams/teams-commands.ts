@@ -28,6 +28,7 @@ export function buildHelpText(options: { kind: "personal" | "groupChat" | "chann
     "- In a channel or group chat, mention me with a question; mention me again in the thread to follow up.",
     "- In this 1:1 chat every message is a question about your own documents; send me a PDF, Word (.docx), Excel (.xlsx or .xls), CSV or text file to add it.",
     "- `docs` lists the documents here; `forget <file name or id>` removes one (uploader or admin only).",
+    "- In a 1:1 chat with me, send a questionnaire (XLSX, CSV or DOCX) with “answer this questionnaire” to get it filled; say “cancel” to stop; send a completed one with “add these as approved answers” to reuse its answers.",
   ];
   if (options.uploadCode) {
     lines.push(

@@ -4,12 +4,15 @@
  * edited in place; the filled copy is offered with a file consent card (bots cannot attach files in
  * Teams). When the user accepts, Teams gives an upload address: the bytes are PUT there, and a file
  * info card shows the file in the chat. The summary (answered, not found, needs review, errors, time
- * taken) follows the card.
+ * taken) follows the card. The chat's conversation reference is stored with the job as its destination,
+ * so a job resumed after a restart is followed again by a proactive message in the same chat
+ * (`followQuestionnaireInPersonalChat`); a process that stops first says the job is paused.
  */
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { ChatQuestionnaires } from "../../src/folio-core.js";
 import type { Logger } from "../../src/logger.js";
 import { hostAllowed, type OutboundPolicy } from "../../src/outbound/public-fetch.js";
+import type { QuestionnaireDestination } from "../../src/questionnaire/questionnaire-destination.js";
 import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
 import type { TeamsFile, TeamsUploadInfo } from "./teams-activity.js";
 import { downloadTeamsFile, TEAMS_FILE_DOWNLOADS } from "./teams-files.js";
@@ -31,7 +34,35 @@ export type TeamsQuestionnaireDependencies = {
   fileHosts?: OutboundPolicy;
   /** Smallest gap between two edits of the progress message. */
   progressIntervalMs: number;
+  /** Aborted when the adapter stops: followers let go of their jobs (the next start resumes them). */
+  stop?: AbortSignal;
+  /** Jobs this process follows in a chat, so a "cancel" knows the follower will say that it stopped. */
+  followedJobs?: Set<string>;
 };
+
+export const TEAMS_DESTINATION = "teams";
+
+/** Where a job reports in Teams: the chat's conversation reference (for proactive messages) and the progress message. */
+export type TeamsJobAddress = {
+  /** The Bot Framework conversation reference, as JSON. */
+  reference: Record<string, unknown>;
+  progressActivityId: string | null;
+};
+
+export function teamsDestination(address: TeamsJobAddress): QuestionnaireDestination {
+  return { adapter: TEAMS_DESTINATION, address: { ...address } };
+}
+
+/** The Teams address of a job's destination; null when the job is another adapter's (or has none). */
+export function readTeamsJobAddress(destination: QuestionnaireDestination | null): TeamsJobAddress | null {
+  if (destination?.adapter !== TEAMS_DESTINATION) return null;
+  const { reference, progressActivityId } = destination.address;
+  if (typeof reference !== "object" || reference === null) return null;
+  return {
+    reference: reference as Record<string, unknown>,
+    progressActivityId: typeof progressActivityId === "string" ? progressActivityId : null,
+  };
+}
 
 const text = (value: string) => ({ type: "message", text: value, textFormat: "markdown" });
 
@@ -74,7 +105,14 @@ export function buildFileInfoCard(uploadInfo: TeamsUploadInfo) {
 export async function answerQuestionnaireInPersonalChat(
   dependencies: TeamsQuestionnaireDependencies,
   chat: TeamsChat,
-  input: { file: TeamsFile; spaceId: string; userId: string; requestId: string },
+  input: {
+    file: TeamsFile;
+    spaceId: string;
+    userId: string;
+    requestId: string;
+    /** The chat's conversation reference, kept with the job for proactive messages after a restart. */
+    reference: Record<string, unknown>;
+  },
 ): Promise<void> {
   const { questionnaires } = dependencies;
   const log = dependencies.logger.child({ requestId: input.requestId, space: input.spaceId });
@@ -90,7 +128,16 @@ export async function answerQuestionnaireInPersonalChat(
       maxBytes: dependencies.maxBytes,
       ...(dependencies.fileHosts ? { policy: dependencies.fileHosts } : {}),
     });
-    jobId = (await questionnaires.submit({ bytes, fileName, spaceId: input.spaceId, requestedBy: input.userId })).id;
+    const destination = teamsDestination({ reference: input.reference, progressActivityId: null });
+    jobId = (
+      await questionnaires.submit({
+        bytes,
+        fileName,
+        spaceId: input.spaceId,
+        requestedBy: input.userId,
+        destination,
+      })
+    ).id;
   } catch (error) {
     const failure = toFolioError(error);
     log.warn({ code: failure.code, error: failure.message }, "teams questionnaire refused");
@@ -104,36 +151,123 @@ export async function answerQuestionnaireInPersonalChat(
     return;
   }
 
-  const progressId = await chat.send(text(`Answering **${fileName}**… reading the questions.`));
+  const progressId = await chat.send(text(`Answering **${fileName}**… reading the questions. Say “cancel” to stop.`));
+  if (progressId) {
+    await questionnaires.setDestination(
+      jobId,
+      teamsDestination({ reference: input.reference, progressActivityId: progressId }),
+    );
+  }
+  await followQuestionnaireInPersonalChat({ ...dependencies, questionnaires }, chat, {
+    jobId,
+    fileName,
+    progressId,
+    requestId: input.requestId,
+  });
+}
+
+/** Resolves when the signal aborts (never, without one). */
+function whenAborted(signal: AbortSignal | undefined): Promise<"stopped"> {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) resolve("stopped");
+    else signal.addEventListener("abort", () => resolve("stopped"), { once: true });
+  });
+}
+
+/**
+ * Follows one job to its end in the chat: progress edited in place, then the consent card for the
+ * filled copy and the summary, or why it stopped. `resumed`: this process took the job over after a
+ * restart (the progress line says so, and a lost progress message is sent again).
+ */
+export async function followQuestionnaireInPersonalChat(
+  dependencies: TeamsQuestionnaireDependencies & { questionnaires: ChatQuestionnaires },
+  chat: TeamsChat,
+  input: { jobId: string; fileName: string; progressId: string | null; requestId: string; resumed?: boolean },
+): Promise<void> {
+  const { questionnaires } = dependencies;
+  const { jobId } = input;
+  const log = dependencies.logger.child({ requestId: input.requestId, jobId });
+  const label = `**${input.fileName}**${input.resumed ? " (resumed after a restart)" : ""}`;
+  const progressId = input.progressId ?? (await chat.send(text(`Answering ${label}…`)));
   let lastWrittenAt = 0;
   let writing: Promise<void> = Promise.resolve();
-  const writeProgress = (progress: QuestionnaireProgress) => {
+  const writeLine = (line: string) => {
     if (!progressId) return;
     lastWrittenAt = Date.now();
-    const line = `Answering **${fileName}**: ${describeProgress(progress)}`;
     writing = writing
       .then(() => chat.update(progressId, line))
       .catch((error: unknown) => log.warn({ error: toFolioError(error).message }, "progress update failed"));
   };
+  const writeProgress = (progress: QuestionnaireProgress) =>
+    writeLine(`Answering ${label}: ${describeProgress(progress)}`);
+  dependencies.followedJobs?.add(jobId);
   const unsubscribe = questionnaires.onProgress(jobId, (progress) => {
     if (Date.now() - lastWrittenAt >= dependencies.progressIntervalMs) writeProgress(progress);
   });
-  const settled = await questionnaires.whenSettled(jobId).finally(unsubscribe);
-  const final = await questionnaires.progress(jobId);
-  if (final) writeProgress(final);
-  await writing;
-  if (!settled || !final || settled.status !== "succeeded") {
-    await chat.send(text(`Stopped answering ${fileName}: ${final ? describeProgress(final) : "the job is gone"}.`));
-    return;
+  try {
+    if (input.resumed) {
+      const now = await questionnaires.progress(jobId);
+      if (now) writeProgress(now);
+    }
+    const settled = await Promise.race([questionnaires.whenSettled(jobId), whenAborted(dependencies.stop)]);
+    unsubscribe();
+    const final = await questionnaires.progress(jobId);
+    if (settled === "stopped" || settled?.status === "running" || settled?.status === "queued") {
+      const done = final ? `${final.done}/${final.total} done` : "unfinished";
+      writeLine(`Answering ${label}: paused at ${done} — Folio is restarting and goes on from there when it is back.`);
+      await writing;
+      log.info({ done: final?.done ?? null }, "teams questionnaire paused for a restart");
+      return;
+    }
+    if (final) writeProgress(final);
+    await writing;
+    if (!settled || !final || settled.status !== "succeeded") {
+      await chat.send(
+        text(`Stopped answering ${input.fileName}: ${final ? describeProgress(final) : "the job is gone"}.`),
+      );
+      await questionnaires.markReported(jobId);
+      return;
+    }
+    const copy = await questionnaires.filledCopy(jobId);
+    if (!copy) throw new FolioError("questionnaire_copy_missing", "The filled copy could not be written.");
+    await chat.send({
+      type: "message",
+      attachments: [buildFileConsentCard({ jobId, fileName: copy.fileName, sizeInBytes: copy.bytes.byteLength })],
+    });
+    await chat.send(text(buildSummaryText(final)));
+    await questionnaires.markReported(jobId);
+    log.info({ total: final.total }, "teams questionnaire answered");
+  } finally {
+    unsubscribe();
+    dependencies.followedJobs?.delete(jobId);
   }
-  const copy = await questionnaires.filledCopy(jobId);
-  if (!copy) throw new FolioError("questionnaire_copy_missing", "The filled copy could not be written.");
-  await chat.send({
-    type: "message",
-    attachments: [buildFileConsentCard({ jobId, fileName: copy.fileName, sizeInBytes: copy.bytes.byteLength })],
-  });
-  await chat.send(text(buildSummaryText(final)));
-  log.info({ jobId, total: final.total }, "teams questionnaire answered");
+}
+
+/**
+ * "cancel" in a 1:1 chat: stops the person's open questionnaire jobs there, wherever they are answered
+ * (the cancel is recorded in the catalog for another replica). Returns the reply, or null when the
+ * follower in this process will say that the job stopped.
+ */
+export async function cancelQuestionnaireInPersonalChat(
+  dependencies: Pick<TeamsQuestionnaireDependencies, "questionnaires" | "followedJobs">,
+  input: { spaceId: string; userId: string },
+): Promise<string | null> {
+  const questionnaires = dependencies.questionnaires;
+  if (!questionnaires) return "Questionnaires are not available in this Folio.";
+  const open = (await questionnaires.listJobs(input.spaceId)).filter(
+    (job) =>
+      (job.status === "queued" || job.status === "running") &&
+      (job.requestedBy === null || job.requestedBy === input.userId),
+  );
+  if (open.length === 0) return "No questionnaire of yours is being answered here — there is nothing to cancel.";
+  const elsewhere: string[] = [];
+  for (const job of open) {
+    if (!(await questionnaires.cancel(job.id))) continue;
+    if (!dependencies.followedJobs?.has(job.id)) elsewhere.push(job.fileName);
+  }
+  if (elsewhere.length === 0) return null;
+  return `Cancelling ${elsewhere.map((name) => `**${name}**`).join(", ")}: answering stops after the row in progress.`;
 }
 
 /** PUTs the whole file to the upload address Teams gave (one range, as its upload sessions take it). */
@@ -190,6 +324,12 @@ export async function deliverFilledCopy(
   }
   if (input.action === "decline" || !input.uploadInfo) {
     await chat.send(text(`OK — I did not upload the filled copy of ${job.fileName}.`));
+    return;
+  }
+  if (job.fileDeletedAt !== null) {
+    await chat.send(
+      text(`The file of ${job.fileName} was deleted after the retention period — send it again to have it answered.`),
+    );
     return;
   }
   const copy = await dependencies.questionnaires?.filledCopy(input.jobId);

@@ -129,7 +129,7 @@ export type FolioConfig = {
   chunking: { maxTokens: number; overlapTokens: number };
   bm25: { k1: number; b: number };
   /** Questionnaire limits and pace (src/questionnaire/questionnaire-service.ts). */
-  questionnaire: { maxRows: number; maxBytes: number; concurrency: number };
+  questionnaire: { maxRows: number; maxBytes: number; concurrency: number; retentionDays: number };
   /**
    * FOLIO_APPROVED_ANSWER_THRESHOLD: the embedding similarity at which an approved answer is reused
    * (src/answer-library/approved-answer-threshold.ts; calibrated for bge-small-en-v1.5).
@@ -535,6 +535,7 @@ export function loadConfig(environment: Environment, workingDirectory = process.
       maxRows: reader.integer("FOLIO_QUESTIONNAIRE_MAX_ROWS", 5_000, { min: 1, max: 1_000_000 }),
       maxBytes: reader.integer("FOLIO_QUESTIONNAIRE_MAX_MB", 20, { min: 1, max: 1024 }) * 1024 * 1024,
       concurrency: reader.integer("FOLIO_QUESTIONNAIRE_CONCURRENCY", 2, { min: 1, max: 64 }),
+      retentionDays: reader.integer("FOLIO_QUESTIONNAIRE_RETENTION_DAYS", 7, { min: 0, max: 3650 }),
     },
     approvedAnswers: {
       threshold: reader.decimal("FOLIO_APPROVED_ANSWER_THRESHOLD", DEFAULT_APPROVED_ANSWER_THRESHOLD, {

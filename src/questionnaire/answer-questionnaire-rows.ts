@@ -38,6 +38,8 @@ export type RowsRunOptions = {
   concurrency: number;
   signal: AbortSignal;
   logger: Logger;
+  /** Called before each row is taken; the caller aborts `signal` there to stop (a cancel from elsewhere). */
+  beforeRow?: () => Promise<void>;
   /** Called after each saved row with its position and answer. */
   onRowSaved?: (position: number, answer: RowAnswer) => void;
 };
@@ -113,6 +115,8 @@ export async function answerQuestionnaireRows(options: RowsRunOptions): Promise<
       // Embedded PGlite answers queries without touching I/O, so a row can run start to end in promise
       // callbacks alone; yielding here lets the HTTP server (people's questions, progress) in between rows.
       await new Promise((resolve) => setImmediate(resolve));
+      await options.beforeRow?.();
+      if (options.signal.aborted) return;
       const row = pending[next];
       next += 1;
       if (!row) return;

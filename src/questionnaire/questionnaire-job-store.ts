@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { SqlClient } from "../stores/sql-client.js";
 import type { QuestionnaireFormat, QuestionnaireQuestion, SheetLayout } from "./questionnaire.js";
+import { type QuestionnaireDestination, readDestination } from "./questionnaire-destination.js";
 import type { RowAnswer, RowStatus } from "./row-answer.js";
 
 export type QuestionnaireJobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -23,6 +24,10 @@ export type QuestionnaireJob = {
   readOptions: { sheet?: string; column?: string };
   layouts: SheetLayout[];
   requestedBy: string | null;
+  /** Where the chat that asked for it is told of its progress; null for console and CLI jobs. */
+  destination: QuestionnaireDestination | null;
+  /** When the uploaded file was deleted after the retention period (no filled copy since); null while kept. */
+  fileDeletedAt: string | null;
   errorCode: string | null;
   errorMessage: string | null;
   createdAt: string;
@@ -50,12 +55,34 @@ export type QuestionnaireJobStore = {
     layouts: SheetLayout[];
     questions: QuestionnaireQuestion[];
     requestedBy: string | null;
+    destination?: QuestionnaireDestination | null;
   }): Promise<QuestionnaireJob>;
   getJob(id: string): Promise<QuestionnaireJob | null>;
   listJobs(spaceId: string, limit: number): Promise<QuestionnaireJob[]>;
   getJobBytes(id: string): Promise<Uint8Array | null>;
   /** Moves the job to a status; `running` also sets `started_at` the first time. */
   setJobStatus(id: string, status: QuestionnaireJobStatus, error?: { code: string; message: string }): Promise<void>;
+  /** Replaces where the job reports (an adapter adds its progress message once it is posted). */
+  setDestination(id: string, destination: QuestionnaireDestination | null): Promise<void>;
+  /**
+   * Records a cancel for whichever process answers the job (it stops after its current row); a job
+   * nobody has touched for `orphanedForMs` is cancelled at once. False when the job is not open.
+   */
+  requestCancel(id: string, orphanedForMs: number): Promise<boolean>;
+  /**
+   * Deletes the uploaded file of every job finished (succeeded, failed, cancelled) at least
+   * `finishedForMs` ago; returns their ids. Rows and counts are kept.
+   */
+  deleteFinishedFiles(finishedForMs: number): Promise<string[]>;
+  /** Records that the chat was told the job's outcome. */
+  markReported(id: string): Promise<void>;
+  /**
+   * Claims the finished jobs whose chat (one of `adapters`) was never told their outcome, finished at
+   * least `finishedForMs` ago: each is marked told in the same statement, so one replica tells it.
+   */
+  claimUnreportedJobs(adapters: string[], finishedForMs: number): Promise<QuestionnaireJob[]>;
+  /** True once a cancel was requested for the job (or it was cancelled). */
+  isCancelRequested(id: string): Promise<boolean>;
   /** Moves `updated_at`, so no other replica takes the job for abandoned. */
   touchJob(id: string): Promise<void>;
   /**
@@ -84,6 +111,8 @@ type JobRow = {
   read_options: { sheet?: string; column?: string } | string;
   layouts: SheetLayout[] | string;
   requested_by: string | null;
+  destination: unknown;
+  bytes_deleted_at: Date | string | null;
   error_code: string | null;
   error_message: string | null;
   created_at: Date | string;
@@ -97,7 +126,7 @@ type JobRow = {
   pending: number | string;
 };
 
-const JOB_COLUMNS = `j.id, j.space_id, j.file_name, j.format, j.status, j.total, j.read_options, j.layouts, j.requested_by,
+const JOB_COLUMNS = `j.id, j.space_id, j.file_name, j.format, j.status, j.total, j.read_options, j.layouts, j.requested_by, j.destination, j.bytes_deleted_at,
   j.error_code, j.error_message, j.created_at, j.started_at, j.finished_at, j.updated_at,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'answered') AS answered,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'not_found') AS not_found,
@@ -132,6 +161,8 @@ function toJob(row: JobRow): QuestionnaireJob {
     readOptions: json(row.read_options),
     layouts: json(row.layouts),
     requestedBy: row.requested_by,
+    destination: readDestination(typeof row.destination === "string" ? JSON.parse(row.destination) : row.destination),
+    fileDeletedAt: iso(row.bytes_deleted_at),
     errorCode: row.error_code,
     errorMessage: row.error_message,
     createdAt: iso(row.created_at) ?? "",
@@ -177,8 +208,8 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
       const id = randomUUID();
       await client.transaction(async (transaction) => {
         await transaction.query(
-          `INSERT INTO questionnaire_jobs (id, space_id, file_name, format, bytes, read_options, layouts, status, total, requested_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9)`,
+          `INSERT INTO questionnaire_jobs (id, space_id, file_name, format, bytes, read_options, layouts, status, total, requested_by, destination)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10)`,
           [
             id,
             input.spaceId,
@@ -189,6 +220,7 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
             JSON.stringify(input.layouts),
             input.questions.length,
             input.requestedBy,
+            input.destination ? JSON.stringify(input.destination) : null,
           ],
         );
         for (let start = 0; start < input.questions.length; start += ROWS_PER_INSERT) {
@@ -223,13 +255,66 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
       return bytes ? new Uint8Array(bytes) : null;
     },
     async setJobStatus(id, status, error) {
+      // A cancelled job stays cancelled: a replica that finishes the row it was on must not revive it.
       await client.query(
         `UPDATE questionnaire_jobs SET status = $2, error_code = $3, error_message = $4, updated_at = clock_timestamp(),
            started_at = CASE WHEN $2 = 'running' THEN coalesce(started_at, clock_timestamp()) ELSE started_at END,
            finished_at = CASE WHEN $2 IN ('succeeded', 'failed', 'cancelled') THEN clock_timestamp() ELSE NULL END
-         WHERE id = $1`,
+         WHERE id = $1 AND status <> 'cancelled'`,
         [id, status, error?.code ?? null, error?.message ?? null],
       );
+    },
+    async setDestination(id, destination) {
+      await client.query("UPDATE questionnaire_jobs SET destination = $2 WHERE id = $1", [
+        id,
+        destination ? JSON.stringify(destination) : null,
+      ]);
+    },
+    async requestCancel(id, orphanedForMs) {
+      if (!isUuid(id)) return false;
+      const result = await client.query<{ id: string }>(
+        `UPDATE questionnaire_jobs SET cancel_requested_at = coalesce(cancel_requested_at, clock_timestamp()),
+           status = CASE WHEN updated_at <= clock_timestamp() - ($2::double precision * interval '1 millisecond')
+             THEN 'cancelled' ELSE status END,
+           finished_at = CASE WHEN updated_at <= clock_timestamp() - ($2::double precision * interval '1 millisecond')
+             THEN clock_timestamp() ELSE finished_at END
+         WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
+        [id, orphanedForMs],
+      );
+      return result.rows.length > 0;
+    },
+    async deleteFinishedFiles(finishedForMs) {
+      const result = await client.query<{ id: string }>(
+        `UPDATE questionnaire_jobs SET bytes = NULL, bytes_deleted_at = clock_timestamp()
+         WHERE bytes IS NOT NULL AND status IN ('succeeded', 'failed', 'cancelled')
+           AND finished_at <= clock_timestamp() - ($1::double precision * interval '1 millisecond')
+         RETURNING id`,
+        [finishedForMs],
+      );
+      return result.rows.map((row) => row.id);
+    },
+    async markReported(id) {
+      await client.query("UPDATE questionnaire_jobs SET reported_at = clock_timestamp() WHERE id = $1", [id]);
+    },
+    async claimUnreportedJobs(adapters, finishedForMs) {
+      if (adapters.length === 0) return [];
+      const claimed = await client.query<{ id: string }>(
+        `UPDATE questionnaire_jobs SET reported_at = clock_timestamp()
+         WHERE reported_at IS NULL AND status IN ('succeeded', 'failed', 'cancelled')
+           AND destination->>'adapter' = ANY($1::text[])
+           AND finished_at <= clock_timestamp() - ($2::double precision * interval '1 millisecond')
+         RETURNING id`,
+        [adapters, finishedForMs],
+      );
+      const jobs = await Promise.all(claimed.rows.map((row) => getJob(row.id)));
+      return jobs.filter((job) => job !== null).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    },
+    async isCancelRequested(id) {
+      const result = await client.query<{ requested: boolean }>(
+        "SELECT (cancel_requested_at IS NOT NULL OR status = 'cancelled') AS requested FROM questionnaire_jobs WHERE id = $1",
+        [id],
+      );
+      return result.rows[0]?.requested === true;
     },
     async touchJob(id) {
       await client.query("UPDATE questionnaire_jobs SET updated_at = clock_timestamp() WHERE id = $1", [id]);

@@ -42,3 +42,41 @@ export const QUESTIONNAIRE_MIGRATIONS: Array<{ name: string; statements: string[
     ],
   },
 ];
+
+/**
+ * Where a chat job reports: an opaque JSON its adapter owns (Slack: channel, thread, progress message;
+ * Teams: the conversation reference), so a job resumed after a restart — by whichever replica claims it —
+ * still edits its progress message and posts the filled copy in the thread it came from; and a cancel
+ * request any replica can record; and the retention of a finished job's file. Applied after 0005 (src/stores/migrations.ts).
+ */
+export const QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS: Array<{ name: string; statements: string[] }> = [
+  {
+    name: "0006_questionnaire_job_destination",
+    statements: ["ALTER TABLE questionnaire_jobs ADD COLUMN destination jsonb"],
+  },
+  {
+    // A cancel asked through one replica for a job another one answers: recorded here, read by the
+    // answering process between rows (questionnaire-service.ts).
+    name: "0007_questionnaire_cancel_request",
+    statements: ["ALTER TABLE questionnaire_jobs ADD COLUMN cancel_requested_at timestamptz"],
+  },
+  {
+    // A finished job's uploaded file (and so its filled copy, written from it) is deleted after the
+    // retention period (FOLIO_QUESTIONNAIRE_RETENTION_DAYS); its rows and counts stay.
+    name: "0008_questionnaire_file_retention",
+    statements: [
+      "ALTER TABLE questionnaire_jobs ALTER COLUMN bytes DROP NOT NULL",
+      "ALTER TABLE questionnaire_jobs ADD COLUMN bytes_deleted_at timestamptz",
+    ],
+  },
+  {
+    // When the chat that asked was told the job's outcome (filled copy and summary, or why it stopped):
+    // a job that finished while no adapter could tell it (a crash in between) is told at the next start.
+    // Jobs finished before this migration count as told.
+    name: "0009_questionnaire_job_reported",
+    statements: [
+      "ALTER TABLE questionnaire_jobs ADD COLUMN reported_at timestamptz",
+      "UPDATE questionnaire_jobs SET reported_at = coalesce(finished_at, clock_timestamp()) WHERE status IN ('succeeded', 'failed', 'cancelled')",
+    ],
+  },
+];

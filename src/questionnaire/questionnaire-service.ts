@@ -13,6 +13,7 @@ import type { SqlClient } from "../stores/sql-client.js";
 import { type AnswerPipeline, answerQuestionnaireRows } from "./answer-questionnaire-rows.js";
 import { findQuestions } from "./find-questions.js";
 import type { InteractivePriority } from "./interactive-priority.js";
+import type { QuestionnaireDestination } from "./questionnaire-destination.js";
 import {
   createQuestionnaireJobStore,
   type QuestionnaireJob,
@@ -30,16 +31,22 @@ export type QuestionnaireSettings = {
   maxBytes: number;
   /** FOLIO_QUESTIONNAIRE_CONCURRENCY: rows of one job answered at once. */
   concurrency: number;
+  /** FOLIO_QUESTIONNAIRE_RETENTION_DAYS: a finished job's file is deleted after this many days; 0 keeps it. */
+  retentionDays: number;
 };
 
 export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
   maxRows: 5_000,
   maxBytes: 20 * 1024 * 1024,
   concurrency: 2,
+  retentionDays: 7,
 };
 
 /** How often a running job is touched, well inside the stale limit other replicas wait (serve-command.ts). */
 const HEARTBEAT_MS = 15_000;
+
+/** A job untouched this long has no process answering it (the stale limit of serve-command.ts): a cancel ends it at once. */
+const ORPHANED_AFTER_MS = 4 * HEARTBEAT_MS;
 
 export type SubmitQuestionnaire = {
   bytes: Uint8Array;
@@ -48,6 +55,8 @@ export type SubmitQuestionnaire = {
   sheet?: string;
   column?: string;
   requestedBy?: string | null;
+  /** Where the asking chat is told of progress; kept with the job so a resumed job still reports there. */
+  destination?: QuestionnaireDestination | null;
 };
 
 export type QuestionnaireService = {
@@ -62,8 +71,27 @@ export type QuestionnaireService = {
   onProgress(id: string, listener: (progress: QuestionnaireProgress) => void): () => void;
   /** Resolves with the job once it is no longer queued or running in this process. */
   whenSettled(id: string): Promise<QuestionnaireJob | null>;
+  /**
+   * Stops the job: at once when this process answers it; otherwise records the request in the catalog,
+   * and the replica answering it stops before its next row. False when the job is not open.
+   */
   cancel(id: string): Promise<boolean>;
+  /** Replaces where the job reports (a chat adds its progress message once posted). */
+  setDestination(id: string, destination: QuestionnaireDestination | null): Promise<void>;
+  /**
+   * Calls `listener` with each job of `adapter` (its destination's) that this process resumes (see
+   * resumeInterrupted), before its first row, and with each finished job of it whose chat was never told
+   * the outcome, so the adapter follows it to its end there; returns the unsubscribe.
+   */
+  onResumed(adapter: string, listener: (job: QuestionnaireJob) => void): () => void;
+  /** Records that the job's chat was told its outcome, so no later start tells it again. */
+  markReported(id: string): Promise<void>;
   filledCopy(id: string): Promise<FilledCopy | null>;
+  /**
+   * Deletes the uploaded files (and so the filled copies) of jobs finished more than the retention
+   * period ago; returns how many. Nothing with a retention of 0 days.
+   */
+  deleteExpiredFiles(): Promise<number>;
   /** Claims and starts every job a stopped process left queued or running (untouched for `staleForMs`). */
   resumeInterrupted(staleForMs: number): Promise<string[]>;
   /** Stops answering; running jobs stay "running" in the catalog, for the next start to resume. */
@@ -91,6 +119,16 @@ export function createQuestionnaireService(options: {
   const store: QuestionnaireJobStore = createQuestionnaireJobStore(options.client);
   const logger = options.logger.child({ component: "questionnaires" });
   const running = new Map<string, RunningJob>();
+  const resumedListeners = new Map<string, Set<(job: QuestionnaireJob) => void>>();
+  const tellAdapter = (job: QuestionnaireJob) => {
+    for (const listener of resumedListeners.get(job.destination?.adapter ?? "") ?? []) {
+      try {
+        listener(job);
+      } catch (error) {
+        logger.warn({ jobId: job.id, err: error }, "a resumed questionnaire's follower failed to start");
+      }
+    }
+  };
   let closed = false;
 
   const pace = (id: string) => {
@@ -123,9 +161,9 @@ export function createQuestionnaireService(options: {
     const heartbeat = setInterval(() => {
       void store
         .touchJob(job.id)
-        .then(() => store.getJob(job.id))
-        .then((current) => {
-          if (current?.status === "cancelled") controller.abort("cancelled elsewhere");
+        .then(() => store.isCancelRequested(job.id))
+        .then((requested) => {
+          if (requested) controller.abort("cancelled");
         })
         .catch(() => {});
     }, HEARTBEAT_MS);
@@ -143,6 +181,10 @@ export function createQuestionnaireService(options: {
           concurrency: options.settings.concurrency,
           signal: controller.signal,
           logger,
+          // A cancel recorded through any replica is seen here between rows.
+          beforeRow: async () => {
+            if (await store.isCancelRequested(job.id)) controller.abort("cancelled");
+          },
           onRowSaved: () => {
             entry.rowsThisRun += 1;
             void notify(job.id).catch(() => {});
@@ -188,6 +230,7 @@ export function createQuestionnaireService(options: {
         layouts: read.layouts,
         questions: read.questions,
         requestedBy: input.requestedBy ?? null,
+        destination: input.destination ?? null,
       });
       logger.info(
         { jobId: job.id, space: input.spaceId, questions: job.total, format: read.format },
@@ -220,14 +263,28 @@ export function createQuestionnaireService(options: {
         await entry.settled;
         return true;
       }
-      const job = await store.getJob(id);
-      if (!job || (job.status !== "queued" && job.status !== "running")) return false;
-      await store.setJobStatus(id, "cancelled");
-      return true;
+      // Answered by another replica (or by none, after a crash): the request is recorded in the job's row,
+      // where the answering process sees it before its next row.
+      return store.requestCancel(id, ORPHANED_AFTER_MS);
     },
+    setDestination: (id, destination) => store.setDestination(id, destination),
+    onResumed(adapter, listener) {
+      const listeners = resumedListeners.get(adapter) ?? new Set();
+      listeners.add(listener);
+      resumedListeners.set(adapter, listeners);
+      return () => listeners.delete(listener);
+    },
+    markReported: (id) => store.markReported(id),
     async filledCopy(id) {
       const job = await store.getJob(id);
       if (!job) return null;
+      if (job.fileDeletedAt !== null) {
+        throw new FolioError(
+          "questionnaire_file_deleted",
+          `The file of ${job.fileName} was deleted ${options.settings.retentionDays} days after the job finished (FOLIO_QUESTIONNAIRE_RETENTION_DAYS) — answer the questionnaire again to get a filled copy.`,
+          { details: { status: 410 } },
+        );
+      }
       const [bytes, rows] = await Promise.all([store.getJobBytes(id), store.listRows(id)]);
       if (!bytes) return null;
       return writeFilledCopy({
@@ -242,11 +299,26 @@ export function createQuestionnaireService(options: {
         })),
       });
     },
+    async deleteExpiredFiles() {
+      if (options.settings.retentionDays <= 0) return 0;
+      const deleted = await store.deleteFinishedFiles(options.settings.retentionDays * 86_400_000);
+      if (deleted.length > 0) {
+        logger.info({ jobs: deleted, retentionDays: options.settings.retentionDays }, "questionnaire files deleted");
+      }
+      return deleted.length;
+    },
     async resumeInterrupted(staleForMs) {
       const jobs = await store.claimResumableJobs(staleForMs);
       for (const job of jobs) {
         logger.info({ jobId: job.id, pending: job.counts.pending }, "resuming questionnaire job");
         start(job);
+        tellAdapter(job);
+      }
+      // Finished while nobody could tell the chat (a stop between the last row and the summary): told now.
+      const listening = [...resumedListeners].filter(([, listeners]) => listeners.size > 0).map(([name]) => name);
+      for (const job of await store.claimUnreportedJobs(listening, staleForMs)) {
+        logger.info({ jobId: job.id, status: job.status }, "telling a finished questionnaire's chat its outcome");
+        tellAdapter(job);
       }
       return jobs.map((job) => job.id);
     },

@@ -4,7 +4,10 @@
  * Vector tables are a separate migration that runs only where the pgvector extension exists.
  */
 import type { Logger } from "../logger.js";
-import { QUESTIONNAIRE_MIGRATIONS } from "../questionnaire/questionnaire-migrations.js";
+import {
+  QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS,
+  QUESTIONNAIRE_MIGRATIONS,
+} from "../questionnaire/questionnaire-migrations.js";
 import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
 import type { SqlClient, SqlExecutor } from "./sql-client.js";
 
@@ -147,6 +150,8 @@ export const CATALOG_MIGRATIONS: Migration[] = [
       "ALTER TABLE documents ADD COLUMN awaiting_meaning boolean NOT NULL DEFAULT false",
     ],
   },
+  // Where a chat questionnaire job reports (src/questionnaire/questionnaire-destination.ts), and cancel requests.
+  ...QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS,
 ];
 
 /**

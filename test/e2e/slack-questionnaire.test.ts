@@ -296,6 +296,75 @@ describe.skipIf(!hasSharedData)("questionnaires in Slack", () => {
     expect(folioRepliesIn(CHANNEL, fileTs).some((message) => message.text.includes("questions in"))).toBe(false);
   }, 180_000);
 
+  it("stops a questionnaire when “cancel” reaches a replica that does not follow it (found through the catalog)", async () => {
+    // A second Slack adapter: a replica whose process did not start the job and follows nothing.
+    const config = loadConfig(
+      {
+        FOLIO_DATA_DIR: dataDir,
+        FOLIO_EMBED_MODEL: "none",
+        SLACK_BOT_TOKEN: "xoxb-test",
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: fake.url,
+      },
+      dataDir,
+    );
+    if (!config.slack) throw new Error("Slack configuration missing");
+    const replica = createSlackAdapter({
+      core: folio.core,
+      slack: config.slack,
+      librarySpaceId: null,
+      logger: silentLogger,
+      tuning: { retryConfig: { retries: 1, minTimeout: 10 } },
+    });
+    const replicaServer = await serveRoutes(replica.routes);
+    try {
+      await replica.start();
+      const rows = Array.from({ length: 1_500 }, (_, index) => `How long are backups of cluster ${index + 1} kept?`);
+      const bytes = new TextEncoder().encode(`Question\n${rows.join("\n")}\n`);
+      const fileTs = await shareFile(CHANNEL, "F0REPLICA", "replica-review.csv", "text/csv", bytes);
+      await waitFor(() => folioRepliesIn(CHANNEL, fileTs).find((message) => message.text.startsWith("Indexed")));
+      const askTs = fake.nextTs();
+      const ask = `<@${FAKE_BOT_USER_ID}> answer this questionnaire`;
+      fake.addUserMessage({ channel: CHANNEL, ts: askTs, thread_ts: fileTs, user: ASKER, text: ask });
+      await sendEvent({ type: "app_mention", channel: CHANNEL, user: ASKER, text: ask, ts: askTs, thread_ts: fileTs });
+      await waitFor(() => folioRepliesIn(CHANNEL, fileTs).find((message) => message.text.startsWith("Answering *")));
+
+      const cancelTs = fake.nextTs();
+      fake.addUserMessage({ channel: CHANNEL, ts: cancelTs, thread_ts: fileTs, user: ASKER, text: "cancel" });
+      const response = await postSignedToSlack(
+        replicaServer.url,
+        SIGNING_SECRET,
+        JSON.stringify(
+          eventCallbackEnvelope({
+            type: "message",
+            channel: CHANNEL,
+            channel_type: "channel",
+            user: ASKER,
+            text: "cancel",
+            ts: cancelTs,
+            thread_ts: fileTs,
+          }),
+        ),
+        "application/json",
+      );
+      expect(response.status).toBe(200);
+      const acknowledged = await waitFor(() =>
+        folioRepliesIn(CHANNEL, fileTs).find((message) => message.text.startsWith("Cancelling")),
+      );
+      expect(acknowledged.text).toBe("Cancelling *replica-review.csv*: answering stops after the row in progress.");
+      // The process answering it stops and says so in the same thread.
+      const stopped = await waitFor(
+        () => folioRepliesIn(CHANNEL, fileTs).find((message) => message.text.startsWith("Stopped answering")),
+        60_000,
+      );
+      expect(stopped.text).toMatch(/^Stopped answering replica-review\.csv: cancelled · \d+\/1500 done/);
+      expect(fake.uploads.some((upload) => upload.filename === "replica-review (filled).csv")).toBe(false);
+    } finally {
+      await replica.stop();
+      await replicaServer.close();
+    }
+  }, 180_000);
+
   it("refuses, with the reason in the file's thread, a /folio questionnaire on a file that is not one", async () => {
     const fileTs = await shareFile(
       OTHER_CHANNEL,

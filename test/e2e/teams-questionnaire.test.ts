@@ -249,4 +249,77 @@ describe.skipIf(!hasSharedData)("questionnaires in a Teams 1:1 chat", () => {
       "security-policy.md",
     ]);
   }, 60_000);
+
+  it("adds a completed questionnaire sent with “add these as approved answers” to the chat's approved answers", async () => {
+    const since = standIn.callsIn(PERSONAL).length;
+    const started = Date.now();
+    const completed =
+      'Question,Answer\n"Is MFA required for administrators?","Yes, hardware keys."\n"Where are logs kept?",\n';
+    await sendFile("mfa-answers.csv", new TextEncoder().encode(completed), "add these as approved answers");
+    const reply = await waitFor(
+      () => sent(since).find((call) => textOf(call).startsWith("Added")),
+      60_000,
+      "the approved answers reply",
+    );
+    expect(textOf(reply).split("\n").slice(0, 3)).toEqual([
+      "Added 1 approved answer from **mfa-answers.csv** to your approved answers.",
+      "- questions from “Question”, answers from “Answer”",
+      "- 1 row skipped: a question without an answer or the reverse",
+    ]);
+    const records = (await folio.core.approvedAnswers?.list(PERSONAL_SPACE)) ?? [];
+    expect(
+      records.map(({ question, answer, file, row, addedBy }) => ({ question, answer, file, row, addedBy })),
+    ).toEqual([
+      {
+        question: "Is MFA required for administrators?",
+        answer: "Yes, hardware keys.",
+        file: "mfa-answers.csv",
+        row: 2,
+        addedBy: `teams:${ASKER.aadObjectId}`,
+      },
+    ]);
+    expect(records[0]?.addedAt.getTime()).toBeGreaterThanOrEqual(started - 1_000);
+    // Added as approved answers, not indexed as a document.
+    expect((await folio.core.listDocuments(PERSONAL_SPACE)).map((document) => document.fileName)).toEqual([
+      "security-policy.md",
+    ]);
+  }, 60_000);
+
+  it("stops the person's questionnaire when they say “cancel” in the chat", async () => {
+    const nothing = standIn.callsIn(PERSONAL).length;
+    await postActivity(personal({ type: "message", text: "cancel" }));
+    const none = await waitFor(
+      () => sent(nothing).find((call) => textOf(call).startsWith("No questionnaire")),
+      30_000,
+      "the nothing-to-cancel reply",
+    );
+    expect(textOf(none)).toBe("No questionnaire of yours is being answered here — there is nothing to cancel.");
+
+    const since = standIn.callsIn(PERSONAL).length;
+    const rows = Array.from(
+      { length: 1_500 },
+      (_, index) => `${index + 1},How long are backups of system ${index + 1} kept?`,
+    );
+    await sendFile(
+      "long.csv",
+      new TextEncoder().encode(`ID,Question\n${rows.join("\n")}\n`),
+      "answer this questionnaire",
+    );
+    await waitFor(
+      () => sent(since).find((call) => call.method === "POST" && textOf(call).startsWith("Answering **long.csv**")),
+      60_000,
+      "the progress message",
+    );
+    await postActivity(personal({ type: "message", text: "cancel" }));
+    const stopped = await waitFor(
+      () => sent(since).find((call) => textOf(call).startsWith("Stopped answering")),
+      60_000,
+      "the stop",
+    );
+    expect(textOf(stopped)).toMatch(/^Stopped answering long\.csv: cancelled · \d+\/1500 done/);
+    expect(Number(/(\d+)\/1500 done/.exec(textOf(stopped))?.[1])).toBeLessThan(1_500);
+    // Stopped by its own follower (which says so): no second reply, no filled copy offered.
+    expect(sent(since).filter((call) => textOf(call).startsWith("Cancelling"))).toEqual([]);
+    expect(sent(since).some((call) => attachmentOf(call)?.name === "long (filled).csv")).toBe(false);
+  }, 120_000);
 });

@@ -235,6 +235,132 @@ describe.each(ENGINES)("questionnaire jobs on $name", ({ name, available }) => {
     expect(lines[4]).toBe('"Question 4 about data retention?"');
   });
 
+  it("cancels through another replica: recorded in the job's row, seen by the answering one before its next row", async () => {
+    const asked: string[] = [];
+    let holdFourth: () => void = () => {};
+    const fourthHeld = new Promise<void>((resolve) => {
+      holdFourth = resolve;
+    });
+    let releaseFourth: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      releaseFourth = resolve;
+    });
+    const answering = serviceWith(
+      async (question) => {
+        asked.push(question);
+        if (asked.length === 4) {
+          holdFourth();
+          await released;
+        }
+        return citedAnswer(question);
+      },
+      { concurrency: 1 },
+    );
+    const other = serviceWith(async () => {
+      throw new Error("the other replica answers nothing here");
+    });
+    const job = await answering.service.submit({ bytes: csvOf(QUESTIONS), fileName: "q.csv", spaceId: "s" });
+    await fourthHeld;
+    // The other replica does not answer this job: the cancel is recorded, and the job runs on for now.
+    expect(await other.service.cancel(job.id)).toBe(true);
+    expect((await other.service.getJob(job.id))?.status).toBe("running");
+    releaseFourth();
+    const settled = await answering.service.whenSettled(job.id);
+    expect(settled?.status).toBe("cancelled");
+    // The row being answered was saved; no row after it was asked.
+    expect(asked).toEqual(QUESTIONS.slice(0, 4));
+    expect(settled?.counts).toMatchObject({ answered: 4, pending: 8 });
+    expect(await other.service.cancel(job.id)).toBe(false);
+  });
+
+  it("cancels at once a job no process has touched for a minute, and never resumes it", async () => {
+    const store = createQuestionnaireJobStore(client);
+    const job = await store.createJob({
+      spaceId: "s",
+      fileName: "left.csv",
+      format: "csv",
+      bytes: csvOf(QUESTIONS.slice(0, 2)),
+      readOptions: {},
+      layouts: [],
+      questions: [],
+      requestedBy: null,
+    });
+    await store.setJobStatus(job.id, "running");
+    await client.query("UPDATE questionnaire_jobs SET updated_at = now() - interval '10 minutes' WHERE id = $1", [
+      job.id,
+    ]);
+    const { service } = serviceWith(async (question) => citedAnswer(question));
+    expect(await service.cancel(job.id)).toBe(true);
+    expect((await service.getJob(job.id))?.status).toBe("cancelled");
+    expect(await service.resumeInterrupted(0)).toEqual([]);
+  });
+
+  it("deletes the files of jobs finished longer ago than the retention period, keeping their rows", async () => {
+    const { service } = serviceWith(async (question) => citedAnswer(question));
+    const old = await service.submit({ bytes: csvOf(QUESTIONS.slice(0, 2)), fileName: "old.csv", spaceId: "s" });
+    const recent = await service.submit({ bytes: csvOf(QUESTIONS.slice(0, 2)), fileName: "recent.csv", spaceId: "s" });
+    expect((await service.whenSettled(old.id))?.status).toBe("succeeded");
+    expect((await service.whenSettled(recent.id))?.status).toBe("succeeded");
+    // Finished 8 days ago (the default retention is 7), and a job still open as old as that.
+    await client.query("UPDATE questionnaire_jobs SET finished_at = now() - interval '8 days' WHERE id = $1", [old.id]);
+    const store = createQuestionnaireJobStore(client);
+    const open = await store.createJob({
+      spaceId: "s",
+      fileName: "open.csv",
+      format: "csv",
+      bytes: csvOf(QUESTIONS.slice(0, 1)),
+      readOptions: {},
+      layouts: [],
+      questions: [],
+      requestedBy: null,
+    });
+    await client.query("UPDATE questionnaire_jobs SET created_at = now() - interval '30 days' WHERE id = $1", [
+      open.id,
+    ]);
+
+    expect(await service.deleteExpiredFiles()).toBe(1);
+    expect(await store.getJobBytes(old.id)).toBeNull();
+    expect((await service.getJob(old.id))?.fileDeletedAt).not.toBeNull();
+    await expect(service.filledCopy(old.id)).rejects.toMatchObject({
+      code: "questionnaire_file_deleted",
+      message: expect.stringContaining("deleted 7 days after the job finished"),
+    });
+    // Its answers stay; the recent and the open job keep their files.
+    expect((await service.listRows(old.id)).map((row) => row.status)).toEqual(["answered", "answered"]);
+    expect((await service.filledCopy(recent.id))?.fileName).toBe("recent (filled).csv");
+    expect(await store.getJobBytes(open.id)).not.toBeNull();
+    expect(await service.deleteExpiredFiles()).toBe(0);
+  });
+
+  it("hands a finished job its chat was never told about to that chat's adapter, once", async () => {
+    const { service } = serviceWith(async (question) => citedAnswer(question));
+    const destination = { adapter: "slack", address: { channelId: "C1", threadTs: "1.0" } };
+    const untold = await service.submit({
+      bytes: csvOf(QUESTIONS.slice(0, 1)),
+      fileName: "u.csv",
+      spaceId: "s",
+      destination,
+    });
+    const told = await service.submit({
+      bytes: csvOf(QUESTIONS.slice(0, 1)),
+      fileName: "t.csv",
+      spaceId: "s",
+      destination,
+    });
+    const console = await service.submit({ bytes: csvOf(QUESTIONS.slice(0, 1)), fileName: "c.csv", spaceId: "s" });
+    for (const job of [untold, told, console]) await service.whenSettled(job.id);
+    await service.markReported(told.id);
+
+    const other = serviceWith(async (question) => citedAnswer(question)).service;
+    const handed: string[] = [];
+    other.onResumed("teams", (job) => handed.push(`teams:${job.fileName}`));
+    other.onResumed("slack", (job) => handed.push(`slack:${job.fileName}`));
+    expect(await other.resumeInterrupted(0)).toEqual([]);
+    expect(handed).toEqual(["slack:u.csv"]);
+    await other.resumeInterrupted(0);
+    expect(handed).toEqual(["slack:u.csv"]);
+  });
+
   it("starts no row while an interactive question is being answered", async () => {
     const asked: string[] = [];
     const { service, priority } = serviceWith(async (question) => {

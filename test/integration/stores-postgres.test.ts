@@ -95,6 +95,10 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0003_questionnaire_jobs",
               "0004_approved_answers",
               "0005_documents_awaiting_meaning",
+              "0006_questionnaire_job_destination",
+              "0007_questionnaire_cancel_request",
+              "0008_questionnaire_file_retention",
+              "0009_questionnaire_job_reported",
               "0100_chunk_vectors",
             ]
           : [
@@ -103,6 +107,10 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0003_questionnaire_jobs",
               "0004_approved_answers",
               "0005_documents_awaiting_meaning",
+              "0006_questionnaire_job_destination",
+              "0007_questionnaire_cancel_request",
+              "0008_questionnaire_file_retention",
+              "0009_questionnaire_job_reported",
             ],
       );
       // The catalog works whether or not vectors can live here.

@@ -15,6 +15,18 @@ describe("loadConfig", () => {
     expect(config.llm).toEqual({ kind: "none" });
     expect(config.chunking).toEqual({ maxTokens: 512, overlapTokens: 20 });
     expect(config.bm25).toEqual({ k1: 0.9, b: 0.4 });
+    expect(config.questionnaire).toEqual({
+      maxRows: 5_000,
+      maxBytes: 20 * 1024 * 1024,
+      concurrency: 2,
+      retentionDays: 7,
+    });
+  });
+
+  it("reads FOLIO_QUESTIONNAIRE_RETENTION_DAYS (0 keeps files) and refuses a negative one", () => {
+    expect(loadConfig({ FOLIO_QUESTIONNAIRE_RETENTION_DAYS: "0" }, "/srv").questionnaire.retentionDays).toBe(0);
+    expect(loadConfig({ FOLIO_QUESTIONNAIRE_RETENTION_DAYS: "30" }, "/srv").questionnaire.retentionDays).toBe(30);
+    expect(() => loadConfig({ FOLIO_QUESTIONNAIRE_RETENTION_DAYS: "-1" }, "/srv")).toThrow(ConfigError);
   });
 
   it("selects PostgreSQL when DATABASE_URL is set and trims a trailing slash from URLs", () => {

@@ -14,6 +14,8 @@ function job(overrides: Partial<QuestionnaireJob>): QuestionnaireJob {
     readOptions: {},
     layouts: [],
     requestedBy: null,
+    destination: null,
+    fileDeletedAt: null,
     errorCode: null,
     errorMessage: null,
     createdAt: "2026-11-26T04:00:00.000Z",

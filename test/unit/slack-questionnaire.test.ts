@@ -85,6 +85,8 @@ describe("answerQuestionnaireInThread (Slack and the job service faked)", () => 
     };
     const questionnaires = {
       submit: async () => ({ id: "job-1" }),
+      setDestination: async () => {},
+      markReported: async () => {},
       onProgress: (_id: string, callback: (progress: QuestionnaireProgress) => void) => {
         hooks.listener = callback;
         return () => {

@@ -18,6 +18,9 @@ import { createLocalApiToken, writeServerAddress } from "../server-address-file.
 /** A questionnaire job whose server has not saved a row for this long is taken over by another replica. */
 const QUESTIONNAIRE_STALE_AFTER_MS = 60_000;
 
+/** How often finished questionnaires' files past their retention are looked for. */
+const QUESTIONNAIRE_RETENTION_SWEEP_MS = 60 * 60 * 1000;
+
 /** Every interface: chat platforms and a reverse proxy reach the server from elsewhere. */
 const LISTEN_HOST = "0.0.0.0";
 
@@ -118,6 +121,17 @@ async function serveUntilSignal(
               .catch((error: unknown) => logger.warn({ err: error }, "questionnaire sweep failed; will try again"));
           }, QUESTIONNAIRE_STALE_AFTER_MS);
     questionnaireSweep?.unref();
+    // Finished jobs' files (and so their filled copies) go after FOLIO_QUESTIONNAIRE_RETENTION_DAYS: now,
+    // then every hour (on every replica; the delete is one idempotent statement).
+    const deleteExpiredQuestionnaireFiles = () =>
+      folio.questionnaires
+        .deleteExpiredFiles()
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, "could not delete expired questionnaire files; will try again"),
+        );
+    void deleteExpiredQuestionnaireFiles();
+    const retentionSweep = setInterval(deleteExpiredQuestionnaireFiles, QUESTIONNAIRE_RETENTION_SWEEP_MS);
+    retentionSweep.unref();
     const consoleNote = { local: " (this machine only; FOLIO_CONSOLE=open to share it)", open: "", off: " (off)" };
     process.stdout.write(`Folio console: ${url}${consoleNote[config.consoleAccess]}\n`);
     logger.info(
@@ -132,6 +146,7 @@ async function serveUntilSignal(
 
     const signal = await built.shutdownSignal.received;
     if (questionnaireSweep) clearInterval(questionnaireSweep);
+    clearInterval(retentionSweep);
     // Stop taking work (new requests: 503 + Retry-After, /readyz fails, Socket Mode disconnects), then
     // give what was admitted — answers, uploads, Slack work after its ack — the grace period to finish.
     gate.startDraining();
