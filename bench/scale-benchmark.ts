@@ -35,7 +35,7 @@ import { openStores } from "../src/stores/open-stores.js";
 import { openQdrantIndex } from "../src/stores/qdrant-index.js";
 import { candidateQuery, type IndexedChunk, type VectorIndex } from "../src/stores/vector-index.js";
 import { createSeededRandom } from "../test/support/seeded-random.js";
-import { ChunkRowsWriter, fileSpaceSource } from "./scale-structures-file.js";
+import { ChunkRowsWriter, fileSpaceSource, rowsFileVersion } from "./scale-structures-file.js";
 
 const DIMENSIONS = 384;
 const VOCABULARY = 50_000;
@@ -330,7 +330,12 @@ async function structuresRow(size: number, queryCount: number): Promise<Row> {
   try {
     const files = structuresFiles(directory, size);
     const writer = new ChunkRowsWriter(files.rows);
-    const nothingStored: SpaceSource = { async *rows() {}, async *dense() {} };
+    // Nothing to load (the space starts empty); its version is the rows file's, as the restart reads it.
+    const nothingStored: SpaceSource = {
+      async *rows() {},
+      async *dense() {},
+      version: async () => rowsFileVersion(files.rows),
+    };
     const memory = new InMemorySpaceIndex(DIMENSIONS, nothingStored, {
       snapshots: files.snapshots,
       settings: { approximate: structuresSettings },
