@@ -28,7 +28,7 @@ import type { SparseVector } from "../src/domain/types.js";
 import { type LatencySummary, summarizeLatency } from "../src/evaluation/latency.js";
 import { silentLogger } from "../src/logger.js";
 import { fuseHybridLists } from "../src/retrieval/reciprocal-rank-fusion.js";
-import { DEFAULT_APPROXIMATE_INDEX_SETTINGS } from "../src/stores/approximate-dense-index.js";
+import { DEFAULT_APPROXIMATE_INDEX_SETTINGS, type DenseQuantization } from "../src/stores/approximate-dense-index.js";
 import { DenseIndexSnapshots } from "../src/stores/dense-index-snapshots.js";
 import { InMemorySpaceIndex, type SpaceSource } from "../src/stores/in-memory-space-index.js";
 import { openStores } from "../src/stores/open-stores.js";
@@ -286,9 +286,14 @@ function structuresIndex(memory: InMemorySpaceIndex, writer: ChunkRowsWriter | n
   };
 }
 
-/** FOLIO_DENSE_EF_SEARCH, when set, overrides the default search breadth (both processes read it). */
+/**
+ * FOLIO_DENSE_EF_SEARCH and FOLIO_DENSE_QUANTIZATION, when set, override the default search breadth and
+ * the vectors' precision in the index (both processes read them).
+ */
 const structuresSettings = {
   ...DEFAULT_APPROXIMATE_INDEX_SETTINGS,
+  quantization: (process.env.FOLIO_DENSE_QUANTIZATION ??
+    DEFAULT_APPROXIMATE_INDEX_SETTINGS.quantization) as DenseQuantization,
   expansionSearch: Number(process.env.FOLIO_DENSE_EF_SEARCH ?? DEFAULT_APPROXIMATE_INDEX_SETTINGS.expansionSearch),
 };
 
