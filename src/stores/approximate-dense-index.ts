@@ -33,14 +33,14 @@ export type ApproximateIndexSettings = {
 const BREADTH_BASE_SIZE = 100_000;
 
 /**
- * The ef for an index of `size` vectors: HNSW's recall at a fixed ef falls as the graph grows (ef 96:
- * recall@10 0.997 at 100K clustered 384-d vectors, 0.935 at 500K), so past 100K vectors the breadth
- * grows with size^0.6 — 2.6× at 500K, 4× at 1M (docs/benchmarks.md, "Scale", has the measurements).
- * A search's cost grows about linearly with ef: ~1 ms at 96, a few ms at 400.
+ * The ef for an index of `size` vectors: HNSW's recall at a fixed ef falls as the graph grows (on
+ * clustered 384-d vectors, recall@10: ef 96 0.997 at 100K, 0.935 at 500K; at 1M ef 384 0.946 and ef 512
+ * 0.968), so past 100K vectors the breadth grows with size^0.75 — 3.3× at 500K, 5.6× at 1M
+ * (docs/benchmarks.md, "Scale"). A search's cost grows about linearly with ef: ~1 ms at 96, ~3.5 ms at 512.
  */
 export function searchBreadth(size: number, expansionSearch: number): number {
   if (size <= BREADTH_BASE_SIZE) return expansionSearch;
-  return Math.ceil(expansionSearch * (size / BREADTH_BASE_SIZE) ** 0.6);
+  return Math.ceil(expansionSearch * (size / BREADTH_BASE_SIZE) ** 0.75);
 }
 
 export const DEFAULT_APPROXIMATE_INDEX_SETTINGS: ApproximateIndexSettings = {
