@@ -327,7 +327,17 @@ async function serveStructures(directory: string, size: number, workloadFile: st
   const measured = await measureQueries(index, workload);
   globalThis.gc?.();
   const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+  writeMemoryBreakdown();
   process.stdout.write(`${JSON.stringify({ restartSeconds, rssMb, ...measured, loadAverage: loadAverage() })}\n`);
+}
+
+/** Where the resident memory is: V8's heap, and memory outside it (typed arrays' buffers, native code's). */
+function writeMemoryBreakdown(): void {
+  const usage = process.memoryUsage();
+  const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+  process.stderr.write(
+    `  memory MB: rss ${mb(usage.rss)}, V8 heap used ${mb(usage.heapUsed)} of ${mb(usage.heapTotal)}, array buffers ${mb(usage.arrayBuffers)}, rest (native: usearch, PGlite's worker, Node) ${mb(usage.rss - usage.heapTotal - usage.arrayBuffers)}\n`,
+  );
 }
 
 async function structuresRow(size: number, queryCount: number): Promise<Row> {

@@ -11,7 +11,7 @@
  * Whether the file is current is the manifest's business (dense-index-snapshots.ts); this module only
  * refuses a file whose shape does not add up (truncated, or not written by it) by returning null.
  */
-import { open, readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { PostingLists } from "./posting-lists.js";
 
 const MAGIC = Buffer.from("FOLIOSP1", "ascii");
@@ -119,54 +119,89 @@ export async function writeSpaceFile(file: string, rows: SpaceRows): Promise<num
   }
 }
 
-/** The rows and postings saved by `writeSpaceFile`, or null when the file is missing or does not add up. */
+/** Reads `length` bytes at `position` into a buffer of its own (a whole ArrayBuffer, so views align). */
+async function readExactly(
+  handle: Awaited<ReturnType<typeof open>>,
+  position: number,
+  length: number,
+): Promise<Buffer | null> {
+  const buffer = Buffer.from(new ArrayBuffer(length));
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await handle.read(buffer, done, length - done, position + done);
+    if (bytesRead === 0) return null;
+    done += bytesRead;
+  }
+  return buffer;
+}
+
+/**
+ * The rows and postings saved by `writeSpaceFile`, or null when the file is missing or does not add up.
+ * Read in two parts: the ids and per-slot numbers (turned into JS arrays, then dropped), and the postings
+ * into a buffer of their own that the lists view without copying, so nothing else of the file stays in
+ * memory (~45 MB at 1M chunks).
+ */
 export async function readSpaceFile(file: string, expectedBytes: number): Promise<SpaceRows | null> {
-  let data: Buffer;
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    data = await readFile(file);
+    handle = await open(file, "r");
   } catch {
     return null;
   }
-  if (data.byteOffset % 4 !== 0) {
-    // A small file's buffer may sit at any offset of a shared pool; the typed views need 4-byte alignment.
-    const aligned = new Uint8Array(data.length);
-    aligned.set(data);
-    data = Buffer.from(aligned.buffer);
+  try {
+    return await readOpenSpaceFile(handle, expectedBytes);
+  } finally {
+    await handle.close();
   }
-  if (data.length !== expectedBytes || data.length < 20 || !data.subarray(0, 8).equals(MAGIC)) return null;
-  if (!data.subarray(data.length - 8).equals(END)) return null;
+}
+
+async function readOpenSpaceFile(
+  handle: Awaited<ReturnType<typeof open>>,
+  expectedBytes: number,
+): Promise<SpaceRows | null> {
+  if ((await handle.stat()).size !== expectedBytes || expectedBytes < 20) return null;
+  const start = await readExactly(handle, 0, 12);
+  if (!start?.subarray(0, 8).equals(MAGIC)) return null;
+  const headerLength = start.readUInt32LE(8);
+  const headerBytes = await readExactly(handle, 12, Math.min(headerLength, expectedBytes - 12));
   let header: Header;
-  const headerLength = data.readUInt32LE(8);
   try {
-    header = JSON.parse(data.toString("utf8", 12, 12 + headerLength)) as Header;
+    header = JSON.parse(headerBytes?.toString("utf8") ?? "") as Header;
   } catch {
     return null;
   }
-  let offset = 12 + headerLength;
-  const text = (bytes: number) => {
-    const value = data.toString("utf8", offset, offset + bytes);
-    offset += bytes;
+  const textStart = 12 + headerLength;
+  const textBytes = header.chunkIdBytes + header.documentIdBytes;
+  const slotsStart = textStart + textBytes + ((4 - ((textStart + textBytes) % 4)) % 4);
+  const postingsStart = slotsStart + 8 * header.slots;
+  const postingsBytes = 8 * header.terms + 8 * header.postings;
+  if (postingsStart + postingsBytes + END.length !== expectedBytes) return null;
+  const front = await readExactly(handle, textStart, textBytes);
+  const slotBytes = await readExactly(handle, slotsStart, 8 * header.slots);
+  const back = await readExactly(handle, postingsStart, postingsBytes + END.length);
+  if (!front || !slotBytes || !back?.subarray(postingsBytes).equals(END)) return null;
+
+  const split = (from: number, bytes: number) => {
+    const value = front.toString("utf8", from, from + bytes);
     return value === "" ? [] : value.split("\n");
   };
-  const chunkIds = text(header.chunkIdBytes);
-  const documents = text(header.documentIdBytes);
+  const chunkIds = split(0, header.chunkIdBytes);
+  const documents = split(header.chunkIdBytes, header.documentIdBytes);
   if (chunkIds.length !== header.slots || documents.length !== header.documents) return null;
-  offset += (4 - (offset % 4)) % 4;
-  const expectedEnd = offset + 4 * (2 * header.slots + 2 * header.terms + 2 * header.postings) + END.length;
-  if (expectedEnd !== data.length) return null;
-  // Views into the file's own buffer (offsets are multiples of 4 from the start of the buffer).
-  const base = data.byteOffset;
+  const slotArrays = new Int32Array(slotBytes.buffer, 0, 2 * header.slots);
+  const documentOfSlot = slotArrays.subarray(0, header.slots);
+  const keys = slotArrays.subarray(header.slots);
+
+  let offset = 0;
   const int32 = (count: number) => {
-    const view = new Int32Array(data.buffer, base + offset, count);
+    const view = new Int32Array(back.buffer, offset, count);
     offset += 4 * count;
     return view;
   };
-  const documentOfSlot = int32(header.slots);
-  const keys = int32(header.slots);
   const termIds = int32(header.terms);
   const lengths = int32(header.terms);
   const slots = int32(header.postings);
-  const weights = new Float32Array(data.buffer, base + offset, header.postings);
+  const weights = new Float32Array(back.buffer, offset, header.postings);
   let total = 0;
   for (const length of lengths) total += length;
   if (total !== header.postings) return null;
