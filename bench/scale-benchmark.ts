@@ -28,14 +28,14 @@ import type { SparseVector } from "../src/domain/types.js";
 import { type LatencySummary, summarizeLatency } from "../src/evaluation/latency.js";
 import { silentLogger } from "../src/logger.js";
 import { fuseHybridLists } from "../src/retrieval/reciprocal-rank-fusion.js";
-import { DEFAULT_APPROXIMATE_INDEX_SETTINGS } from "../src/stores/approximate-dense-index.js";
+import { DEFAULT_APPROXIMATE_INDEX_SETTINGS, type DenseQuantization } from "../src/stores/approximate-dense-index.js";
 import { DenseIndexSnapshots } from "../src/stores/dense-index-snapshots.js";
 import { InMemorySpaceIndex, type SpaceSource } from "../src/stores/in-memory-space-index.js";
 import { openStores } from "../src/stores/open-stores.js";
 import { openQdrantIndex } from "../src/stores/qdrant-index.js";
 import { candidateQuery, type IndexedChunk, type VectorIndex } from "../src/stores/vector-index.js";
 import { createSeededRandom } from "../test/support/seeded-random.js";
-import { ChunkRowsWriter, fileSpaceSource } from "./scale-structures-file.js";
+import { ChunkRowsWriter, fileSpaceSource, rowsFileVersion } from "./scale-structures-file.js";
 
 const DIMENSIONS = 384;
 const VOCABULARY = 50_000;
@@ -286,9 +286,14 @@ function structuresIndex(memory: InMemorySpaceIndex, writer: ChunkRowsWriter | n
   };
 }
 
-/** FOLIO_DENSE_EF_SEARCH, when set, overrides the default search breadth (both processes read it). */
+/**
+ * FOLIO_DENSE_EF_SEARCH and FOLIO_DENSE_QUANTIZATION, when set, override the default search breadth and
+ * the vectors' precision in the index (both processes read them).
+ */
 const structuresSettings = {
   ...DEFAULT_APPROXIMATE_INDEX_SETTINGS,
+  quantization: (process.env.FOLIO_DENSE_QUANTIZATION ??
+    DEFAULT_APPROXIMATE_INDEX_SETTINGS.quantization) as DenseQuantization,
   expansionSearch: Number(process.env.FOLIO_DENSE_EF_SEARCH ?? DEFAULT_APPROXIMATE_INDEX_SETTINGS.expansionSearch),
 };
 
@@ -322,7 +327,17 @@ async function serveStructures(directory: string, size: number, workloadFile: st
   const measured = await measureQueries(index, workload);
   globalThis.gc?.();
   const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+  writeMemoryBreakdown();
   process.stdout.write(`${JSON.stringify({ restartSeconds, rssMb, ...measured, loadAverage: loadAverage() })}\n`);
+}
+
+/** Where the resident memory is: V8's heap, and memory outside it (typed arrays' buffers, native code's). */
+function writeMemoryBreakdown(): void {
+  const usage = process.memoryUsage();
+  const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+  process.stderr.write(
+    `  memory MB: rss ${mb(usage.rss)}, V8 heap used ${mb(usage.heapUsed)} of ${mb(usage.heapTotal)}, array buffers ${mb(usage.arrayBuffers)}, rest (native: usearch, PGlite's worker, Node) ${mb(usage.rss - usage.heapTotal - usage.arrayBuffers)}\n`,
+  );
 }
 
 async function structuresRow(size: number, queryCount: number): Promise<Row> {
@@ -330,7 +345,12 @@ async function structuresRow(size: number, queryCount: number): Promise<Row> {
   try {
     const files = structuresFiles(directory, size);
     const writer = new ChunkRowsWriter(files.rows);
-    const nothingStored: SpaceSource = { async *rows() {}, async *dense() {} };
+    // Nothing to load (the space starts empty); its version is the rows file's, as the restart reads it.
+    const nothingStored: SpaceSource = {
+      async *rows() {},
+      async *dense() {},
+      version: async () => rowsFileVersion(files.rows),
+    };
     const memory = new InMemorySpaceIndex(DIMENSIONS, nothingStored, {
       snapshots: files.snapshots,
       settings: { approximate: structuresSettings },

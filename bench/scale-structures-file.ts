@@ -7,7 +7,7 @@
  * Record: chunk id and document id (36 ASCII bytes each), space-id length (u16) and bytes, has-dense (u8),
  * term count (u32), term ids (i32 × count), weights (f32 × count); little-endian.
  */
-import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import type { SpaceId, SparseVector } from "../src/domain/types.js";
 import type { SpaceSource, StoredChunkVectors } from "../src/stores/in-memory-space-index.js";
 
@@ -94,5 +94,12 @@ export function fileSpaceSource(file: string): SpaceSource {
       }
     },
     async *dense() {},
+    version: async () => rowsFileVersion(file),
   };
+}
+
+/** The file's stand-in for the database's space version: it changes whenever rows are appended. */
+export function rowsFileVersion(file: string): string {
+  const { size, mtimeMs } = statSync(file);
+  return `${size}:${mtimeMs}`;
 }

@@ -1,20 +1,29 @@
 /**
- * Saved approximate indexes, one per space, so a restart loads the HNSW graph instead of rebuilding it
- * (minutes at 1M chunks). Three files per space under the directory, named by a hash of the space id:
+ * Saved approximate spaces, one per space, so a restart loads the HNSW graph and the postings instead of
+ * rebuilding them (minutes at 1M chunks). Four files per space under the directory, named by a hash of
+ * the space id:
  * - `<name>.usearch` — the index as usearch writes it (graph and vectors at the index's precision);
  * - `<name>.chunks` — the chunk id of each key, one a line (an empty line for a key no longer used);
+ * - `<name>.space` — the slots and BM25 postings (space-snapshot-file.ts);
  * - `<name>.json` — the manifest, written last: without it (or when it names other settings) the other
- *   two are ignored and the space is rebuilt from the database.
- * A snapshot may be older than the database (a crash between saves): loading reconciles it by chunk id
- * (chunks added since are embedded into it, chunks gone are removed), see in-memory-space-index.ts.
- * What it cannot detect is a vector replaced under the same chunk id, so callers invalidate a space's
- * snapshot before such a write reaches the database.
+ *   files are ignored and the space is rebuilt from the database.
+ * The manifest records the space's version in the database (a counter its triggers bump on every write
+ * to the space's rows, migration 0103) at the time of the save. On load, the same version means the
+ * files are the space as the database holds it, and they are used whole: nothing is read from the
+ * database. Another version (a crash between a write and the next save, or a write by another program)
+ * means the slots and postings are rebuilt from the database's rows, and the HNSW index is reconciled
+ * by chunk id (chunks added since are embedded into it, chunks gone are removed), see
+ * in-memory-space-index.ts. What that reconciling cannot detect is a vector replaced under the same
+ * chunk id, so callers invalidate a space's snapshot before such a write reaches the database.
+ * Each file is written under a temporary name, flushed and renamed; the manifest (which names each
+ * file's size) is removed first and written last, so a crash midway leaves no snapshot read as valid.
  */
 import { createHash } from "node:crypto";
-import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { SpaceId } from "../domain/types.js";
 import { ApproximateDenseIndex, type ApproximateIndexSettings } from "./approximate-dense-index.js";
+import { readSpaceFile, type SpaceRows, writeSpaceFile } from "./space-snapshot-file.js";
 
 const FORMAT = 1;
 
@@ -26,13 +35,43 @@ type Manifest = {
   connectivity: number;
   keys: number;
   savedAt: string;
+  /** The space's version in the database when saved; absent in snapshots saved before versions existed. */
+  version?: string;
+  indexBytes?: number;
+  spaceBytes?: number;
 };
 
 export type DenseSnapshot = {
   index: ApproximateDenseIndex;
   /** The chunk id under each key ("" for a key no longer used). */
   chunkIdByKey: string[];
+  /** The space's version in the database when the snapshot was saved (null: unknown). */
+  version: string | null;
+  /** The saved slots and postings; null when there are none, or the file does not add up. */
+  rows(): Promise<SpaceRows | null>;
 };
+
+/** Writes `file` through a temporary name, flushed before the rename. */
+async function writeReplacing(file: string, write: (temporary: string) => Promise<void>): Promise<void> {
+  const temporary = `${file}.tmp`;
+  await write(temporary);
+  const handle = await open(temporary, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, file);
+}
+
+async function writeText(file: string, text: string): Promise<void> {
+  const handle = await open(file, "w", 0o600);
+  try {
+    await handle.writeFile(text, "utf8");
+  } finally {
+    await handle.close();
+  }
+}
 
 export class DenseIndexSnapshots {
   constructor(
@@ -66,22 +105,46 @@ export class DenseIndexSnapshots {
     const chunkIdByKey = (await readFile(`${base}.chunks`, "utf8")).split("\n");
     chunkIdByKey.pop(); // the text ends with a newline
     if (chunkIdByKey.length !== manifest.keys) return null;
+    if (manifest.indexBytes !== undefined) {
+      const indexBytes = await stat(`${base}.usearch`).then(
+        (file) => file.size,
+        () => -1,
+      );
+      if (indexBytes !== manifest.indexBytes) return null;
+    }
     const index = await ApproximateDenseIndex.load(`${base}.usearch`, this.dimensions, this.settings);
-    return { index, chunkIdByKey };
+    const spaceBytes = manifest.spaceBytes;
+    return {
+      index,
+      chunkIdByKey,
+      version: manifest.version ?? null,
+      rows: async () => (spaceBytes === undefined ? null : await readSpaceFile(`${base}.space`, spaceBytes)),
+    };
   }
 
-  /** Replaces the space's snapshot; the manifest goes last, so a crash midway leaves none usable. */
-  async save(spaceId: SpaceId, index: ApproximateDenseIndex, chunkIdByKey: readonly string[]): Promise<void> {
+  /**
+   * Replaces the space's snapshot: the index, its keys' chunk ids, the space's slots and postings, and
+   * the database version they match. The manifest goes last, so a crash midway leaves none usable.
+   */
+  async save(
+    spaceId: SpaceId,
+    saved: { index: ApproximateDenseIndex; chunkIdByKey: readonly string[]; rows: SpaceRows; version: string | null },
+  ): Promise<void> {
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     const base = this.base(spaceId);
     await rm(`${base}.json`, { force: true });
-    index.save(`${base}.usearch.tmp`);
-    await chmod(`${base}.usearch.tmp`, 0o600);
-    await rename(`${base}.usearch.tmp`, `${base}.usearch`);
-    await writeFile(`${base}.chunks.tmp`, chunkIdByKey.length === 0 ? "" : `${chunkIdByKey.join("\n")}\n`, {
-      mode: 0o600,
+    await writeReplacing(`${base}.usearch`, async (temporary) => {
+      saved.index.save(temporary);
+      await chmod(temporary, 0o600);
     });
-    await rename(`${base}.chunks.tmp`, `${base}.chunks`);
+    const { chunkIdByKey } = saved;
+    await writeReplacing(`${base}.chunks`, (temporary) =>
+      writeText(temporary, chunkIdByKey.length === 0 ? "" : `${chunkIdByKey.join("\n")}\n`),
+    );
+    let spaceBytes = 0;
+    await writeReplacing(`${base}.space`, async (temporary) => {
+      spaceBytes = await writeSpaceFile(temporary, saved.rows);
+    });
     const manifest: Manifest = {
       format: FORMAT,
       spaceId,
@@ -90,9 +153,11 @@ export class DenseIndexSnapshots {
       connectivity: this.settings.connectivity,
       keys: chunkIdByKey.length,
       savedAt: new Date().toISOString(),
+      ...(saved.version === null ? {} : { version: saved.version }),
+      indexBytes: (await stat(`${base}.usearch`)).size,
+      spaceBytes,
     };
-    await writeFile(`${base}.json.tmp`, JSON.stringify(manifest), { mode: 0o600 });
-    await rename(`${base}.json.tmp`, `${base}.json`);
+    await writeReplacing(`${base}.json`, (temporary) => writeText(temporary, JSON.stringify(manifest)));
   }
 
   /** Makes the space's snapshot unusable (its next load rebuilds from the database). */

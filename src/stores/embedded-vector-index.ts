@@ -2,8 +2,9 @@
  * The embedded store's vector index: pgvector in PGlite keeps the vectors, and queries are answered
  * from the in-memory structures (src/stores/in-memory-space-index.ts) — dense by exact scan or by an
  * approximate (HNSW) index per space, sparse by BM25 postings. Every write goes to the database first
- * and is then mirrored in memory, so a restart reloads a space from the database on its first query
- * (and loads its saved approximate index rather than rebuilding it).
+ * and is then mirrored in memory, so a restart reloads a space on its first query: from its snapshot
+ * when the database has not changed the space since it was saved (dense-index-snapshots.ts), else
+ * from the database's rows (reconciling a saved approximate index rather than rebuilding it).
  */
 import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
 import { DenseIndexSnapshots } from "./dense-index-snapshots.js";
@@ -67,6 +68,14 @@ export function spaceSourceOf(database: SqlExecutor): SpaceSource {
         yield rows.map((row) => ({ chunkId: row.chunk_id, dense: readDenseBinary(row.dense) }));
       }
     },
+    async version(spaceId) {
+      // Bumped by chunk_vectors' triggers on every write to the space's rows (migration 0103).
+      const { rows } = await database.query<{ version: string }>(
+        "SELECT version::text AS version FROM chunk_vector_space_versions WHERE space_id = $1",
+        [spaceId],
+      );
+      return rows[0]?.version ?? "0";
+    },
   };
 }
 
@@ -89,25 +98,29 @@ export function withInMemorySearch(
 
   return {
     denseDimensions: inner.denseDimensions,
-    async upsert(chunks) {
-      // Chunk ids are new UUIDs on ingestion; one stored again with a new vector invalidates its space's snapshot.
-      await memory.replacingDense(chunks.filter((chunk) => chunk.dense).map((chunk) => chunk.chunkId));
-      await inner.upsert(chunks);
-      await memory.stored(chunks);
-    },
-    async updateSparse(chunks) {
-      await inner.updateSparse(chunks);
-      await memory.replacedSparse(chunks);
-    },
-    async updateDense(chunks) {
-      await memory.replacingDense(null);
-      await inner.updateDense(chunks);
-      await memory.replacedDense(chunks);
-    },
-    async deleteByDocument(documentId) {
-      await inner.deleteByDocument(documentId);
-      await memory.removedDocument(documentId);
-    },
+    upsert: (chunks) =>
+      memory.writing(async () => {
+        // Chunk ids are new UUIDs on ingestion; one stored again with a new vector invalidates its space's snapshot.
+        await memory.replacingDense(chunks.filter((chunk) => chunk.dense).map((chunk) => chunk.chunkId));
+        await inner.upsert(chunks);
+        await memory.stored(chunks);
+      }),
+    updateSparse: (chunks) =>
+      memory.writing(async () => {
+        await inner.updateSparse(chunks);
+        await memory.replacedSparse(chunks);
+      }),
+    updateDense: (chunks) =>
+      memory.writing(async () => {
+        await memory.replacingDense(null);
+        await inner.updateDense(chunks);
+        await memory.replacedDense(chunks);
+      }),
+    deleteByDocument: (documentId) =>
+      memory.writing(async () => {
+        await inner.deleteByDocument(documentId);
+        await memory.removedDocument(documentId);
+      }),
     async queryDense(vector, query) {
       if (vector.length !== inner.denseDimensions) return inner.queryDense(vector, query); // its error names the fix
       return memory.queryDense(vector, query);

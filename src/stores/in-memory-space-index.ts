@@ -26,6 +26,7 @@ import {
 } from "./approximate-dense-index.js";
 import type { DenseIndexSnapshots } from "./dense-index-snapshots.js";
 import { PostingLists } from "./posting-lists.js";
+import type { SpaceRows } from "./space-snapshot-file.js";
 import type { ScoredChunkId, VectorQuery } from "./vector-index.js";
 
 export const DENSE_INDEX_MODES = ["auto", "approximate", "exact"] as const;
@@ -66,6 +67,11 @@ export type SpaceSource = {
   rows(spaceId: SpaceId, options: { withDense: boolean }): AsyncIterable<StoredChunkVectors[]>;
   /** The dense vectors of these chunks (those that have one). */
   dense(chunkIds: string[]): AsyncIterable<Array<{ chunkId: string; dense: Float32Array }>>;
+  /**
+   * The space's version: changes whenever any of its rows is written. A saved space whose version is
+   * still the database's is loaded whole from its snapshot; without this, snapshots are always reconciled.
+   */
+  version?(spaceId: SpaceId): Promise<string>;
 };
 
 /** The approximate side of a space: the HNSW index, keyed by numbers that stay with a chunk when its slot moves. */
@@ -92,7 +98,7 @@ type SpaceState = {
   slotByChunk: Map<string, number>;
   slotsByDocument: Map<string, Set<number>>;
   postings: PostingLists;
-  /** Changes to the approximate index since its snapshot was saved. */
+  /** Changes to an approximate space (its index, slots or postings) since its snapshot was saved. */
   unsavedChanges: number;
 };
 
@@ -115,6 +121,9 @@ export class InMemorySpaceIndex {
   /** Writes (and snapshot saves) run one at a time, in order. */
   private writes: Promise<unknown> = Promise.resolve();
   private saveTimer: NodeJS.Timeout | null = null;
+  /** Writes between their database statement and their mirror here: no snapshot is saved meanwhile. */
+  private writesInFlight = 0;
+  private writesBegun = 0;
 
   constructor(
     private readonly dimensions: number,
@@ -123,6 +132,28 @@ export class InMemorySpaceIndex {
   ) {
     this.settings = { ...DEFAULT_DENSE_SEARCH_SETTINGS, ...options.settings };
     this.snapshots = options.snapshots ?? null;
+  }
+
+  /**
+   * Runs a write that goes to the database and is then mirrored here (`work` does both). While one
+   * runs, the database may hold rows this copy does not yet, so no snapshot is saved until it ends.
+   */
+  async writing<T>(work: () => Promise<T>): Promise<T> {
+    this.writesInFlight += 1;
+    this.writesBegun += 1;
+    try {
+      return await work();
+    } finally {
+      this.writesInFlight -= 1;
+    }
+  }
+
+  /** The space's version in the database, when no write is between database and memory; else undefined. */
+  private async quietVersion(spaceId: SpaceId): Promise<string | null | undefined> {
+    if (this.writesInFlight > 0) return undefined;
+    const begun = this.writesBegun;
+    const version = this.source.version ? await this.source.version(spaceId) : null;
+    return this.writesInFlight > 0 || this.writesBegun !== begun ? undefined : version;
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -171,8 +202,15 @@ export class InMemorySpaceIndex {
   private async load(spaceId: SpaceId): Promise<SpaceState> {
     const snapshot = this.snapshots && this.settings.mode !== "exact" ? await this.snapshots.read(spaceId) : null;
     const state = this.emptySpace(spaceId);
-    if (snapshot) {
+    const current =
+      snapshot?.version && this.source.version && snapshot.version === (await this.source.version(spaceId))
+        ? await snapshot.rows()
+        : null;
+    if (snapshot && current && this.restore(state, snapshot.index, snapshot.chunkIdByKey, current)) {
+      // The database has not changed the space since the snapshot: nothing to read from it.
+    } else if (snapshot) {
       await this.loadOntoSnapshot(state, snapshot.index, snapshot.chunkIdByKey);
+      state.unsavedChanges += 1; // the slots and postings were rebuilt: save them with the index
     } else {
       if (this.wantsApproximate(0)) await this.switchToApproximate(state);
       for await (const batch of this.source.rows(spaceId, { withDense: true })) {
@@ -183,6 +221,62 @@ export class InMemorySpaceIndex {
     state.postings.trim();
     if (state.approximate && state.unsavedChanges > 0) await this.saveSnapshot(state);
     return state;
+  }
+
+  /**
+   * Takes a saved space as it is (its index, slots and postings), after checking that the slots and the
+   * index's keys name the same chunks; false (nothing taken) when they do not.
+   */
+  private restore(state: SpaceState, index: ApproximateDenseIndex, chunkIdByKey: string[], rows: SpaceRows): boolean {
+    const slotCount = rows.chunkIds.length;
+    if (rows.documentIds.length !== slotCount || rows.alive.length !== slotCount) return false;
+    if (rows.keyOfSlot.length !== slotCount) return false;
+    const slotOfKey = new Array<number>(chunkIdByKey.length).fill(-1);
+    const slotByChunk = new Map<string, number>();
+    const slotsByDocument = new Map<string, Set<number>>();
+    let denseCount = 0;
+    let deadCount = 0;
+    for (let slot = 0; slot < slotCount; slot += 1) {
+      const key = rows.keyOfSlot[slot] as number;
+      const chunkId = rows.chunkIds[slot] as string;
+      if (!rows.alive[slot]) {
+        if (key >= 0) return false;
+        deadCount += 1;
+        continue;
+      }
+      if (slotByChunk.has(chunkId)) return false;
+      slotByChunk.set(chunkId, slot);
+      const documentId = rows.documentIds[slot] as string;
+      let documentSlots = slotsByDocument.get(documentId);
+      if (!documentSlots) {
+        documentSlots = new Set();
+        slotsByDocument.set(documentId, documentSlots);
+      }
+      documentSlots.add(slot);
+      if (key < 0) continue;
+      if (key >= chunkIdByKey.length || chunkIdByKey[key] !== chunkId || slotOfKey[key] !== -1) return false;
+      slotOfKey[key] = slot;
+      denseCount += 1;
+    }
+    // Every key the index still uses belongs to a slot.
+    for (let key = 0; key < chunkIdByKey.length; key += 1) {
+      if (chunkIdByKey[key] !== "" && slotOfKey[key] === -1) return false;
+    }
+    Object.assign(state, {
+      chunkIds: rows.chunkIds,
+      documentIds: rows.documentIds,
+      alive: rows.alive,
+      hasDense: rows.keyOfSlot.map((key) => key >= 0),
+      dense: null,
+      approximate: { index, keyOfSlot: rows.keyOfSlot, slotOfKey },
+      denseCount,
+      deadCount,
+      slotByChunk,
+      slotsByDocument,
+      postings: rows.postings,
+      unsavedChanges: 0,
+    } satisfies Partial<SpaceState>);
+    return true;
   }
 
   /**
@@ -317,6 +411,7 @@ export class InMemorySpaceIndex {
     }
     documentSlots.add(slot);
     if (vectors.sparse) this.addPostings(space, slot, vectors.sparse);
+    if (space.approximate) space.unsavedChanges += 1;
   }
 
   private addPostings(space: SpaceState, slot: number, sparse: SparseLike): void {
@@ -349,6 +444,7 @@ export class InMemorySpaceIndex {
     space.deadCount += 1;
     space.slotByChunk.delete(chunkId);
     space.slotsByDocument.get(space.documentIds[slot] ?? "")?.delete(slot);
+    if (space.approximate) space.unsavedChanges += 1;
   }
 
   /** The dense vector stored in `slot` of an exact space, copied (a replacement slot is filled from it). */
@@ -429,11 +525,27 @@ export class InMemorySpaceIndex {
     }
   }
 
+  /**
+   * Saves the space with the database version it matches; while a write is between the database and
+   * this copy there is no such version, and the save is left to the next pause.
+   */
   private async saveSnapshot(space: SpaceState): Promise<void> {
     if (!this.snapshots || !space.approximate) return;
-    const { slotOfKey, index } = space.approximate;
+    const version = await this.quietVersion(space.spaceId);
+    if (version === undefined) {
+      this.scheduleSnapshots();
+      return;
+    }
+    const { slotOfKey, keyOfSlot, index } = space.approximate;
     const chunkIdByKey = slotOfKey.map((slot) => (slot >= 0 ? (space.chunkIds[slot] ?? "") : ""));
-    await this.snapshots.save(space.spaceId, index, chunkIdByKey);
+    const rows: SpaceRows = {
+      chunkIds: space.chunkIds,
+      documentIds: space.documentIds,
+      alive: space.alive,
+      keyOfSlot: space.chunkIds.map((_, slot) => keyOfSlot[slot] ?? -1),
+      postings: space.postings,
+    };
+    await this.snapshots.save(space.spaceId, { index, chunkIdByKey, rows, version });
     space.unsavedChanges = 0;
   }
 

@@ -193,6 +193,49 @@ export function vectorMigrations(denseDimensions: number, engine: "pglite" | "po
           : []),
       ],
     },
+    {
+      name: "0103_chunk_vector_space_versions",
+      // Embedded PGlite only: a version per space that every write to its rows bumps, in the writing
+      // statement's own transaction. A saved copy of a space's search structures records the version
+      // it matches, so a restart can tell it is current without reading the rows
+      // (dense-index-snapshots.ts). Statement-level triggers: one bump per space per statement.
+      statements:
+        engine === "pglite"
+          ? [
+              `CREATE TABLE chunk_vector_space_versions (
+                space_id text PRIMARY KEY,
+                version bigint NOT NULL
+              )`,
+              `CREATE FUNCTION bump_chunk_vector_space_versions() RETURNS trigger LANGUAGE plpgsql AS $$
+              BEGIN
+                IF TG_OP = 'TRUNCATE' THEN
+                  UPDATE chunk_vector_space_versions SET version = version + 1;
+                  RETURN NULL;
+                END IF;
+                IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                  INSERT INTO chunk_vector_space_versions AS v (space_id, version)
+                    SELECT DISTINCT space_id, 1 FROM new_rows
+                    ON CONFLICT (space_id) DO UPDATE SET version = v.version + 1;
+                END IF;
+                IF TG_OP IN ('DELETE', 'UPDATE') THEN
+                  INSERT INTO chunk_vector_space_versions AS v (space_id, version)
+                    SELECT DISTINCT space_id, 1 FROM old_rows
+                    ON CONFLICT (space_id) DO UPDATE SET version = v.version + 1;
+                END IF;
+                RETURN NULL;
+              END $$`,
+              `CREATE TRIGGER chunk_vectors_inserted AFTER INSERT ON chunk_vectors
+                REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_chunk_vector_space_versions()`,
+              `CREATE TRIGGER chunk_vectors_updated AFTER UPDATE ON chunk_vectors
+                REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+                FOR EACH STATEMENT EXECUTE FUNCTION bump_chunk_vector_space_versions()`,
+              `CREATE TRIGGER chunk_vectors_deleted AFTER DELETE ON chunk_vectors
+                REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_chunk_vector_space_versions()`,
+              `CREATE TRIGGER chunk_vectors_truncated AFTER TRUNCATE ON chunk_vectors
+                FOR EACH STATEMENT EXECUTE FUNCTION bump_chunk_vector_space_versions()`,
+            ]
+          : [],
+    },
   ];
 }
 

@@ -11,6 +11,45 @@ const INITIAL_CAPACITY = 4;
 export class PostingLists {
   private readonly lists = new Map<number, PostingList>();
 
+  /**
+   * Lists read back from a snapshot (space-snapshot-file.ts): `slots` and `weights` hold every list
+   * end to end, in the order of `termIds`, with `lengths[i]` postings each. The lists are views into
+   * them (no copy); one that grows later is copied out as any full list is.
+   */
+  static fromConcatenated(
+    termIds: Int32Array,
+    lengths: Int32Array,
+    slots: Int32Array,
+    weights: Float32Array,
+  ): PostingLists {
+    const postings = new PostingLists();
+    let offset = 0;
+    for (let term = 0; term < termIds.length; term += 1) {
+      const length = lengths[term] as number;
+      postings.lists.set(termIds[term] as number, {
+        slots: slots.subarray(offset, offset + length),
+        weights: weights.subarray(offset, offset + length),
+        length,
+      });
+      offset += length;
+    }
+    return postings;
+  }
+
+  /** Every non-empty list, as views of its postings (for saving them). */
+  *entries(): IterableIterator<{ termId: number; slots: Int32Array; weights: Float32Array }> {
+    for (const [termId, list] of this.lists) {
+      if (list.length === 0) continue;
+      yield { termId, slots: list.slots.subarray(0, list.length), weights: list.weights.subarray(0, list.length) };
+    }
+  }
+
+  get termCount(): number {
+    let count = 0;
+    for (const list of this.lists.values()) if (list.length > 0) count += 1;
+    return count;
+  }
+
   add(termId: number, slot: number, weight: number): void {
     let list = this.lists.get(termId);
     if (!list) {

@@ -190,6 +190,111 @@ describe("embedded approximate dense index across restarts", () => {
   });
 });
 
+describe("embedded saved spaces (slots and postings) across restarts", () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(path.join(tmpdir(), "folio-space-snapshot-"));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  const DIMENSIONS = 8;
+  const denseSearch = {
+    mode: "approximate" as const,
+    approximate: { quantization: "f32" as const, connectivity: 16, expansionAdd: 64, expansionSearch: 500 },
+  };
+
+  it("answers identically after a restart from the saved space, and rebuilds it when the database changed behind it", async () => {
+    const dataDir = path.join(directory, "db");
+    const open = () =>
+      openStores({ mode: "embedded", dataDir }, { denseDimensions: DIMENSIONS, logger: silentLogger, denseSearch });
+    const random = createSeededRandom(2424);
+    const unit = () => {
+      const values = Array.from({ length: DIMENSIONS }, () => random() * 2 - 1);
+      const norm = Math.hypot(...values);
+      return values.map((value) => value / norm);
+    };
+    const sparse = () => {
+      const indices = [...new Set(Array.from({ length: 8 }, () => Math.floor(random() * 60)))].sort((a, b) => a - b);
+      return { indices, values: indices.map(() => Math.fround(0.2 + random())) };
+    };
+    const spaceId = "console:saved-space";
+    const documents = Array.from({ length: 5 }, () => randomUUID());
+    const chunks: IndexedChunk[] = Array.from({ length: 300 }, (_, position) => ({
+      chunkId: randomUUID(),
+      documentId: documents[position % documents.length] ?? "",
+      spaceId,
+      dense: unit(),
+      denseModel: "test-embedder",
+      sparse: sparse(),
+    }));
+    const denseQuery = unit();
+    const sparseQuery = { indices: [3, 7, 11, 19, 23], values: [1, 2, 0.5, 1, 1.5] };
+    const request = { spaceIds: [spaceId], limit: 10 };
+    const answers = async (stores: Awaited<ReturnType<typeof open>>) => {
+      const index = stores.vectorIndex;
+      if (!index) throw new Error("no vector index");
+      return {
+        dense: await index.queryDense(denseQuery, request),
+        sparse: await index.querySparse(sparseQuery, request),
+        hybrid: await index.queryHybrid({
+          ...request,
+          dense: denseQuery,
+          sparse: sparseQuery,
+          candidates: 50,
+          fusion: { k: 60, denseWeight: 2, sparseWeight: 1 },
+        }),
+      };
+    };
+    const snapshotDirectory = `${dataDir}.dense-index`;
+    const manifest = async () => {
+      const name = (await readdir(snapshotDirectory)).find((file) => file.endsWith(".json")) ?? "";
+      const file = path.join(snapshotDirectory, name);
+      return {
+        ...(JSON.parse(await readFile(file, "utf8")) as { version: string }),
+        mtimeMs: (await stat(file)).mtimeMs,
+      };
+    };
+
+    const first = await open();
+    await answers(first); // in memory before the chunks arrive
+    await first.vectorIndex?.upsert(chunks);
+    await first.vectorIndex?.updateSparse(
+      chunks.slice(0, 30).map((chunk) => ({ chunkId: chunk.chunkId, sparse: sparse() })),
+    );
+    await first.vectorIndex?.deleteByDocument(documents[1] ?? "");
+    const before = await answers(first);
+    expect(before.sparse).toHaveLength(10);
+    await first.vectorIndex?.close();
+    await first.client.close();
+    const saved = await manifest();
+
+    const second = await open();
+    const { rows } = await second.client.query<{ version: string }>(
+      "SELECT version::text AS version FROM chunk_vector_space_versions WHERE space_id = $1",
+      [spaceId],
+    );
+    expect(saved.version).toBe(rows[0]?.version);
+    expect(await answers(second)).toEqual(before);
+    // Another program changes a chunk's terms behind the store's back (the version moves with it).
+    const target = before.sparse.at(-1)?.chunkId ?? "";
+    await second.client.query("UPDATE chunk_vectors SET sparse = $1::sparsevec WHERE chunk_id = $2", [
+      toSparsevecLiteral({ indices: [3, 7], values: [40, 40] }),
+      target,
+    ]);
+    await second.vectorIndex?.close();
+    await second.client.close();
+    expect((await manifest()).mtimeMs).toBe(saved.mtimeMs); // loaded as saved, nothing written again
+
+    const third = await open();
+    const after = await answers(third);
+    expect(after.sparse[0]?.chunkId).toBe(target);
+    expect(after.dense).toEqual(before.dense);
+    await third.client.close();
+    const rebuilt = await manifest();
+    expect(Number(rebuilt.version)).toBeGreaterThan(Number(saved.version));
+  });
+});
+
 describe("embedded data directory lock", () => {
   let directory: string;
   beforeAll(async () => {
