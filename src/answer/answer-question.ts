@@ -183,11 +183,15 @@ export function createAnswerService(dependencies: {
         sources,
         facts: documentFacts,
         pageTexts,
+        // The direct answer's own lookups name a line item, a term or one side of a comparison: words a
+        // row or a sentence prints as they are. Keyword search finds those exactly (where meaning ranks
+        // paraphrases above them) and costs no embedding.
         search: (text) =>
           dependencies.retriever.search({
             query: text,
             spaceIds: context.spaceIds,
             limit: Math.max(candidates, FIGURE_CANDIDATES),
+            mode: "sparse",
             signal,
           }),
       });

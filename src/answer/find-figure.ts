@@ -202,7 +202,8 @@ export function findFigure(
     const { coverage, ownCoverage, extraWords, ownExtraWords, bySynonym } = labelFit(reading, cell, neutralTerms);
     // "Sales" is revenue in "Net sales", not in "Sales and maturities of marketable securities".
     if (bySynonym && ownExtraWords > 1) return null;
-    if (coverage < minimumCoverage(reading)) return null;
+    // A printed phrase stands for the measure only whole: "Dispositions of property and equipment" is no purchase of it.
+    if (coverage < (reading === required ? minimumCoverage(reading) : 0.99)) return null;
     if (otherLevel(analysis.measureTerms, cell.label)) return null;
     const asked = new Set([...analysis.measureTerms, ...reading]);
     if ([...uniqueTerms(cell.label)].some((term) => OTHER_ITEM_WORDS.has(term) && !asked.has(term))) return null;

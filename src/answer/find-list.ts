@@ -117,7 +117,7 @@ export function findList(
       // context only mentions it ("… three service models, and four deployment models." above "Essential Characteristics:").
       const ownLine = uniqueTerms(line.text);
       const named = [...analysis.measureTerms].filter((term) => ownLine.has(term)).length / analysis.measureTerms.size;
-      const score = items.length / MAX_ITEMS + named - 0.1 * rank;
+      const score = items.length / MAX_ITEMS + named - 0.05 * rank;
       if (score <= bestScore) return;
       bestScore = score;
       const continued = end >= text.trimEnd().length - 1 ? itemsContinued(source, sources) : [];

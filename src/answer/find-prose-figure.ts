@@ -159,6 +159,9 @@ export function findProseFigure(
     );
     if (![...entityTerms].every((term) => about.has(term))) return;
     for (const sentence of rankSentences(source.result.text, measureTerms)) {
+      // Cheap test first: the sentence holds every measure word or a synonym of it.
+      const sentenceTerms = uniqueTerms(sentence.text);
+      if (![...measureTerms].every((term) => synonymsOf(term).some((synonym) => sentenceTerms.has(synonym)))) continue;
       const naming = periodNaming(sentence.text, period);
       if (sentence.text.length > MAX_SENTENCE_CHARACTERS || naming === 0) continue;
       if (qualifiedAsOtherItem(sentence.text, measureTerms, analysis.measureTerms)) continue;
@@ -189,7 +192,6 @@ export function findProseFigure(
       const amount = amounts.reduce((nearest, candidate) =>
         distance(candidate) < distance(nearest) ? candidate : nearest,
       );
-      const sentenceTerms = uniqueTerms(sentence.text);
       const namesEntity = [...entityTerms].some((term) => sentenceTerms.has(term));
       // An amount stated beside the year asked ("$2.8 billion in 2022") is that year's more surely than one
       // a clause away from it ("$164 million year-to-date, adding to … in 2022").

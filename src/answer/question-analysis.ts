@@ -77,7 +77,7 @@ const NOT_NAMES = new Set(
 
 /** Content words that shape a figure question but are no part of the measure. */
 const NOT_MEASURE = uniqueTerms(
-  "generate generated generates from handbook manual guidebook stand stands define defines defined definition meaning end beginning start close how much many what which who whom whose when where why was were is are did does do has have had can could would should will shall may might must tell know please amount figure total number fiscal year years quarter quarters period reported report company company's business usd dollars millions billions thousands approximately about roughly respectively compare higher lower larger smaller greater bigger more less versus vs difference between according documents document define defined definition meaning mean means list name names main key major which both either each",
+  "generate generated generates from spend spends spent spending pay pays paid handbook manual guidebook stand stands define defines defined definition meaning end beginning start close how much many what which who whom whose when where why was were is are did does do has have had can could would should will shall may might must tell know please amount figure total number fiscal year years quarter quarters period reported report company company's business usd dollars millions billions thousands approximately about roughly respectively compare higher lower larger smaller greater bigger more less versus vs difference between according documents document define defined definition meaning mean means list name names main key major which both either each",
 );
 
 /** Words a question opens with: a capital there says nothing about a name. */

@@ -54,6 +54,7 @@ describe("findFigure", () => {
       [
         "Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373)",
         "Proceeds from sale of PP&E and other assets | 262 | 49",
+        "Dispositions of property and equipment | 25 | 26",
       ],
       ["(Millions)", "2018", "2017"],
     );
@@ -61,6 +62,13 @@ describe("findFigure", () => {
       cashFlows,
     ]);
     expect(capex?.cell.value).toBe("(1,577)");
+    const dispositionsOnly = tableSource(
+      5,
+      "acme-10k-2018",
+      ["Dispositions of property and equipment | 25 | 26"],
+      ["(Millions)", "2018", "2017"],
+    );
+    expect(findFigure(analyzeQuestion("What was Acme's capex in 2018?"), [dispositionsOnly])).toBeNull();
     const balance = tableSource(
       2,
       "acme-10k-2018",
