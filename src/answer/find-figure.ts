@@ -70,9 +70,9 @@ export function measureAliases(measureTerms: ReadonlySet<string>): Array<Set<str
 export function measureSearchWords(measure: string, measureTerms: ReadonlySet<string>): string {
   const others = [...measureTerms].flatMap((term) => synonymsOf(term).filter((synonym) => !measureTerms.has(synonym)));
   // "capital expenditure" is searched as the statements print it too: "purchases of property and equipment".
-  const printed = PRINTED_AS.filter(([asked]) => [...uniqueTerms(asked)].every((term) => measureTerms.has(term))).flatMap(
-    ([, phrases]) => phrases.slice(0, 1),
-  );
+  const printed = PRINTED_AS.filter(([asked]) =>
+    [...uniqueTerms(asked)].every((term) => measureTerms.has(term)),
+  ).flatMap(([, phrases]) => phrases.slice(0, 1));
   return [measure, ...others, ...printed].join(" ").replace(/\s+/g, " ").trim();
 }
 
