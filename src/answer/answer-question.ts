@@ -29,7 +29,7 @@ import { missingNamesCaveat } from "./figure-evidence.js";
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { guardSources } from "./instruction-guard.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
-import { analyzeQuestion } from "./question-analysis.js";
+import { analyzeQuestion, namesInTitles } from "./question-analysis.js";
 import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./rewrite-question.js";
 import { type LlmAnswering, writeVerifiedAnswer } from "./write-verified-answer.js";
 
@@ -172,7 +172,7 @@ export function createAnswerService(dependencies: {
       );
       const composeStart = performance.now();
       const need = informationNeed(query);
-      const analysis = analyzeQuestion(need);
+      const analysis = analyzeQuestion(need, namesInTitles(results.map((result) => result.title)));
       // A name the question gives that no found document names, or a year the documents' tables and
       // the found sentences do not report, is a question these documents cannot answer: say so, never
       // quote another company's or another year's figures.
