@@ -183,15 +183,15 @@ export function createAnswerService(dependencies: {
         sources,
         facts: documentFacts,
         pageTexts,
-        // The direct answer's own lookups name a line item, a term or one side of a comparison: words a
-        // row or a sentence prints as they are. Keyword search finds those exactly (where meaning ranks
-        // paraphrases above them) and costs no embedding.
-        search: (text) =>
+        // A line item and its period, or a term, are words a row or a sentence prints as they are:
+        // keyword search finds those exactly (where meaning ranks paraphrases above them) and costs no
+        // embedding. A side of a comparison is a question, searched as questions are.
+        search: (text, by) =>
           dependencies.retriever.search({
             query: text,
             spaceIds: context.spaceIds,
             limit: Math.max(candidates, FIGURE_CANDIDATES),
-            mode: "sparse",
+            ...(by === "keywords" ? { mode: "sparse" as const } : {}),
             signal,
           }),
       });
