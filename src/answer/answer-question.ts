@@ -31,7 +31,12 @@ import { guardSources } from "./instruction-guard.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
 import { analyzeQuestion, namesInTitles } from "./question-analysis.js";
 import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./rewrite-question.js";
-import { type LlmAnswering, writeVerifiedAnswer } from "./write-verified-answer.js";
+import {
+  LLM_UNAVAILABLE_NOTE,
+  type LlmAnswering,
+  UNVERIFIED_NOTE,
+  writeVerifiedAnswer,
+} from "./write-verified-answer.js";
 
 export type AnswerServiceOptions = {
   /** Sources given to the generator. */
@@ -254,7 +259,12 @@ export function createAnswerService(dependencies: {
           // The figure, definition or list found in code leads the model's verified text: it is built
           // from cited evidence only, so it needs no second check.
           if (directAnswer !== null && !refusal) {
-            generated = `${directAnswer.text()}\n${generated}`;
+            // Under the note that says the model's text is not shown, after it: the note explains the quotes.
+            const note = [UNVERIFIED_NOTE, LLM_UNAVAILABLE_NOTE].find((candidate) => generated.startsWith(candidate));
+            generated =
+              note === undefined
+                ? `${directAnswer.text()}\n${generated}`
+                : `${note}\n${directAnswer.text()}${generated.slice(note.length)}`;
             supportingQuotes = new Map([...(supportingQuotes ?? []), ...directAnswer.quotes]);
           }
         } else {
