@@ -29,9 +29,14 @@ import { missingNamesCaveat } from "./figure-evidence.js";
 import type { AnswerGenerator, NumberedSource } from "./generator.js";
 import { guardSources } from "./instruction-guard.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
-import { analyzeQuestion } from "./question-analysis.js";
+import { analyzeQuestion, namesInTitles } from "./question-analysis.js";
 import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./rewrite-question.js";
-import { type LlmAnswering, writeVerifiedAnswer } from "./write-verified-answer.js";
+import {
+  LLM_UNAVAILABLE_NOTE,
+  type LlmAnswering,
+  UNVERIFIED_NOTE,
+  writeVerifiedAnswer,
+} from "./write-verified-answer.js";
 
 export type AnswerServiceOptions = {
   /** Sources given to the generator. */
@@ -172,7 +177,7 @@ export function createAnswerService(dependencies: {
       );
       const composeStart = performance.now();
       const need = informationNeed(query);
-      const analysis = analyzeQuestion(need);
+      const analysis = analyzeQuestion(need, namesInTitles(results.map((result) => result.title)));
       // A name the question gives that no found document names, or a year the documents' tables and
       // the found sentences do not report, is a question these documents cannot answer: say so, never
       // quote another company's or another year's figures.
@@ -183,15 +188,15 @@ export function createAnswerService(dependencies: {
         sources,
         facts: documentFacts,
         pageTexts,
-        // The direct answer's own lookups name a line item, a term or one side of a comparison: words a
-        // row or a sentence prints as they are. Keyword search finds those exactly (where meaning ranks
-        // paraphrases above them) and costs no embedding.
-        search: (text) =>
+        // A line item and its period, or a term, are words a row or a sentence prints as they are:
+        // keyword search finds those exactly (where meaning ranks paraphrases above them) and costs no
+        // embedding. A side of a comparison is a question, searched as questions are.
+        search: (text, by) =>
           dependencies.retriever.search({
             query: text,
             spaceIds: context.spaceIds,
             limit: Math.max(candidates, FIGURE_CANDIDATES),
-            mode: "sparse",
+            ...(by === "keywords" ? { mode: "sparse" as const } : {}),
             signal,
           }),
       });
@@ -254,7 +259,12 @@ export function createAnswerService(dependencies: {
           // The figure, definition or list found in code leads the model's verified text: it is built
           // from cited evidence only, so it needs no second check.
           if (directAnswer !== null && !refusal) {
-            generated = `${directAnswer.text()}\n${generated}`;
+            // Under the note that says the model's text is not shown, after it: the note explains the quotes.
+            const note = [UNVERIFIED_NOTE, LLM_UNAVAILABLE_NOTE].find((candidate) => generated.startsWith(candidate));
+            generated =
+              note === undefined
+                ? `${directAnswer.text()}\n${generated}`
+                : `${note}\n${directAnswer.text()}${generated.slice(note.length)}`;
             supportingQuotes = new Map([...(supportingQuotes ?? []), ...directAnswer.quotes]);
           }
         } else {

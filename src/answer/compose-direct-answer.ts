@@ -33,8 +33,11 @@ export type DirectAnswerInput = {
   /** The answer's numbered sources; a figure found elsewhere is appended. */
   sources: NumberedSource[];
   facts: DocumentFactsIndex;
-  /** Searches the asker's spaces. */
-  search: (query: string) => Promise<SearchResult[]>;
+  /**
+   * Searches the asker's spaces: by keyword where the query is the words a row or sentence prints (a line
+   * item and its period, a term), in the configured mode where it is a question (a side of a comparison).
+   */
+  search: (query: string, by: "keywords" | "question") => Promise<SearchResult[]>;
   /** A document's page texts, to read the unit a statement states above its table. */
   pageTexts: (documentId: string) => Promise<PageText[]>;
 };
@@ -74,7 +77,7 @@ async function figureEvidence(
     if (best.figure?.exact) break;
     const measure = measureSearchWords(analysis.measure, analysis.measureTerms);
     const query = [...words, measure, periodWords(analysis.periods)].join(" ").replace(/\s+/g, " ").trim();
-    const retried = await gatherFigureEvidence(analysis, await input.search(query), input.facts);
+    const retried = await gatherFigureEvidence(analysis, await input.search(query, "keywords"), input.facts);
     if (retried.figure !== null && (best.figure === null || retried.figure.score > best.figure.score)) best = retried;
   }
   return withPageUnit(best, input);
@@ -106,7 +109,7 @@ async function statedFigure(
   const found = findProseFigure(analysis, numberedResults(results), asksForCount);
   if (found !== null || analysis.measure === "") return found;
   const query = [...analysis.entities, analysis.measure, periodWords(analysis.periods)].join(" ").trim();
-  return findProseFigure(analysis, numberedResults(await input.search(query)), asksForCount);
+  return findProseFigure(analysis, numberedResults(await input.search(query, "keywords")), asksForCount);
 }
 
 /** The defining sentence among the results, or among a search for the term alone ("How does Acme define X?" → "X"). */
@@ -116,7 +119,7 @@ async function definitionEvidence(
 ): Promise<FoundDefinition | null> {
   const found = findDefinition(analysis, numberedResults(input.results));
   if (found !== null || analysis.measure === "") return found;
-  return findDefinition(analysis, numberedResults(await input.search(analysis.measure)));
+  return findDefinition(analysis, numberedResults(await input.search(analysis.measure, "keywords")));
 }
 
 /** Search results as sources numbered by rank (a direct answer renumbers the one it cites). */
@@ -237,7 +240,7 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   const found: Array<{ label: string; cell: TableCell }> = [];
   const cited: number[] = [];
   for (const side of sides) {
-    const sideResults = await input.search(side.question);
+    const sideResults = await input.search(side.question, "question");
     const sideEvidence = await figureEvidence(side.analysis, sideResults, input);
     const stated =
       sideEvidence.figure === null && uncoveredMessage(sideEvidence, side.entity) === null

@@ -69,7 +69,11 @@ export function measureAliases(measureTerms: ReadonlySet<string>): Array<Set<str
 /** The measure's words with the other words its line item goes by: what a search for its row looks for. */
 export function measureSearchWords(measure: string, measureTerms: ReadonlySet<string>): string {
   const others = [...measureTerms].flatMap((term) => synonymsOf(term).filter((synonym) => !measureTerms.has(synonym)));
-  return [measure, ...others].join(" ");
+  // "capital expenditure" is searched as the statements print it too: "purchases of property and equipment".
+  const printed = PRINTED_AS.filter(([asked]) =>
+    [...uniqueTerms(asked)].every((term) => measureTerms.has(term)),
+  ).flatMap(([, phrases]) => phrases.slice(0, 1));
+  return [measure, ...others, ...printed].join(" ").replace(/\s+/g, " ").trim();
 }
 
 /**

@@ -131,6 +131,27 @@ function qualifiedAsOtherItem(
 const CHANGE_BEFORE =
   /\b(?:increas|decreas|grew|grow|rose|rise|fell|fall|declin|improv|up|down|chang)\w*\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+)?$/i;
 
+/**
+ * The sentence without a heading or bullet the sentence splitter joined to its front ("Employees\nAs of
+ * May 31, 2018, …", "Regional Operations\n\n• Share buybacks of …"): a first line of a few words and no
+ * full stop is a heading, not part of the quote.
+ */
+function withoutLeadingHeading(text: string, start: number): QuotedPassage {
+  let offset = 0;
+  for (;;) {
+    const rest = text.slice(offset);
+    const line = /^([^\n]*)\n+/.exec(rest);
+    if (line === null || (line[1] ?? "").trim().split(/\s+/).length > 5 || /[.!?:;]\s*$/.test(line[1] ?? "")) break;
+    offset += line[0].length;
+  }
+  const bullet = /^\s*[•●▪◦‣∙*–-]\s+/.exec(text.slice(offset));
+  if (bullet !== null) offset += bullet[0].length;
+  const quoted = text.slice(offset).trim();
+  if (quoted.length === 0) return { text: text.trim(), start, end: start + text.length };
+  const at = text.indexOf(quoted, offset);
+  return { text: quoted, start: start + at, end: start + at + quoted.length };
+}
+
 /** How many different years a sentence names. */
 function yearsNamed(sentence: string): number {
   return new Set(sentence.match(/\b(?:19|20)\d{2}\b/g) ?? []).size;
@@ -208,7 +229,7 @@ export function findProseFigure(
       if (best !== null && score <= best.score) continue;
       best = {
         source,
-        passage: { text: sentence.text.trim(), start: sentence.start, end: sentence.end },
+        passage: withoutLeadingHeading(sentence.text, sentence.start),
         cell: {
           label: analysis.measure,
           parents: [],

@@ -95,7 +95,16 @@ const NAMED_THING =
 const NAME_TOKEN = /(?<![\p{L}\p{N}])(?:\p{Lu}[\p{L}\p{N}&.-]*|\p{N}+\p{Lu}[\p{L}\p{N}]*)(?:['’]s)?(?![\p{L}\p{N}])/gu;
 
 /** The names a question gives: runs of capitalized words (joined by "&", "of", "and"), possessives at any position. */
-export function namedEntities(question: string): string[] {
+const NO_KNOWN_NAMES: ReadonlySet<string> = new Set();
+
+/** The short capitals words ("MGM", "IBM") that documents' titles print as words of their own. */
+export function namesInTitles(titles: Iterable<string>): Set<string> {
+  const names = new Set<string>();
+  for (const title of titles) for (const word of title.match(/\b\p{Lu}{2,5}\b/gu) ?? []) names.add(word);
+  return names;
+}
+
+export function namedEntities(question: string, knownNames: ReadonlySet<string> = NO_KNOWN_NAMES): string[] {
   const names: string[] = [];
   // The run's words as written, joiners included ("Johnson & Johnson"): its first word's start and last word's end.
   let run: string[] = [];
@@ -106,7 +115,9 @@ export function namedEntities(question: string): string[] {
   const flush = () => {
     // A short all-capitals word alone is mostly a measure's or a term's abbreviation (EPS, DPO, COGS,
     // PTO), unless it is possessive ("JPM's") or stands in a longer name ("MGM Resorts").
-    const abbreviation = run.length === 1 && /^[\p{Lu}&]{2,5}$/u.test(run[0] ?? "") && !runPossessive;
+    // A short capitals word the documents themselves name things by ("MGM" in "MGM Resorts International") is a name.
+    const abbreviation =
+      run.length === 1 && /^[\p{Lu}&]{2,5}$/u.test(run[0] ?? "") && !runPossessive && !knownNames.has(run[0] ?? "");
     // "the Highest EBITDAR Contribution" is a term set in capitals; "the Northwind Premium plan" is a name.
     const term =
       /\b(?:the|a|an|any|each|every|your|my|our)\s+$/i.test(question.slice(Math.max(0, runStart - 6), runStart)) &&
@@ -228,8 +239,12 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-export function analyzeQuestion(question: string): QuestionAnalysis {
-  const entities = namedEntities(question);
+/**
+ * `knownNames`: capitals words the searched documents' titles use (see namesInTitles), so that "How much
+ * did MGM spend…" reads MGM as a name where a lone short capitals word is otherwise an abbreviation (EPS).
+ */
+export function analyzeQuestion(question: string, knownNames: ReadonlySet<string> = NO_KNOWN_NAMES): QuestionAnalysis {
+  const entities = namedEntities(question, knownNames);
   const periods = namedPeriods(question);
   const entityTerms = new Set(entities.flatMap((entity) => [...uniqueTerms(entity)]));
   const isMeasureTerm = (term: string) => !entityTerms.has(term) && !NOT_MEASURE.has(term) && !/^[\d.,]+$/.test(term);

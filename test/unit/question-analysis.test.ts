@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { analyzeQuestion, namedEntities, namedPeriods, relativeYearsOf } from "../../src/answer/question-analysis.js";
+import {
+  analyzeQuestion,
+  namedEntities,
+  namedPeriods,
+  namesInTitles,
+  relativeYearsOf,
+} from "../../src/answer/question-analysis.js";
 
 describe("analyzeQuestion kinds", () => {
   it.each([
@@ -180,5 +186,12 @@ describe("relativeYearsOf", () => {
     ["What about 2016?", null],
   ])("reads %j as %s", (question, shift) => {
     expect(relativeYearsOf(question)).toBe(shift);
+  });
+
+  it("reads a short capitals word as a name where the documents' titles use it, else as an abbreviation", () => {
+    const known = namesInTitles(["MGM RESORTS INTERNATIONAL — Form 10-K", "NIKE, Inc. — Form 10-K"]);
+    expect(analyzeQuestion("How much did MGM spend on share buybacks in 2022?", known).entities).toEqual(["MGM"]);
+    expect(analyzeQuestion("How much did MGM spend on share buybacks in 2022?").entities).toEqual([]);
+    expect(analyzeQuestion("What was the EPS in 2022?", known).entities).toEqual([]);
   });
 });

@@ -54,7 +54,10 @@ describe("findProseFigure", () => {
       [employees],
       true,
     );
-    expect(found?.passage.text).toContain("approximately 73,100 employees worldwide");
+    expect(found?.passage.text).toBe(
+      "As of May 31, 2018, we had approximately 73,100 employees worldwide, including retail and part-time employees.",
+    );
+    expect(employees.result.text.slice(found?.passage.start, found?.passage.end)).toBe(found?.passage.text);
     expect(found?.cell.number).toBe(73100);
   });
 
