@@ -209,7 +209,7 @@ describe("loadConfig", () => {
       mode: "auto",
       exactMaxChunks: 20_000,
       quantization: "f16",
-      expansionSearch: 96,
+      expansionSearch: 256,
     });
     const forced = loadConfig({
       FOLIO_DENSE_INDEX: "approximate",
