@@ -6,14 +6,14 @@
  * `/folio answers list` shows them in short. The file is downloaded as uploads are (same size limit).
  */
 import type { webApi } from "@slack/bolt";
+import { addedAnswersNotes, plural } from "../../src/answer-library/added-answers-notes.js";
 import type { AddQuestionnaireResult } from "../../src/answer-library/approved-answer-library.js";
 import type { ApprovedAnswerRecord } from "../../src/answer-library/approved-answer-store.js";
 import type { ApprovedAnswers } from "../../src/answer-library/approved-answers.js";
-import { FolioError, toFolioError } from "../../src/errors.js";
-import { fileTooLarge } from "../../src/ingest/read-limited-body.js";
+import { toFolioError } from "../../src/errors.js";
 import type { Logger } from "../../src/logger.js";
 import type { SlackFileObject } from "./slack-events.js";
-import { downloadSlackFile } from "./slack-files.js";
+import { downloadSharedFile, type downloadSlackFile } from "./slack-files.js";
 import { buildApologyText, escapeMrkdwn } from "./slack-message-format.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
 
@@ -39,16 +39,8 @@ export function slackAddedBy(conversation: SlackConversation): string {
   return `slack:${conversation.userId}`;
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
-
 export function describeAddedAnswers(result: AddQuestionnaireResult, where: string): string {
-  const notes = [
-    `questions from “${escapeMrkdwn(result.questionColumn)}”, answers from “${escapeMrkdwn(result.answerColumn)}”`,
-    result.skippedRows > 0
-      ? `${plural(result.skippedRows, "row")} skipped: a question without an answer or the reverse`
-      : null,
-    result.replaced > 0 ? `${result.replaced} from an earlier copy of this file replaced` : null,
-  ].filter((note) => note !== null);
+  const notes = addedAnswersNotes(result, escapeMrkdwn);
   return [
     `Added ${plural(result.added, "approved answer")} from *${escapeMrkdwn(result.file)}* to ${where}.`,
     ...notes.map((note) => `• ${note}`),
@@ -95,15 +87,7 @@ export async function addApprovedAnswersFromFile(
     return;
   }
   try {
-    const url = file.url_private_download ?? file.url_private;
-    if (file.size !== undefined && file.size > dependencies.maxBytes) throw fileTooLarge(dependencies.maxBytes);
-    if (!url) throw new FolioError("slack_file_unavailable", "Slack did not give Folio a way to download this file.");
-    const bytes = await (dependencies.download ?? downloadSlackFile)({
-      url,
-      botToken: dependencies.botToken,
-      apiOrigin: dependencies.apiOrigin,
-      maxBytes: dependencies.maxBytes,
-    });
+    const bytes = await downloadSharedFile(file, dependencies);
     const result = await dependencies.approvedAnswers.addQuestionnaire({
       spaceId,
       fileName,

@@ -60,6 +60,25 @@ const SLACK_FILE_DOWNLOADS: OutboundPolicy = {
   protocols: ["https:"],
 };
 
+/**
+ * A file shared in Slack, downloaded with the bot token: refused before any download when Slack says it is
+ * larger than `maxBytes` or gives no download link, and cut off past `maxBytes` whatever Slack said.
+ */
+export async function downloadSharedFile(
+  file: Pick<SlackFileObject, "url_private_download" | "url_private" | "size">,
+  options: { botToken: string; apiOrigin: string | null; maxBytes: number; download?: typeof downloadSlackFile },
+): Promise<Uint8Array> {
+  const url = file.url_private_download ?? file.url_private;
+  if (file.size !== undefined && file.size > options.maxBytes) throw fileTooLarge(options.maxBytes);
+  if (!url) throw new FolioError("slack_file_unavailable", "Slack did not give Folio a way to download this file.");
+  return (options.download ?? downloadSlackFile)({
+    url,
+    botToken: options.botToken,
+    apiOrigin: options.apiOrigin,
+    maxBytes: options.maxBytes,
+  });
+}
+
 /** Reads a file's bytes from Slack, refusing more than `maxBytes` even when Slack's `size` is wrong. */
 export async function downloadSlackFile(options: {
   url: string;
@@ -159,15 +178,7 @@ async function ingestClaimedFile(
 
   const started = Date.now();
   try {
-    const url = file.url_private_download ?? file.url_private;
-    if (file.size !== undefined && file.size > dependencies.maxBytes) throw fileTooLarge(dependencies.maxBytes);
-    if (!url) throw new FolioError("slack_file_unavailable", "Slack did not give Folio a way to download this file.");
-    const bytes = await downloadSlackFile({
-      url,
-      botToken: dependencies.botToken,
-      apiOrigin: dependencies.apiOrigin,
-      maxBytes: dependencies.maxBytes,
-    });
+    const bytes = await downloadSharedFile(file, dependencies);
     let lastProgressAt = Date.now();
     let progress: Promise<void> = Promise.resolve();
     const result: IngestResult = await core.ingestFile({

@@ -7,12 +7,11 @@
  * A file that is not a questionnaire gets the specific reason in the thread.
  */
 import type { webApi } from "@slack/bolt";
-import { FolioError, toFolioError } from "../../src/errors.js";
+import { toFolioError } from "../../src/errors.js";
 import type { ChatQuestionnaires } from "../../src/folio-core.js";
-import { fileTooLarge } from "../../src/ingest/read-limited-body.js";
 import type { Logger } from "../../src/logger.js";
 import type { SlackFileObject } from "./slack-events.js";
-import { downloadSlackFile } from "./slack-files.js";
+import { downloadSharedFile, type downloadSlackFile } from "./slack-files.js";
 import { buildApologyText, escapeMrkdwn } from "./slack-message-format.js";
 import { followQuestionnaireInThread, type SlackJobAddress, slackDestination } from "./slack-questionnaire-follower.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
@@ -94,15 +93,7 @@ export async function answerQuestionnaireInThread(
   };
   let jobId: string;
   try {
-    const url = file.url_private_download ?? file.url_private;
-    if (file.size !== undefined && file.size > dependencies.maxBytes) throw fileTooLarge(dependencies.maxBytes);
-    if (!url) throw new FolioError("slack_file_unavailable", "Slack did not give Folio a way to download this file.");
-    const bytes = await (dependencies.download ?? downloadSlackFile)({
-      url,
-      botToken: dependencies.botToken,
-      apiOrigin: dependencies.apiOrigin,
-      maxBytes: dependencies.maxBytes,
-    });
+    const bytes = await downloadSharedFile(file, dependencies);
     const job = await questionnaires.submit({
       bytes,
       fileName,

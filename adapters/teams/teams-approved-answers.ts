@@ -4,6 +4,7 @@
  * chat's space through the core's answer library, with who added them (the Teams user) and when. The
  * reply says how many were added, skipped and replaced, or why the file could not be used.
  */
+import { addedAnswersNotes, plural } from "../../src/answer-library/added-answers-notes.js";
 import type { ApprovedAnswers } from "../../src/answer-library/approved-answers.js";
 import { toFolioError } from "../../src/errors.js";
 import type { Logger } from "../../src/logger.js";
@@ -18,8 +19,6 @@ export type TeamsApprovedAnswersDependencies = {
   /** Where files may be downloaded from; Microsoft's file hosts unless given. */
   fileHosts?: OutboundPolicy;
 };
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 /** Adds the file's pairs to the chat's approved answers; returns the reply (markdown). */
 export async function addApprovedAnswersInPersonalChat(
@@ -45,13 +44,7 @@ export async function addApprovedAnswersInPersonalChat(
       { added: result.added, skipped: result.skippedRows, replaced: result.replaced },
       "teams approved answers added",
     );
-    const notes = [
-      `questions from “${result.questionColumn}”, answers from “${result.answerColumn}”`,
-      result.skippedRows > 0
-        ? `${plural(result.skippedRows, "row")} skipped: a question without an answer or the reverse`
-        : null,
-      result.replaced > 0 ? `${result.replaced} from an earlier copy of this file replaced` : null,
-    ].filter((note) => note !== null);
+    const notes = addedAnswersNotes(result);
     return [
       `Added ${plural(result.added, "approved answer")} from **${fileName}** to your approved answers.`,
       ...notes.map((note) => `- ${note}`),
