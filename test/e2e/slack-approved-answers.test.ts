@@ -7,18 +7,13 @@
  * a DM with "add these as approved answers" is added to the person's own space and never indexed.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSlackAdapter, type SlackAdapter } from "../../adapters/slack/slack-adapter.js";
+import type { SlackAdapter } from "../../adapters/slack/slack-adapter.js";
 import { spaceIdForConversation } from "../../adapters/slack/slack-space.js";
-import { createFolio, type Folio } from "../../src/composition-root.js";
-import { loadConfig } from "../../src/config/config.js";
-import { silentLogger } from "../../src/logger.js";
-import { type RouteServer, serveRoutes } from "../support/route-server.js";
-import { hasSharedData, sharedModelsDir } from "../support/shared-paths.js";
+import type { Folio } from "../../src/composition-root.js";
+import type { RouteServer } from "../support/route-server.js";
+import { hasSharedData } from "../support/shared-paths.js";
 import { postSignedToSlack } from "../support/slack-signed-request.js";
 import { waitFor } from "../support/wait-for.js";
 import {
@@ -28,8 +23,8 @@ import {
   FAKE_TEAM_ID,
   type FakeMessage,
   type FakeSlackWebApi,
-  startFakeSlackWebApi,
 } from "./slack-fake-web-api.js";
+import { startSlackTestFolio, stopSlackTestFolio } from "./slack-test-folio.js";
 
 const SIGNING_SECRET = "e2e-signing-secret-approved-answers";
 const CHANNEL = "C0APPROVED";
@@ -91,39 +86,15 @@ async function completedXlsx(): Promise<Uint8Array> {
 
 beforeAll(async () => {
   if (!hasSharedData) return;
-  fake = await startFakeSlackWebApi();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "folio-slack-approved-answers-"));
-  const config = loadConfig(
-    {
-      FOLIO_DATA_DIR: dataDir,
-      FOLIO_MODELS_DIR: sharedModelsDir,
-      FOLIO_EMBED_MODEL: "none",
-      FOLIO_PUBLIC_URL: "https://folio.example",
-      SLACK_BOT_TOKEN: "xoxb-test",
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.url,
-    },
-    dataDir,
-  );
-  folio = await createFolio(config, silentLogger);
-  if (!config.slack) throw new Error("Slack configuration missing");
-  adapter = createSlackAdapter({
-    core: folio.core,
-    slack: config.slack,
-    librarySpaceId: null,
-    logger: silentLogger,
+  ({ fake, dataDir, folio, adapter, server } = await startSlackTestFolio({
+    signingSecret: SIGNING_SECRET,
+    dataDirPrefix: "folio-slack-approved-answers-",
     tuning: { updateIntervalMs: 200, retryConfig: { retries: 1, minTimeout: 10 } },
-  });
-  server = await serveRoutes(adapter.routes);
-  await adapter.start();
+  }));
 }, 180_000);
 
 afterAll(async () => {
-  await adapter?.stop();
-  await server?.close();
-  await folio?.close();
-  await fake?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await stopSlackTestFolio({ fake, dataDir, folio, adapter, server });
 });
 
 if (!hasSharedData) console.warn("slack-approved-answers: skipped — no shared data (../shared) for the tokenizer.");

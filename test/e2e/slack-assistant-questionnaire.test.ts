@@ -1,21 +1,8 @@
-/**
- * End to end: questionnaires and approved answers in Slack's assistant pane (the AI app container),
- * through the real Bolt HTTP receiver (signed events) and the local Web API stand-in, over a real Folio
- * core (PGlite, keyword search, extractive answers). In a pane thread, a CSV shared with "answer this
- * questionnaire" is answered as in a DM — progress edited in place, the filled copy uploaded into the
- * pane's thread, the summary — and never indexed; "cancel" stops a long one; a completed questionnaire
- * shared with "add these as approved answers" is added to the person's own space.
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSlackAdapter, type SlackAdapter } from "../../adapters/slack/slack-adapter.js";
-import { createFolio, type Folio } from "../../src/composition-root.js";
-import { loadConfig } from "../../src/config/config.js";
-import { silentLogger } from "../../src/logger.js";
-import { type RouteServer, serveRoutes } from "../support/route-server.js";
-import { hasSharedData, sharedModelsDir } from "../support/shared-paths.js";
+import type { SlackAdapter } from "../../adapters/slack/slack-adapter.js";
+import type { Folio } from "../../src/composition-root.js";
+import type { RouteServer } from "../support/route-server.js";
+import { hasSharedData } from "../support/shared-paths.js";
 import { postSignedToSlack } from "../support/slack-signed-request.js";
 import { waitFor } from "../support/wait-for.js";
 import {
@@ -24,8 +11,8 @@ import {
   FAKE_TEAM_ID,
   type FakeMessage,
   type FakeSlackWebApi,
-  startFakeSlackWebApi,
 } from "./slack-fake-web-api.js";
+import { startSlackTestFolio, stopSlackTestFolio } from "./slack-test-folio.js";
 
 const SIGNING_SECRET = "e2e-assistant-questionnaire-secret";
 const PANE = "D0PANEQ";
@@ -90,32 +77,12 @@ async function shareInPane(threadTs: string, id: string, name: string, csv: stri
 
 beforeAll(async () => {
   if (!hasSharedData) return;
-  fake = await startFakeSlackWebApi();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "folio-slack-assistant-questionnaire-"));
-  const config = loadConfig(
-    {
-      FOLIO_DATA_DIR: dataDir,
-      FOLIO_MODELS_DIR: sharedModelsDir,
-      FOLIO_EMBED_MODEL: "none",
-      FOLIO_PUBLIC_URL: "https://folio.example",
-      SLACK_BOT_TOKEN: "xoxb-test",
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.url,
-    },
-    dataDir,
-  );
-  folio = await createFolio(config, silentLogger);
-  if (!config.slack) throw new Error("Slack configuration missing");
-  adapter = createSlackAdapter({
-    core: folio.core,
-    slack: config.slack,
-    librarySpaceId: null,
-    settings: folio.catalog,
-    logger: silentLogger,
+  ({ fake, dataDir, folio, adapter, server } = await startSlackTestFolio({
+    signingSecret: SIGNING_SECRET,
+    dataDirPrefix: "folio-slack-assistant-questionnaire-",
+    withSettings: true,
     tuning: { updateIntervalMs: 200, questionnaireProgressIntervalMs: 0, retryConfig: { retries: 1, minTimeout: 10 } },
-  });
-  server = await serveRoutes(adapter.routes);
-  await adapter.start();
+  }));
   const ingested = await folio.core.ingestFile({
     bytes: new TextEncoder().encode(POLICY),
     fileName: "security-policy.md",
@@ -126,11 +93,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await adapter?.stop();
-  await server?.close();
-  await folio?.close();
-  await fake?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await stopSlackTestFolio({ fake, dataDir, folio, adapter, server });
 });
 
 if (!hasSharedData)

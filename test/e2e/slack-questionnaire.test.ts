@@ -7,18 +7,15 @@
  * that is not a questionnaire answers with the reason.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSlackAdapter, type SlackAdapter } from "../../adapters/slack/slack-adapter.js";
 import { spaceIdForConversation } from "../../adapters/slack/slack-space.js";
-import { createFolio, type Folio } from "../../src/composition-root.js";
+import type { Folio } from "../../src/composition-root.js";
 import { loadConfig } from "../../src/config/config.js";
 import { silentLogger } from "../../src/logger.js";
 import { type RouteServer, serveRoutes } from "../support/route-server.js";
-import { hasSharedData, sharedModelsDir } from "../support/shared-paths.js";
+import { hasSharedData } from "../support/shared-paths.js";
 import { postSignedToSlack } from "../support/slack-signed-request.js";
 import { waitFor } from "../support/wait-for.js";
 import {
@@ -28,8 +25,8 @@ import {
   FAKE_TEAM_ID,
   type FakeMessage,
   type FakeSlackWebApi,
-  startFakeSlackWebApi,
 } from "./slack-fake-web-api.js";
+import { startSlackTestFolio, stopSlackTestFolio } from "./slack-test-folio.js";
 
 const SIGNING_SECRET = "e2e-signing-secret-questionnaire-0123";
 const CHANNEL = "C0QUESTION";
@@ -101,32 +98,12 @@ async function shareFile(channel: string, id: string, name: string, mimetype: st
 
 beforeAll(async () => {
   if (!hasSharedData) return;
-  fake = await startFakeSlackWebApi();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "folio-slack-questionnaire-"));
-  const config = loadConfig(
-    {
-      FOLIO_DATA_DIR: dataDir,
-      FOLIO_MODELS_DIR: sharedModelsDir,
-      FOLIO_EMBED_MODEL: "none",
-      FOLIO_PUBLIC_URL: "https://folio.example",
-      SLACK_BOT_TOKEN: "xoxb-test",
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.url,
-    },
-    dataDir,
-  );
-  folio = await createFolio(config, silentLogger);
-  if (!config.slack) throw new Error("Slack configuration missing");
-  adapter = createSlackAdapter({
-    core: folio.core,
-    slack: config.slack,
-    librarySpaceId: null,
-    logger: silentLogger,
+  ({ fake, dataDir, folio, adapter, server } = await startSlackTestFolio({
+    signingSecret: SIGNING_SECRET,
+    dataDirPrefix: "folio-slack-questionnaire-",
     // Every row's progress is written, so a three-row questionnaire shows its edits.
     tuning: { updateIntervalMs: 200, questionnaireProgressIntervalMs: 0, retryConfig: { retries: 1, minTimeout: 10 } },
-  });
-  server = await serveRoutes(adapter.routes);
-  await adapter.start();
+  }));
   const ingested = await folio.core.ingestFile({
     bytes: new TextEncoder().encode(POLICY),
     fileName: "security-policy.md",
@@ -137,11 +114,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await adapter?.stop();
-  await server?.close();
-  await folio?.close();
-  await fake?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await stopSlackTestFolio({ fake, dataDir, folio, adapter, server });
 });
 
 if (!hasSharedData) console.warn("slack-questionnaire: skipped — no shared data (../shared) for the tokenizer.");
