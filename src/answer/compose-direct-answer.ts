@@ -138,6 +138,11 @@ function entityTerms(analysis: QuestionAnalysis): Set<string> {
   return uniqueTerms(analysis.entities.join(" "));
 }
 
+/** Whether a cell is the kind of figure asked for: a count asked ("how many") is no amount of money. */
+function answersAsked(question: string, cell: TableCell): boolean {
+  return !ASKS_FOR_COUNT.test(question) || (cell.currency === null && cell.scale === null && !cell.percent);
+}
+
 /** Results a list is looked for in: a list that answers is in one of the first few. */
 const LIST_SOURCES = 10;
 
@@ -200,7 +205,9 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     return { direct, uncovered: null, missingNames: [] };
   if (analysis.kind === "figure") {
     const evidence = await figureEvidence(analysis, input.results, input);
-    if (evidence.figure !== null) direct.addFigure(evidence.figure, entity);
+    // "How many employees…" is a count: an amount of money ("Employee benefits … $299 million") is no answer.
+    const figure = evidence.figure !== null && answersAsked(input.need, evidence.figure.cell) ? evidence.figure : null;
+    if (figure !== null) direct.addFigure(figure, entity);
     else if (uncoveredMessage(evidence, entity) === null) {
       const stated = await statedFigure(input.need, analysis, input.results, input);
       if (stated !== null) direct.addQuote(stated.source, stated.passage);

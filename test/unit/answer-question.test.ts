@@ -12,6 +12,7 @@ import type { PageText, SearchResult } from "../../src/domain/types.js";
 import { FolioError } from "../../src/errors.js";
 import type { LogFields, Logger } from "../../src/logger.js";
 import type { Retriever, SearchRequest } from "../../src/retrieval/retriever.js";
+import { tablePassage } from "../support/answer-fixtures.js";
 
 const PAGES: PageText[] = [
   {
@@ -415,5 +416,33 @@ describe("answerQuestion", () => {
     expect(kinds(events)).toEqual(["error"]);
     expect(events[0]).toMatchObject({ code: "aborted" });
     expect(requests).toEqual([]);
+  });
+
+  it("answers a count with a count: an amount of money in a row that names the measure is no answer", async () => {
+    const benefits = tablePassage(
+      {
+        chunkId: "acme-balance",
+        documentId: "doc-acme",
+        spaceId: "console:test",
+        file: "acme-2018.pdf",
+        title: "Acme 2018",
+      },
+      ["Employee benefits | $ 299 | $ 315", "Total other liabilities | $ 2,608 | $ 2,542"],
+      ["(Millions)", "2018", "2017"],
+    );
+    const headcount = result({
+      chunkId: "acme-people",
+      documentId: "doc-acme",
+      spaceId: "console:test",
+      file: "acme-2018.pdf",
+      title: "Acme 2018",
+      text: "As of December 31, 2018, Acme had approximately 12,400 employees worldwide.",
+    });
+    const { answers } = service(fakeRetriever([benefits, headcount]).retriever);
+    const done = (await collect(answers.answerQuestion("How many employees did Acme have in 2018?", context()))).at(-1);
+    if (done?.type !== "done") throw new Error("no done event");
+    const firstLine = done.answer.answer.split("\n")[0];
+    expect(firstLine).not.toContain("299");
+    expect(firstLine).toContain("approximately 12,400 employees");
   });
 });
