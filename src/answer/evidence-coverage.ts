@@ -69,8 +69,9 @@ export function createDocumentFactsIndex(
       const label = normalizeForNames(`${document.title} ${document.file.replace(/[_-]+/g, " ")}`);
       if (namesIn(label, label.trim().split(" "), name) || startsLabelWord(label, name)) return "subject";
       const { text, words } = await factsOf(document.documentId);
-      const namings = countNamings(text, words, name, SUBJECT_NAMINGS);
-      return namings >= SUBJECT_NAMINGS ? "subject" : namings > 0 ? "named" : "absent";
+      // A document is about a name its text writes out, again and again; a slip forgiven only names it.
+      if (countNamings(text, words, name, SUBJECT_NAMINGS, false) >= SUBJECT_NAMINGS) return "subject";
+      return countNamings(text, words, name, 1) > 0 ? "named" : "absent";
     },
     async reportedYears(documentId) {
       return (await factsOf(documentId)).reportedYears;

@@ -60,8 +60,17 @@ export function namesIn(normalized: string, words: readonly string[], name: stri
   return countNamings(normalized, words, name, 1) > 0;
 }
 
-/** How often the text names `name`, counting up to `enough`. */
-export function countNamings(normalized: string, words: readonly string[], name: string, enough: number): number {
+/**
+ * How often the text names `name`, counting up to `enough`; with `forgiving` false only as written (no
+ * slips): what says a document is *about* a name, where "coming" written again and again is no "Corning".
+ */
+export function countNamings(
+  normalized: string,
+  words: readonly string[],
+  name: string,
+  enough: number,
+  forgiving = true,
+): number {
   const wanted = normalizeForNames(name);
   if (wanted.trim() === "") return enough;
   let count = 0;
@@ -70,7 +79,8 @@ export function countNamings(normalized: string, words: readonly string[], name:
   const asked = wanted.trim().split(" ");
   const first = asked[0] as string;
   // Only a name with a word long enough to hold a slip (or of three words or more) can be named with one.
-  if (count > 0 || (asked.length < 3 && !asked.some((word) => allowedSlips(word.length) > 0))) return count;
+  if (count > 0 || !forgiving || (asked.length < 3 && !asked.some((word) => allowedSlips(word.length) > 0)))
+    return count;
   // A name of three or more words is still named with one word mistyped past recognition ("Contoso Finance
   // Analytics" for Contoso Financial Analytics); a two-word name must match in both ("Northwind Premium").
   const allowedMisses = asked.length >= 3 ? 1 : 0;

@@ -87,6 +87,13 @@ describe("createDocumentFactsIndex", () => {
     ).toBe("subject");
   });
 
+  it("calls a document the subject of a name only where it writes the name out, not a word one slip from it", async () => {
+    const coming = "Coming soon. New stores coming. Products coming. Growth coming. More coming. Changes coming.";
+    const { index } = indexOver({ nike: [passage("nike", coming)] });
+    const nike = { documentId: "nike", title: "NIKE, Inc. — Form 10-K", file: "NIKE_2021_10K.pdf" };
+    expect(await index.mentions(nike, "Corning")).toBe("named");
+  });
+
   it("calls a name written five times the subject, fewer times named, never absent", async () => {
     const { index } = indexOver({ nike: [passage("nike", nikeText)] });
     const document = { documentId: "nike", title: "Annual report", file: "form_10k.pdf" };
