@@ -4,17 +4,19 @@
  * so a restart reads it back instead of reading every chunk's sparse vector from the database and
  * rebuilding the postings (which took 174 s at 100K chunks under load, and grows with chunks × terms).
  *
- * Layout (little-endian): magic `FOLIOSP1`; u32 header length and the JSON header (counts and byte
+ * Layout (little-endian): magic `FOLIOSP2`; u32 header length and the JSON header (counts and byte
  * lengths); the chunk ids and the distinct document ids as text, one a line; padding to 4 bytes;
  * i32 × slots document number (−1 − number for a dead slot); i32 × slots key (−1 none); i32 × terms term
- * id; i32 × terms list length; i32 × postings slots; f32 × postings weights; magic `FOLIOEND`.
+ * id; i32 × terms list length; i32 × terms list gap units; f32 × postings weights; u16 × gap units the
+ * lists' slot gaps (posting-lists.ts); magic `FOLIOEND`. A `FOLIOSP1` file (slots as i32, before gaps)
+ * is not read: the space is rebuilt from the database once and saved in this form.
  * Whether the file is current is the manifest's business (dense-index-snapshots.ts); this module only
  * refuses a file whose shape does not add up (truncated, or not written by it) by returning null.
  */
 import { open } from "node:fs/promises";
 import { PostingLists } from "./posting-lists.js";
 
-const MAGIC = Buffer.from("FOLIOSP1", "ascii");
+const MAGIC = Buffer.from("FOLIOSP2", "ascii");
 const END = Buffer.from("FOLIOEND", "ascii");
 /** Writes go out in blocks of this size, so a large save yields to the event loop between them. */
 const WRITE_BLOCK = 8 * 2 ** 20;
@@ -33,6 +35,7 @@ type Header = {
   documents: number;
   terms: number;
   postings: number;
+  gapUnits: number;
   chunkIdBytes: number;
   documentIdBytes: number;
 };
@@ -63,7 +66,7 @@ class BlockWriter {
   }
 }
 
-const bytesOf = (array: Int32Array | Float32Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+const bytesOf = (array: Int32Array | Float32Array | Uint16Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
 /** Writes the space's rows and postings to `file` (flushed to disk); returns its size in bytes. */
 export async function writeSpaceFile(file: string, rows: SpaceRows): Promise<number> {
@@ -83,15 +86,19 @@ export async function writeSpaceFile(file: string, rows: SpaceRows): Promise<num
   const documentIdText = Buffer.from([...documentNumber.keys()].join("\n"), "utf8");
   const termIds: number[] = [];
   const lengths: number[] = [];
-  for (const { termId, slots: list } of rows.postings.entries()) {
+  const gapUnits: number[] = [];
+  for (const { termId, length, gaps } of rows.postings.entries()) {
     termIds.push(termId);
-    lengths.push(list.length);
+    lengths.push(length);
+    gapUnits.push(gaps.length);
   }
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   const header: Header = {
     slots,
     documents: documentNumber.size,
     terms: termIds.length,
-    postings: lengths.reduce((sum, length) => sum + length, 0),
+    postings: sum(lengths),
+    gapUnits: sum(gapUnits),
     chunkIdBytes: chunkIdText.length,
     documentIdBytes: documentIdText.length,
   };
@@ -107,9 +114,10 @@ export async function writeSpaceFile(file: string, rows: SpaceRows): Promise<num
     await writer.write(bytesOf(Int32Array.from(rows.keyOfSlot)));
     await writer.write(bytesOf(Int32Array.from(termIds)));
     await writer.write(bytesOf(Int32Array.from(lengths)));
-    // The two passes see the lists in the same order: nothing changes the postings while a space is saved.
-    for (const { slots: list } of rows.postings.entries()) await writer.write(bytesOf(list));
+    await writer.write(bytesOf(Int32Array.from(gapUnits)));
+    // The passes see the lists in the same order: nothing changes the postings while a space is saved.
     for (const { weights } of rows.postings.entries()) await writer.write(bytesOf(weights));
+    for (const { gaps } of rows.postings.entries()) await writer.write(bytesOf(gaps));
     await writer.write(END);
     await writer.flush();
     await handle.sync();
@@ -174,7 +182,8 @@ async function readOpenSpaceFile(
   const textBytes = header.chunkIdBytes + header.documentIdBytes;
   const slotsStart = textStart + textBytes + ((4 - ((textStart + textBytes) % 4)) % 4);
   const postingsStart = slotsStart + 8 * header.slots;
-  const postingsBytes = 8 * header.terms + 8 * header.postings;
+  const postingsBytes = 12 * header.terms + 4 * header.postings + 2 * header.gapUnits;
+  if (!Number.isSafeInteger(postingsBytes)) return null;
   if (postingsStart + postingsBytes + END.length !== expectedBytes) return null;
   const front = await readExactly(handle, textStart, textBytes);
   const slotBytes = await readExactly(handle, slotsStart, 8 * header.slots);
@@ -200,12 +209,11 @@ async function readOpenSpaceFile(
   };
   const termIds = int32(header.terms);
   const lengths = int32(header.terms);
-  const slots = int32(header.postings);
+  const gapUnits = int32(header.terms);
   const weights = new Float32Array(back.buffer, offset, header.postings);
-  let total = 0;
-  for (const length of lengths) total += length;
-  if (total !== header.postings) return null;
-  for (const slot of slots) if (slot < 0 || slot >= header.slots) return null;
+  const gaps = new Uint16Array(back.buffer, offset + 4 * header.postings, header.gapUnits);
+  const postings = PostingLists.fromConcatenated({ termIds, lengths, gapUnits, gaps, weights }, header.slots);
+  if (!postings) return null;
   const documentIds: string[] = new Array(header.slots);
   const alive: boolean[] = new Array(header.slots);
   for (let slot = 0; slot < header.slots; slot += 1) {
@@ -220,6 +228,6 @@ async function readOpenSpaceFile(
     documentIds,
     alive,
     keyOfSlot: Array.from(keys),
-    postings: PostingLists.fromConcatenated(termIds, lengths, slots, weights),
+    postings,
   };
 }
