@@ -43,11 +43,7 @@ function forEachSlot(list: PostingList, visit: (slot: number, index: number) => 
 }
 
 /** `array`, or a copy half as large again when it has no room for `needed` elements. */
-function withRoom<T extends Uint16Array | Float32Array>(
-  array: T,
-  needed: number,
-  make: new (length: number) => T,
-): T {
+function withRoom<T extends Uint16Array | Float32Array>(array: T, needed: number, make: new (length: number) => T): T {
   if (needed <= array.length) return array;
   const larger = new make(Math.max(needed, Math.ceil(array.length * 1.5) + 1));
   larger.set(array);

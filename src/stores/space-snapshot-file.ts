@@ -66,7 +66,8 @@ class BlockWriter {
   }
 }
 
-const bytesOf = (array: Int32Array | Float32Array | Uint16Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+const bytesOf = (array: Int32Array | Float32Array | Uint16Array) =>
+  new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
 /** Writes the space's rows and postings to `file` (flushed to disk); returns its size in bytes. */
 export async function writeSpaceFile(file: string, rows: SpaceRows): Promise<number> {

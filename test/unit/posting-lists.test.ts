@@ -46,9 +46,9 @@ describe("PostingLists slot gaps", () => {
   it("keeps slots far apart (gaps of 65,536 and more) and their weights exactly", () => {
     const postings = new PostingLists();
     const slots = [0, 65_535, 65_536, 131_072, 131_073, 2_000_000];
-    slots.forEach((slot, position) => postings.add(4, slot, 0.1 + position));
+    for (const [position, slot] of slots.entries()) postings.add(4, slot, 0.1 + position);
     const scores = scoresOf(postings, 4, 2_000_001);
-    slots.forEach((slot, position) => expect(scores[slot]).toBe(Math.fround(0.1 + position)));
+    for (const [position, slot] of slots.entries()) expect(scores[slot]).toBe(Math.fround(0.1 + position));
     expect(scores.reduce((count, score) => count + (score === 0 ? 0 : 1), 0)).toBe(slots.length);
 
     const saved = [...postings.entries()];
