@@ -7,7 +7,7 @@
  *
  * usearch runs native code synchronously on the calling thread: adds and searches block the event loop
  * for their duration (a search ~1 ms; an add ~0.2–0.5 ms), so bulk builds go in slices (see
- * in-memory-space-index.ts). The library is loaded on first use, so deployments that never cross the
+ * space-loading.ts). The library is loaded on first use, so deployments that never cross the
  * threshold (or keep vectors in Qdrant or PostgreSQL) never load it.
  */
 import type { Index as UsearchIndex } from "usearch";

@@ -13,7 +13,7 @@
  * database. Another version (a crash between a write and the next save, or a write by another program)
  * means the slots and postings are rebuilt from the database's rows, and the HNSW index is reconciled
  * by chunk id (chunks added since are embedded into it, chunks gone are removed), see
- * in-memory-space-index.ts. What that reconciling cannot detect is a vector replaced under the same
+ * space-loading.ts. What that reconciling cannot detect is a vector replaced under the same
  * chunk id, so callers invalidate a space's snapshot before such a write reaches the database.
  * Each file is written under a temporary name, flushed and renamed; the manifest (which names each
  * file's size) is removed first and written last, so a crash midway leaves no snapshot read as valid.
