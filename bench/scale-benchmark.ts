@@ -252,6 +252,7 @@ async function serve(dataDir: string, workloadFile: string): Promise<void> {
   process.stderr.write(
     `  restart: database open in ${openSeconds.toFixed(1)} s, first answer at ${restartSeconds.toFixed(1)} s\n`,
   );
+  writeMemoryBreakdown();
   process.stdout.write(`${JSON.stringify({ restartSeconds, rssMb, ...measured, loadAverage: loadAverage() })}\n`);
   await stores.client.close();
 }

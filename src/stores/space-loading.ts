@@ -74,7 +74,7 @@ function restore(state: SpaceState, index: ApproximateDenseIndex, chunkIdByKey: 
   if (rows.keyOfSlot.length !== slotCount) return false;
   const slotOfKey = new Array<number>(chunkIdByKey.length).fill(-1);
   const slotByChunk = new Map<string, number>();
-  const slotsByDocument = new Map<string, Set<number>>();
+  const slotsByDocument = new Map<string, number[]>();
   let denseCount = 0;
   let deadCount = 0;
   for (let slot = 0; slot < slotCount; slot += 1) {
