@@ -1,7 +1,7 @@
 /**
- * Runs parsing and chunking off the main thread, in worker threads with a heap cap and a wall-clock
- * limit per file, so a zip bomb, a pathological PDF or a parser bug costs one thread and yields a clear
- * ParseError instead of stalling or crashing the bot. Workers are reused across files (starting one and
+ * Runs parsing, chunking and term counting off the main thread, in worker threads with a heap cap and a
+ * wall-clock limit per file, so a zip bomb, a pathological PDF or a parser bug costs one thread and yields a
+ * clear ParseError instead of stalling or crashing the bot. Workers are reused across files (starting one and
  * loading the tokenizer costs about a second); a worker that times out, runs out of memory or crashes
  * is thrown away and the next file gets a fresh one. A memory watchdog (memory-watchdog.ts) stops a file
  * whose parse grows the process past `maxMemoryMb`, which the heap cap alone cannot (it does not count
@@ -10,13 +10,11 @@
 
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import type { ChunkDraft } from "../src/domain/types.js";
 import { FolioError, ParseError } from "../src/errors.js";
 import { startWorker } from "../src/workers/start-worker.js";
 import type { ParseLimits } from "./limits.js";
 import { createMemoryWatchdog, type MemoryWatchdog } from "./memory-watchdog.js";
-import type { ChunkingSettings, ParseJob, ParseReply } from "./parse-protocol.js";
-import type { ParsedDocument } from "./parsed-document.js";
+import { type ChunkingSettings, type Parsed, type ParseJob, type ParseReply, unpackParsed } from "./parse-protocol.js";
 
 export type ProcessFileRequest = {
   bytes: Uint8Array;
@@ -27,12 +25,12 @@ export type ProcessFileRequest = {
 };
 
 /** `peakHeapMb`: the worker's highest sampled heap use while on this file (also in a ParseError's details). */
-type Processed = { document: ParsedDocument; chunks: ChunkDraft[]; peakHeapMb: number };
+type Processed = Parsed & { peakHeapMb: number };
 
 type QueuedJob = {
   request: ProcessFileRequest;
   resolve: (value: Processed) => void;
-  reject: (error: Error) => void;
+  reject: (error: unknown) => void;
 };
 
 type PooledWorker = { worker: Worker; busy: boolean; idleTimer?: NodeJS.Timeout };
@@ -174,7 +172,7 @@ function createParsePool(maxHeapMb: number, watchdog: MemoryWatchdog) {
       const { reply, peakHeapMb } = message;
       settle(true, () =>
         reply.ok
-          ? job.resolve({ document: reply.document, chunks: reply.chunks, peakHeapMb })
+          ? unpackParsed(reply).then((parsed) => job.resolve({ ...parsed, peakHeapMb }), job.reject)
           : job.reject(fromReply(reply, request.fileName, peakHeapMb)),
       );
     };

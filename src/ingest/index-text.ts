@@ -8,6 +8,11 @@ import type { ChunkDraft } from "../domain/types.js";
 
 export type IndexedDocument = { title: string; fileName: string };
 
+/** A document as it is stored and indexed: under its own title, or its file name where it has none. */
+export function indexedDocument(parsedTitle: string, fileName: string): IndexedDocument {
+  return { title: parsedTitle || fileName, fileName };
+}
+
 /** "Northwind_Standard_Benefits_Details.pdf" → "Northwind Standard Benefits Details". */
 export function readableFileName(fileName: string): string {
   return fileName

@@ -1,5 +1,5 @@
 /**
- * Ingestion of one uploaded file: dedupe by content hash, parse and chunk off the main thread,
+ * Ingestion of one uploaded file: dedupe by content hash, parse, chunk and count terms off the main thread,
  * store document + pages + chunks in one catalog transaction (as "indexing", invisible to search),
  * write the BM25 vectors, then flip the document to "ready": searchable by keywords. Its passages are
  * embedded after that, in the background (meaning-indexer.ts). A rejected file leaves nothing behind but a
@@ -8,28 +8,31 @@
  */
 import { createHash } from "node:crypto";
 import type { ParsedDocument } from "../../ingestion/parsed-document.js";
-import type { ChunkDraft, DocumentRecord, MediaType } from "../domain/types.js";
+import type { DocumentRecord, MediaType } from "../domain/types.js";
 import { FolioError, ParseError, toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type Bm25Parameters, documentVector } from "../retrieval/bm25.js";
 import { countTerms } from "../retrieval/text-analyzer.js";
-import type { Catalog } from "../stores/catalog.js";
+import type { Catalog, ChunkToStore } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";
 import { mapInSlices } from "../workers/map-in-slices.js";
 import type { DocumentEvents } from "./document-events.js";
 import { recordReplacement } from "./document-versions.js";
-import { indexTextOf } from "./index-text.js";
+import { indexedDocument } from "./index-text.js";
 import type { IngestInput, IngestResult, ReplacedVersion } from "./ingest-result.js";
 import type { MeaningIndexer } from "./meaning-indexer.js";
 import type { ParseActivity } from "./parse-activity.js";
 import type { SparseVectorMaintainer } from "./sparse-vector-maintainer.js";
 
-/** Parses and chunks one file in isolation (a worker thread in production). Throws ParseError. */
+/**
+ * Parses and chunks one file in isolation (a worker thread in production), each chunk with its term counts
+ * under its contextual header (index-text.ts, `indexedDocument` for the title). Throws ParseError.
+ */
 export type ProcessFile = (input: {
   bytes: Uint8Array;
   fileName: string;
   signal?: AbortSignal;
-}) => Promise<{ document: ParsedDocument; chunks: ChunkDraft[] }>;
+}) => Promise<{ document: ParsedDocument; chunks: ChunkToStore[] }>;
 
 export type IngestionServiceOptions = {
   catalog: Catalog;
@@ -109,17 +112,9 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
       }
       // Stored and searchable by keywords first; embedding (most of an upload's time on CPU: 3–6 passages
       // a second) follows in the background (meaning-indexer.ts), so a 260-page filing is found in seconds.
-      const title = processed.document.title || input.fileName;
-      // Work proportional to the document runs in slices on this thread, so requests are answered meanwhile.
-      const indexTexts = await mapInSlices(processed.chunks, (chunk) =>
-        indexTextOf({ title, fileName: input.fileName }, chunk),
-      );
+      const { title } = indexedDocument(processed.document.title, input.fileName);
       input.onProgress?.("indexing");
-      const chunksToStore = await mapInSlices(processed.chunks, (chunk, index) => ({
-        ...chunk,
-        terms: countTerms(indexTexts[index] ?? chunk.text),
-      }));
-      const termsByPosition = new Map(chunksToStore.map((chunk) => [chunk.position, chunk.terms]));
+      const termsByPosition = new Map(processed.chunks.map((chunk) => [chunk.position, chunk.terms]));
       const stored = await catalog.addDocument({
         document: {
           spaceId: input.spaceId,
@@ -134,13 +129,14 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
           awaitingMeaning: meaning !== null,
         },
         pages: processed.document.pages ?? [],
-        chunks: chunksToStore,
+        chunks: processed.chunks,
         jobId: job.id,
       });
       try {
         if (input.signal?.aborted) throw input.signal.reason;
         const statistics = await catalog.getTermStatistics([input.spaceId], []);
         const averageLength = statistics.chunkCount > 0 ? statistics.totalLength / statistics.chunkCount : 1;
+        // Work proportional to the document runs in slices on this thread, so requests are answered meanwhile.
         await vectorIndex.upsert(
           await mapInSlices(stored.chunks, (chunk) => ({
             chunkId: chunk.id,

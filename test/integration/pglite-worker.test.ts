@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openPgliteClient } from "../../src/stores/pglite-client.js";
 import type { SqlClient } from "../../src/stores/sql-client.js";
+import { countEventLoopTurns } from "../support/event-loop-turns.js";
 
 let client: SqlClient | null = null;
 afterEach(async () => {
@@ -22,19 +23,12 @@ async function open(): Promise<SqlClient> {
 describe("PGlite in a worker thread", () => {
   it("leaves the event loop free while a long statement runs", async () => {
     const database = await open();
-    let turns = 0;
-    let running = true;
-    const countTurns = () => {
-      if (!running) return;
-      turns += 1;
-      setImmediate(countTurns);
-    };
-    setImmediate(countTurns);
+    const loop = countEventLoopTurns();
     // Hundreds of ms of work inside Postgres; on the main thread no turn of the loop could happen meanwhile.
     const { rows } = await database.query<{ total: string }>(
       "SELECT sum(x)::text AS total FROM generate_series(1, 1000000) AS x",
     );
-    running = false;
+    const turns = loop.stop();
     expect(rows).toEqual([{ total: "500000500000" }]);
     expect(turns).toBeGreaterThan(10);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contextualHeader, indexTextOf, readableFileName } from "../../src/ingest/index-text.js";
+import { contextualHeader, indexedDocument, indexTextOf, readableFileName } from "../../src/ingest/index-text.js";
 
 describe("contextual chunk header", () => {
   it("puts the title, a file name that says more, and the section path above the chunk's text", () => {
@@ -32,5 +32,13 @@ describe("contextual chunk header", () => {
       "Northwind Health Plus Benefits Details",
     );
     expect(readableFileName("notes")).toBe("notes");
+  });
+
+  it("indexes a document under its own title, or its file name where the parser found none", () => {
+    expect(indexedDocument("Annual Report 2023", "ar.pdf")).toEqual({
+      title: "Annual Report 2023",
+      fileName: "ar.pdf",
+    });
+    expect(indexedDocument("", "budget.xlsx")).toEqual({ title: "budget.xlsx", fileName: "budget.xlsx" });
   });
 });

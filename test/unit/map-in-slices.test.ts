@@ -1,27 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { mapInSlices } from "../../src/workers/map-in-slices.js";
+import { countEventLoopTurns } from "../support/event-loop-turns.js";
 
 describe("mapInSlices", () => {
   it("maps every item in order with its index, letting the event loop turn between slices", async () => {
     const items = Array.from({ length: 10 }, (_, index) => `item-${index}`);
     const turnsSeenBy: number[] = [];
-    let turns = 0;
-    let counting = true;
-    const countTurn = () => {
-      if (!counting) return;
-      turns += 1;
-      setImmediate(countTurn);
-    };
-    setImmediate(countTurn);
+    const loop = countEventLoopTurns();
     const mapped = await mapInSlices(
       items,
       (item, index) => {
-        turnsSeenBy.push(turns);
+        turnsSeenBy.push(loop.seen());
         return `${index}:${item}`;
       },
       4,
     );
-    counting = false;
+    loop.stop();
     expect(mapped).toEqual(items.map((item, index) => `${index}:${item}`));
     // Slices of 4, 4 and 2: the loop turned between them and never inside one.
     expect(turnsSeenBy.slice(0, 4).every((seen) => seen === turnsSeenBy[0])).toBe(true);
