@@ -1,18 +1,14 @@
 /**
  * Worker-thread entry point: parses, chunks and counts the terms of the files it is sent, one at a time
  * (parse-job.ts), posting each result (packed: parse-protocol.ts) or the ParseError's code and message back.
- * Runs inside a thread with a heap cap, so a hostile file can only kill this thread, never the bot, and at a
- * lower priority than the main thread, so a long parse does not keep requests waiting for a core. See
- * run-in-worker.ts.
+ * Runs inside a thread with a heap cap, so a hostile file can only kill this thread, never the bot. See
+ * run-in-worker.ts. It keeps the main thread's priority: at nice 5, with four other busy processes on two
+ * cores, a 500-page filing's upload failed (a parse of 12 s of CPU on a sixth of a core, against a 60 s
+ * wall-clock limit), where at equal priority it took 34 s (docs/benchmarks.md, "Event-loop delay").
  */
 import { getHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
-import { BATCH_THREAD_NICENESS, lowerThreadPriority } from "../src/workers/thread-priority.js";
 import { type ParseJob, packParseOutcome } from "./parse-protocol.js";
-
-// Before the parsers load: loading pdf.js, the tokenizer and their dependencies is itself about a second of
-// CPU, at the moment the upload's other work starts on the main thread.
-lowerThreadPriority(BATCH_THREAD_NICENESS);
 
 // pdf.js inflates streams with the web DecompressionStream when there is one, which runs on Node's native
 // zlib; a worker terminated while such a stream is being set up (a parse over its time limit) aborts the
