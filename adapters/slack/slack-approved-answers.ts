@@ -13,7 +13,7 @@ import type { ApprovedAnswers } from "../../src/answer-library/approved-answers.
 import { toFolioError } from "../../src/errors.js";
 import type { Logger } from "../../src/logger.js";
 import type { SlackFileObject } from "./slack-events.js";
-import { downloadSharedFile, type downloadSlackFile } from "./slack-files.js";
+import { completeFile, downloadSharedFile, type downloadSlackFile } from "./slack-files.js";
 import { buildApologyText, escapeMrkdwn } from "./slack-message-format.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
 
@@ -76,11 +76,7 @@ export async function addApprovedAnswersFromFile(
   const spaceId = spaceIdForConversation(conversation);
   const log = logger.child({ requestId, spaceId, fileId: input.file.id });
   const post = (text: string) => client.chat.postMessage({ channel, thread_ts: threadTs, text });
-  let file = input.file;
-  if (!file.url_private || !file.name) {
-    const info = await client.files.info({ file: file.id });
-    file = { ...file, ...(info.file as SlackFileObject | undefined) };
-  }
+  const file = await completeFile(client, input.file);
   const fileName = file.name ?? file.title ?? file.id;
   if (!dependencies.approvedAnswers) {
     await post("Approved answers are not available in this Folio.");

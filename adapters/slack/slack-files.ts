@@ -117,7 +117,7 @@ export async function downloadSlackFile(options: {
 }
 
 /** Fills in what a `message` event may leave out (Slack sends `file_access: check_file_info` stubs). */
-async function completeFile(client: webApi.WebClient, file: SlackFileObject): Promise<SlackFileObject> {
+export async function completeFile(client: webApi.WebClient, file: SlackFileObject): Promise<SlackFileObject> {
   if (file.url_private && file.name) return file;
   const info = await client.files.info({ file: file.id });
   return { ...file, ...(info.file as SlackFileObject | undefined) };

@@ -11,7 +11,7 @@ import { toFolioError } from "../../src/errors.js";
 import type { ChatQuestionnaires } from "../../src/folio-core.js";
 import type { Logger } from "../../src/logger.js";
 import type { SlackFileObject } from "./slack-events.js";
-import { downloadSharedFile, type downloadSlackFile } from "./slack-files.js";
+import { completeFile, downloadSharedFile, type downloadSlackFile } from "./slack-files.js";
 import { buildApologyText, escapeMrkdwn } from "./slack-message-format.js";
 import { followQuestionnaireInThread, type SlackJobAddress, slackDestination } from "./slack-questionnaire-follower.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
@@ -72,11 +72,7 @@ export async function answerQuestionnaireInThread(
   const requestId = dependencies.createRequestId();
   const spaceId = spaceIdForConversation(conversation);
   const log = logger.child({ requestId, spaceId, fileId: input.file.id });
-  let file = input.file;
-  if (!file.url_private || !file.name) {
-    const info = await client.files.info({ file: file.id });
-    file = { ...file, ...(info.file as SlackFileObject | undefined) };
-  }
+  const file = await completeFile(client, input.file);
   const fileName = file.name ?? file.title ?? file.id;
   const post = (text: string) => client.chat.postMessage({ channel, thread_ts: threadTs, text });
 

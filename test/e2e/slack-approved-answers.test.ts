@@ -21,6 +21,7 @@ import {
   FAKE_BOT_ID,
   FAKE_BOT_USER_ID,
   FAKE_TEAM_ID,
+  type FakeFile,
   type FakeMessage,
   type FakeSlackWebApi,
 } from "./slack-fake-web-api.js";
@@ -68,6 +69,23 @@ async function slashCommand(channel: string, text: string): Promise<string> {
   );
   expect(response.status).toBe(200);
   return ((await response.json()) as { text: string }).text;
+}
+
+/** The asker shares `file` in the direct message with `text`, as Slack announces it; returns the message's ts. */
+async function shareInDirectMessage(file: FakeFile, text: string): Promise<string> {
+  const ts = fake.nextTs();
+  fake.addUserMessage({ channel: DM, ts, user: ASKER, text, files: [file] });
+  await sendEvent({
+    type: "message",
+    subtype: "file_share",
+    channel: DM,
+    channel_type: "im",
+    user: ASKER,
+    text,
+    ts,
+    files: [file],
+  });
+  return ts;
 }
 
 function folioRepliesIn(channel: string, threadTs: string): FakeMessage[] {
@@ -201,19 +219,7 @@ describe.skipIf(!hasSharedData)("approved answers in Slack", () => {
       'Question,Answer\n"Is MFA required for administrators?","Yes, hardware keys."\n',
     );
     const file = fake.addFile({ id: "F0DMANSWERS", name: "mfa.csv", mimetype: "text/csv", bytes, user: ASKER });
-    const ts = fake.nextTs();
-    const text = "add these as approved answers";
-    fake.addUserMessage({ channel: DM, ts, user: ASKER, text, files: [file] });
-    await sendEvent({
-      type: "message",
-      subtype: "file_share",
-      channel: DM,
-      channel_type: "im",
-      user: ASKER,
-      text,
-      ts,
-      files: [file],
-    });
+    const ts = await shareInDirectMessage(file, "add these as approved answers");
     const reply = await waitFor(() => folioRepliesIn(DM, ts).find((message) => message.text.startsWith("Added")));
     expect(reply.text.split("\n")[0]).toBe("Added 1 approved answer from *mfa.csv* to your approved answers.");
     expect((await folio.core.approvedAnswers?.list(dmSpace))?.map((record) => record.answer)).toEqual([
@@ -226,19 +232,7 @@ describe.skipIf(!hasSharedData)("approved answers in Slack", () => {
   it("says why a file without question and answer columns cannot be added", async () => {
     const bytes = new TextEncoder().encode("# Notes\n\nNothing here.\n");
     const file = fake.addFile({ id: "F0NOTESAA", name: "notes.md", mimetype: "text/markdown", bytes, user: ASKER });
-    const ts = fake.nextTs();
-    const text = "add this to the answer library";
-    fake.addUserMessage({ channel: DM, ts, user: ASKER, text, files: [file] });
-    await sendEvent({
-      type: "message",
-      subtype: "file_share",
-      channel: DM,
-      channel_type: "im",
-      user: ASKER,
-      text,
-      ts,
-      files: [file],
-    });
+    const ts = await shareInDirectMessage(file, "add this to the answer library");
     const refusal = await waitFor(() =>
       folioRepliesIn(DM, ts).find((message) => message.text.startsWith("I can't add")),
     );
