@@ -98,7 +98,8 @@ export function htmlToBlocks(html: string): { blocks: Block[]; title: string | n
   const visit = (element: HTMLElement) => {
     for (const node of element.childNodes) {
       if (node.nodeType === NodeType.TEXT_NODE) {
-        inlineBuffer += node.text;
+        // The parser keeps "<!DOCTYPE html>" as text: it is markup, never a passage.
+        inlineBuffer += node.text.replace(/<!doctype[^>]*>/gi, "");
         continue;
       }
       if (node.nodeType !== NodeType.ELEMENT_NODE) continue;

@@ -45,6 +45,16 @@ export type AnswerVerificationSummary = {
   latencyMs: number;
 };
 
+/**
+ * The value a direct answer states, for programs that read answers (`folio ask --json`, evaluations):
+ * its items as printed or computed ("$1,496.5", "-12.6", "2019", or a list's items), and the scale they are
+ * in ("" when none, or "percent").
+ */
+export type AnswerValue = {
+  items: string[];
+  scale: "" | "thousand" | "million" | "billion" | "percent";
+};
+
 export type Answer = {
   requestId: string;
   answer: string;
@@ -52,6 +62,8 @@ export type Answer = {
   citations: Citation[];
   timingsMs: Record<string, number>;
   verification?: AnswerVerificationSummary;
+  /** Present when the answer opens with a figure, a calculation, a list or a yes/no worked out from the sources. */
+  value?: AnswerValue;
   /**
    * Present when the reply leads with an approved answer (src/answer-library/lead-with-approved-answer.ts):
    * `answer` then starts with it, labelled, and its origin; the documents' answer and citations follow.

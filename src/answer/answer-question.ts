@@ -320,6 +320,7 @@ export function createAnswerService(dependencies: {
         citations,
         timingsMs,
         ...(verification === undefined ? {} : { verification }),
+        ...(directAnswer?.value === undefined || noContext ? {} : { value: directAnswer.value }),
       };
       logger.info(
         { noContext: answer.noContext, citations: citations.length, latencyMs: timingsMs.total },

@@ -11,6 +11,7 @@ import { comparisonSentence, comparisonSides } from "./compare-figures.js";
 import { type RatioInputs, ratioSentences, workOutRatio } from "./compute-ratio.js";
 import { DirectAnswer } from "./direct-answer.js";
 import type { DocumentFactsIndex } from "./evidence-coverage.js";
+import { coverNames } from "./evidence-coverage.js";
 import { type FigureEvidence, gatherFigureEvidence, uncoveredMessage } from "./figure-evidence.js";
 import { findDecidingSentence } from "./find-deciding-sentence.js";
 import { type FoundDefinition, findDefinition } from "./find-definition.js";
@@ -22,7 +23,8 @@ import { possessive } from "./possessive.js";
 import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-analysis.js";
 import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
-import { pageScale, type TableCell, takesTableScale } from "./table-cells.js";
+import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
+import { answerFromTables, type TableAnswer } from "./tables/table-answer.js";
 
 export type DirectAnswerInput = {
   /** The question's information need (informationNeed of the query). */
@@ -196,6 +198,41 @@ async function addRatio(
   return true;
 }
 
+/** Results a table answer is looked for among. */
+const TABLE_SOURCES = 10;
+
+/** "What does X include?", "Why…", "Describe…": a question about text, not a cell. */
+const ASKS_ABOUT_TEXT =
+  /^\s*(?:why|how\s+(?:does|do|did|is|are|was|were|will|would|can|could)|describe|explain|who|where|what\s+(?:does|do|did)\b(?![^?]*\b(?:amount|total|value)\b)|what\s+(?:is|are|was|were)\s+(?:the\s+)?(?:reason|purpose|nature|definition|meaning|basis|method|policy|approach))/i;
+/** A question asks for a figure: a period, or a word that asks for an amount. */
+const ASKS_FOR_FIGURE =
+  /\b(?:how\s+(?:much|many)|amount|value|balance|total|sum|number|figure|average|change|difference|increase|decrease|ratio|proportion|percent(?:age)?|rate|margin|respective(?:ly)?)\b|%|\b(?:19|20)\d{2}\b|\bfy\s?\d{2}\b/i;
+
+/**
+ * A question answered from one table passage among the results (table-answer.ts): a cell, a change, an
+ * average, a ratio, a period or a count, worked out from the cells it names, in a document about what the
+ * question names. Null when the question is about text or no table holds what it names.
+ */
+async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | null> {
+  if (ASKS_ABOUT_TEXT.test(input.need) || !ASKS_FOR_FIGURE.test(input.need)) return null;
+  const { analysis } = input;
+  const names = await coverNames(analysis.entities, input.results, input.facts, analysis.measureTerms);
+  if (names.missing.length > 0) return null;
+  const about = input.results
+    .slice(0, TABLE_SOURCES)
+    .filter(
+      (result) =>
+        result.kind === "table" &&
+        (names.aboutAsked.get(result.documentId) !== false || names.namingPassages.has(result.chunkId)),
+    );
+  if (about.length === 0) return null;
+  const scales = new Map<string, UnitScale | null>();
+  for (const documentId of new Set(about.map((result) => result.documentId)))
+    scales.set(documentId, await input.facts.unitScale(documentId));
+  const ranked = numberedResults(input.results).filter((source) => about.includes(source.result));
+  return answerFromTables(input.need, ranked, (source) => scales.get(source.result.documentId) ?? null);
+}
+
 export async function composeDirectAnswer(input: DirectAnswerInput): Promise<ComposedDirectAnswer> {
   const { analysis } = input;
   const entity = analysis.entities[0] ?? null;
@@ -203,6 +240,11 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   const ratio = ratioQuestion(input.need);
   if (ratio !== null && (await addRatio(ratio, entity, input, direct)))
     return { direct, uncovered: null, missingNames: [] };
+  const table = await tableEvidence(input);
+  if (table !== null) {
+    direct.addTableAnswer(table);
+    return { direct, uncovered: null, missingNames: [] };
+  }
   if (analysis.kind === "figure") {
     const evidence = await figureEvidence(analysis, input.results, input);
     // "How many employees…" is a count: an amount of money ("Employee benefits … $299 million") is no answer.

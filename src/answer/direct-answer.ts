@@ -4,18 +4,22 @@
  * citation shows (its row, column and unit). A figure found in a passage the generator was not given
  * is added to the sources, so its [n] resolves like any other.
  */
+import type { AnswerValue } from "./answer-events.js";
 import type { QuotedPassage } from "./citations.js";
 import { figureQuote, figureSentence } from "./figure-sentence.js";
 import type { FoundFigure } from "./find-figure.js";
 import type { NumberedSource } from "./generator.js";
 import { guardSources } from "./instruction-guard.js";
 import { isSameSentence } from "./same-sentence.js";
+import type { TableAnswer } from "./tables/table-answer.js";
 
 const MARKERS = /\s?\[\d{1,3}\]/g;
 
 export class DirectAnswer {
   private readonly lines: string[] = [];
   readonly quotes = new Map<number, QuotedPassage>();
+  /** What the answer states, for programs (Answer.value); set by a figure, a table answer or a list. */
+  value: AnswerValue | undefined;
 
   /** `sources` is the answer's numbered sources; a figure from elsewhere is appended to it. */
   constructor(private readonly sources: NumberedSource[]) {}
@@ -43,6 +47,15 @@ export class DirectAnswer {
       if (!this.quotes.has(source.n)) this.quotes.set(source.n, figureQuote({ ...figure, source }));
     }
     this.lines.push(write(numbers));
+  }
+
+  /** A table answer: its sentence citing the table passage, the rows it used as the quote. */
+  addTableAnswer(answer: TableAnswer): void {
+    const source = this.numbered(answer.source);
+    if (source === undefined) return;
+    this.lines.push(answer.write(source.n));
+    this.quotes.set(source.n, answer.quote);
+    this.value = answer.value;
   }
 
   /** A passage quoted whole as a line of the answer (a defining sentence). */

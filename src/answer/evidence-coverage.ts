@@ -12,10 +12,17 @@ import { januaryYearShift } from "./fiscal-year-naming.js";
 import { countNamings, namesIn, normalizeForNames } from "./name-matching.js";
 import type { Period, QuestionAnalysis } from "./question-analysis.js";
 import { uniqueTerms } from "./sentence-scoring.js";
-import { type TableCell, tableCells, yearColumnEnds } from "./table-cells.js";
+import { type TableCell, tableCells, type UnitScale, yearColumnEnds } from "./table-cells.js";
+import { noteScale } from "./tables/table-grid.js";
 
 /** What a document's passages show about it: its text (normalized for names) and the years its tables report. */
-type DocumentFacts = { text: string; words: string[]; reportedYears: Set<number>; januaryYearShift: number | null };
+type DocumentFacts = {
+  text: string;
+  words: string[];
+  reportedYears: Set<number>;
+  januaryYearShift: number | null;
+  unitScale: UnitScale | null;
+};
 
 /** Reads a document's passages once and answers what it names and which years its tables report; a bounded cache. */
 export type DocumentFactsIndex = {
@@ -27,6 +34,8 @@ export type DocumentFactsIndex = {
   reportedYears(documentId: string): Promise<Set<number>>;
   /** How the document names fiscal years ending in January or February (see fiscal-year-naming.ts). */
   januaryYearShift(documentId: string): Promise<number | null>;
+  /** The one unit note the document states ("(in thousands)"), for its tables that state none; null for none or several. */
+  unitScale(documentId: string): Promise<UnitScale | null>;
 };
 
 /**
@@ -57,6 +66,7 @@ export function createDocumentFactsIndex(
         words: text.trim().split(" "),
         reportedYears: new Set(yearsInColumns(passages, shift)),
         januaryYearShift: shift,
+        unitScale: noteScale(printed),
       };
     });
     loading.catch(() => facts.delete(documentId));
@@ -78,6 +88,9 @@ export function createDocumentFactsIndex(
     },
     async januaryYearShift(documentId) {
       return (await factsOf(documentId)).januaryYearShift;
+    },
+    async unitScale(documentId) {
+      return (await factsOf(documentId)).unitScale;
     },
   };
 }

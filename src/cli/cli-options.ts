@@ -20,6 +20,10 @@ export type CliOptions = {
   generator: string | undefined;
   /** `eval answers --limit N`: ask only the first N questions. */
   limit: number | undefined;
+  /** `eval tatqa --as html|pdf`: the form each excerpt is uploaded in. */
+  as?: string;
+  /** `eval tatqa --types span,count`: only questions of these answer types. */
+  types?: string;
   /** `questionnaire fill --out FILE`: where the filled copy goes. */
   out?: string;
   /** `questionnaire fill --sheet N`, `answers add --sheet N`: only this sheet (name or 1-based number). */

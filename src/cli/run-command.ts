@@ -113,7 +113,7 @@ async function runWithOwnFolio(
   const needsLanguageModel =
     command === "ask" ||
     command === "questionnaire" ||
-    (command === "eval" && (rest[0] === "answers" || rest[0] === "conversations"));
+    (command === "eval" && (rest[0] === "answers" || rest[0] === "conversations" || rest[0] === "tatqa"));
   const folio = await createFolio(
     needsLanguageModel ? adjusted : { ...adjusted, llm: { kind: "none" } },
     logger,
@@ -128,7 +128,7 @@ async function runWithOwnFolio(
         return await runBackendCommand(command, createLocalCommandBackend(folio), rest, options);
       case "eval": {
         const { runEvalCommand } = await import("./commands/eval-command.js");
-        return await runEvalCommand(folio, rest, options);
+        return await runEvalCommand(folio, rest, options, config.dataDir);
       }
       case "questionnaire": {
         const [{ runQuestionnaireCommand }, { createLocalQuestionnaireBackend }] = await Promise.all([

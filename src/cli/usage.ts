@@ -15,6 +15,10 @@ Usage:
   folio eval conversations --dataset <conversations.jsonl> [--docs <dir>] [--mode M] [--limit N] [--json]
                                                        ask conversations in order; check answer text,
                                                        cited pages and refusals
+  folio eval tatqa --dataset <tatqa.json> [--as html|pdf] [--types span,multi-span,arithmetic,count]
+                   [--mode M] [--limit N] [--run-out FILE] [--json]
+                                                       each TAT-QA excerpt uploaded as a page of its own;
+                                                       first-sentence accuracy, official EM and F1
   folio questionnaire fill <file> --space S [--out FILE] [--sheet N] [--column C] [--json]
                                                        answer every question of an XLSX, CSV or DOCX
                                                        questionnaire; write the filled copy (Answer, Status,

@@ -54,6 +54,7 @@ function fakeIndex(
     mentions: async (document, name) => mentions[document.documentId]?.[name] ?? "absent",
     reportedYears: async (documentId) => new Set(years[documentId] ?? []),
     januaryYearShift: async () => null,
+    unitScale: async () => null,
   };
 }
 
@@ -219,6 +220,7 @@ describe("coverNames", () => {
       },
       reportedYears: async () => new Set(),
       januaryYearShift: async () => null,
+      unitScale: async () => null,
     };
     const results = [
       passage("nike", "Revenues grew.", { title: "NIKE 10-K", file: "nike-10k-2018.pdf" }),

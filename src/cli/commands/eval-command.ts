@@ -13,22 +13,31 @@ import {
   type RetrievalEvaluationReport,
   runRetrievalEvaluation,
 } from "../../evaluation/retrieval-evaluation.js";
+import { TATQA_ANSWER_TYPES, type TatqaAnswerType } from "../../evaluation/tatqa-dataset.js";
+import { runTatqaEvaluation, type TatqaEvaluationReport, type TatqaTally } from "../../evaluation/tatqa-evaluation.js";
 import { createPaperHybridRetriever } from "../../retrieval/paper-hybrid-retriever.js";
 import { RETRIEVAL_MODES, type Retriever } from "../../retrieval/retriever.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../cli-options.js";
 
-const SUBCOMMANDS = ["retrieval", "answers", "conversations"];
+const SUBCOMMANDS = ["retrieval", "answers", "conversations", "tatqa"];
 /** recall@100 needs at least 100 results per query; --k can only ask for more. */
 const MINIMUM_DEPTH = 100;
 
-export async function runEvalCommand(folio: Folio, rest: string[], options: CliOptions): Promise<number> {
+export async function runEvalCommand(
+  folio: Folio,
+  rest: string[],
+  options: CliOptions,
+  /** Where evaluation files are kept between runs (TAT-QA's rendered and printed pages). */
+  dataDir = ".folio",
+): Promise<number> {
   const [subcommand, ...extra] = rest;
   if (subcommand === undefined || !SUBCOMMANDS.includes(subcommand)) {
     throw new UsageError(`eval needs one of ${SUBCOMMANDS.join(", ")}, got "${subcommand ?? ""}"`);
   }
   if (extra.length > 0) throw new UsageError(`eval ${subcommand} takes no further arguments, got "${extra.join(" ")}"`);
   if (subcommand === "conversations") return evaluateConversations(folio, options);
+  if (subcommand === "tatqa") return evaluateTatqa(folio, options, dataDir);
   return subcommand === "retrieval" ? evaluateRetrieval(folio, options) : evaluateAnswers(folio, options);
 }
 
@@ -87,6 +96,55 @@ async function evaluateConversations(folio: Folio, options: CliOptions): Promise
   });
   process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : describeConversationReport(report));
   return EXIT_CODES.ok;
+}
+
+async function evaluateTatqa(folio: Folio, options: CliOptions, dataDir: string): Promise<number> {
+  if (!options.dataset) {
+    throw new UsageError(
+      "eval tatqa needs --dataset <tatqa.json>, e.g. --dataset ../shared/data/tatqa-dev/tatqa_dataset_dev.json",
+    );
+  }
+  if (options.mode !== "default" && !(RETRIEVAL_MODES as readonly string[]).includes(options.mode)) {
+    throw new UsageError(`eval tatqa --mode must be one of ${RETRIEVAL_MODES.join(", ")}; got "${options.mode}"`);
+  }
+  const format = options.as ?? "html";
+  if (format !== "html" && format !== "pdf") throw new UsageError(`--as must be html or pdf, got "${format}"`);
+  const types = options.types === undefined ? undefined : parseTatqaTypes(options.types);
+  const report = await runTatqaEvaluation(folio, {
+    datasetPath: options.dataset,
+    workDirectory: path.join(dataDir, "tatqa-documents"),
+    format,
+    limit: options.limit,
+    types,
+    runOut: options.runOut,
+    onProgress: reportProgress(options),
+  });
+  process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : describeTatqaReport(report));
+  return EXIT_CODES.ok;
+}
+
+function parseTatqaTypes(text: string): TatqaAnswerType[] {
+  const types = text.split(",").map((type) => type.trim());
+  const unknown = types.filter((type) => !(TATQA_ANSWER_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--types takes ${TATQA_ANSWER_TYPES.join(", ")} (comma-separated); got "${unknown.join(", ")}"`,
+    );
+  return types as TatqaAnswerType[];
+}
+
+export function describeTatqaReport(report: TatqaEvaluationReport): string {
+  const row = (name: string, tally: TatqaTally) =>
+    `| ${name} | ${tally.questions} | ${tally.firstSentence.toFixed(3)} | ${tally.exactMatch.toFixed(3)} | ${tally.f1.toFixed(3)} |`;
+  return [
+    `${report.dataset}: ${report.questions} questions over ${report.excerpts} excerpts as ${report.format} (${report.rejected} rejected); not-in-documents ${report.noContextRate}; latency p50 ${report.latencyMs.p50} ms, p95 ${report.latencyMs.p95} ms; compose p50 ${report.composeMs.p50} ms`,
+    "",
+    "| answer type | questions | first sentence holds | exact match | F1 |",
+    "| --- | --- | --- | --- | --- |",
+    ...Object.entries(report.byType).map(([type, tally]) => row(type, tally)),
+    row("overall", report.overall),
+    "",
+  ].join("\n");
 }
 
 /**
