@@ -25,6 +25,7 @@ import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
 import { answerFromTables, type TableAnswer } from "./tables/table-answer.js";
+import { asksAboutText } from "./tables/table-question.js";
 
 export type DirectAnswerInput = {
   /** The question's information need (informationNeed of the query). */
@@ -214,7 +215,7 @@ const ASKS_FOR_FIGURE =
  * question names. Null when the question is about text or no table holds what it names.
  */
 async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | null> {
-  if (ASKS_ABOUT_TEXT.test(input.need) || !ASKS_FOR_FIGURE.test(input.need)) return null;
+  if (ASKS_ABOUT_TEXT.test(input.need) || asksAboutText(input.need) || !ASKS_FOR_FIGURE.test(input.need)) return null;
   const { analysis } = input;
   const names = await coverNames(analysis.entities, input.results, input.facts, analysis.measureTerms);
   if (names.missing.length > 0) return null;

@@ -72,9 +72,9 @@ const PATTERNS: Pattern[] = [
     read: (match) => ({ year: Number(match[3]), month: monthOf(match[2] ?? ""), day: Number(match[1]) }),
   },
   {
-    // "Jun-2018", "June 2019", "Aug 19"
-    regex: new RegExp(`\\b${MONTH}[-\\s']((?:19|20)\\d{2}|\\d{2})\\b`, "gi"),
-    read: (match) => ({ year: fullYear(match[2] ?? ""), month: monthOf(match[1] ?? "") }),
+    // "Jun-2018", "June 2019", "Aug-19", "Aug'19" (two digits only after a dash or apostrophe: "December 31" is a day)
+    regex: new RegExp(`\\b${MONTH}(?:[-\\s']((?:19|20)\\d{2})|[-'’](\\d{2}))\\b`, "gi"),
+    read: (match) => ({ year: fullYear(match[2] ?? match[3] ?? ""), month: monthOf(match[1] ?? "") }),
   },
   {
     // "Q1 2019", "Q1 FY2019", "Q1'19", "1Q19", "first quarter of fiscal 2019"

@@ -31,10 +31,12 @@ export function formatAmount(value: number, unit: Unit, decimals: number, signed
   return `${sign}${unit.currency ?? ""}${digits}${unit.scale === null ? "" : ` ${unit.scale}`}`;
 }
 
-/** Decimals for a ratio or a percentage: two, or three significant digits below one. */
+/** Decimals for a ratio, an average or a percentage: three significant digits at least, two decimals at most above ten. */
 export function computedDecimals(value: number): number {
   const magnitude = Math.abs(value);
-  if (magnitude === 0 || magnitude >= 1) return 2;
+  if (magnitude === 0 || magnitude >= 100) return magnitude >= 1000 ? 0 : 1;
+  if (magnitude >= 10) return 1;
+  if (magnitude >= 1) return 2;
   return Math.min(6, 2 - Math.floor(Math.log10(magnitude)));
 }
 

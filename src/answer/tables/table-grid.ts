@@ -115,15 +115,22 @@ function isHeaderText(cell: string): boolean {
   return !/\d/.test(withoutPeriods.replace(/\b(?:q[1-4]|[1-4]q)\b/gi, ""));
 }
 
-/** A row that continues the header: no label (or a unit note / period phrase) and only header texts. */
+/**
+ * A row at the top of the body that continues the header: its values hold no amount, and it has no label
+ * (or a unit note, or a period phrase), or it names a period, or it is a group row (some cells empty).
+ */
 function isHeaderRow(cells: string[]): boolean {
   const [label = "", ...values] = cells;
-  if (values.every((value) => value === "")) return label === "" || statedScale(label) !== null;
+  const filled = values.filter((value) => value !== "");
+  if (filled.length === 0) return label === "" || statedScale(label) !== null;
+  if (!values.every(isHeaderText)) return false;
   const labelIsHeader =
     label === "" ||
     statedScale(label) !== null ||
     (/\b(?:year|years|ended|as of|at|fiscal|period)\b/i.test(label) && periodMentions(label).length === 0);
-  return labelIsHeader && values.every(isHeaderText);
+  const namesPeriod = filled.some((value) => periodMentions(value).length > 0);
+  const isGroup = filled.length < values.length;
+  return labelIsHeader || namesPeriod || isGroup;
 }
 
 /** Header rows joined per column; a group header (a row with gaps) carried right over the empty cells it spans. */

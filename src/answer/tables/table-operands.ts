@@ -7,7 +7,7 @@
  * hand, meaning decides between rows the words leave tied.
  */
 import { analyzeText } from "../../retrieval/text-analyzer.js";
-import { periodFit } from "./period-mentions.js";
+import { periodFit, periodMentions } from "./period-mentions.js";
 import type { GridColumn, GridRow, TableGrid } from "./table-grid.js";
 import type { QuestionTerm, TableQuestion } from "./table-question.js";
 
@@ -85,9 +85,19 @@ export function scoreRows(grid: TableGrid, question: TableQuestion, terms: reado
       (missing === 0 ? 0.5 : 0) -
       0.25 * (section.size - sectionMatched.size > 0 && sectionMatched.size === 0 ? 1 : 0);
     const firstAt = Math.min(...[...matched].map((index) => terms[index]?.start ?? Number.POSITIVE_INFINITY));
-    matches.push({ rowIndex, row, score, matched, firstAt, contentMatches });
+    matches.push({ rowIndex, row, score: score + periodBonus(row, question), matched, firstAt, contentMatches });
   });
   return matches.sort((left, right) => right.score - left.score || left.rowIndex - right.rowIndex);
+}
+
+/**
+ * A row whose label names a period ("Balance payable as at June 30, 2019") answers a question naming
+ * that period, and not one naming another.
+ */
+function periodBonus(row: GridRow, question: TableQuestion): number {
+  const named = periodMentions(row.label);
+  if (named.length === 0 || question.periods.length === 0) return 0;
+  return named.some((period) => question.periods.some((asked) => periodFit(asked, period) > 0)) ? 1 : -1.5;
 }
 
 /** Header words of a column the question holds. */

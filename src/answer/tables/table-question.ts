@@ -19,7 +19,10 @@ export type TableOperation =
   | "ratio"
   | "whichPeriod"
   | "countPeriods"
-  | "countItems";
+  | "countItems"
+  | "whichItem"
+  | "listPeriods"
+  | "listItems";
 
 export type QuestionTerm = { term: string; start: number; end: number; word: string };
 
@@ -38,6 +41,14 @@ export type TableQuestion = {
   denominatorFirst: boolean;
   /** The words that name the operation, so a row label that holds them ("Net change in cash") can reclaim them. */
   operationWords: Set<string>;
+  /** Where the words that decided the operation stand; null for a lookup. */
+  cue: OperationCue | null;
+  /** Operation words already reclaimed by a row label. */
+  masked: readonly OperationCue[];
+  /** The question as asked. */
+  text: string;
+  /** "from 2017 to 2019", "2020-2024", "between 2017 and 2019": every period between the two named. */
+  range: boolean;
 };
 
 /** Words every figure question uses that name no row or column. */
@@ -69,6 +80,18 @@ const ABOVE =
   /\b(?:exceed(?:ed|s)?|above|over|more\s+than|greater\s+than|higher\s+than|at\s+least|larger\s+than|in\s+excess\s+of)\b/i;
 const BELOW = /\b(?:below|under|less\s+than|lower\s+than|fewer\s+than|smaller\s+than|at\s+most)\b/i;
 const RESPECTIVE = /\brespective(?:ly)?\b|\beach\s+of\b/i;
+/** "Which contractual obligation has the highest total value?": a row, not a period, is asked for. */
+const WHICH_ITEM =
+  /^\s*(?:in\s+\S+,?\s+)?(?:which|what)\s+(?!(?:fiscal\s+)?(?:year|years|period|periods|quarter|quarters|month|months|date)\b)[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?\s+(?:has|had|have|was|were|is|are|recorded|reported|generated|saw|experienced|contributed|made|accounted|showed)\b/iu;
+/** "Which years does the table provide information for…", "In which years was X recorded?" */
+const LIST_PERIODS =
+  /\b(?:which|what)\s+(?:fiscal\s+)?(?:years|periods|quarters)\b|\byears?\s+(?:are|is)\s+(?:included|shown|presented|covered|provided)\b/i;
+/** "What are the components of X?", "What financial items does X consist of?", "What are the types of X in the table?" */
+const LIST_ITEMS =
+  /\b(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:\w+\s+)?(?:components?|items?|categories|types|kinds|elements|parts|constituents|line\s+items|segments|regions|sources|classes)\b|\b(?:what|which)\s+(?:\w+\s+){0,2}(?:items?|components?)\s+(?:does|do|did|are|is|make|made)\b|\bconsists?\s+of\b|\bcompris(?:e|es|ed)\s+of\b|\bmaking\s+up\b|\bmake\s+up\b/i;
+/** "from 2017 to 2019", "2020-2024", "between 2017 and 2019", "2017 through 2019". */
+const RANGE =
+  /\b(?:from|between)\s+(?:fiscal\s+(?:year\s+)?|fy\s?)?(?:19|20)\d{2}\s*(?:to|and|through|until|-|–)\s*(?:fiscal\s+(?:year\s+)?|fy\s?)?(?:19|20)\d{2}\b|\b(?:19|20)\d{2}\s*(?:-|–|through)\s*(?:19|20)\d{2}\b/i;
 
 /** Operation words: a row label may hold one ("Net change in cash"), so they are kept as measure words too. */
 const OPERATION_WORDS = new Set(
@@ -121,42 +144,97 @@ function thresholdOf(question: string): TableQuestion["threshold"] {
   return { value, scale: SCALE_WORDS[unit] ?? 1, text: match[0] };
 }
 
-function operationOf(question: string, periods: PeriodMention[]): TableOperation {
-  if (COUNT.test(question)) {
-    if (COUNT_PERIODS.test(question)) return "countPeriods";
-    if (COUNT_ITEMS.test(question)) return "countItems";
-  }
-  if (WHICH_PERIOD.test(question) && (MAXIMUM.test(question) || MINIMUM.test(question))) return "whichPeriod";
-  if (PERCENT_CHANGE.test(question)) return "percentChange";
-  if (AVERAGE.test(question)) return "average";
-  if (RATIO.test(question)) return "ratio";
-  if (CHANGE.test(question)) return "change";
+/** The words that decided the operation, so a row label that holds them ("Weighted average rate") can reclaim them. */
+export type OperationCue = { start: number; end: number };
+
+function firstMatch(pattern: RegExp, text: string): OperationCue | null {
+  const match = new RegExp(pattern.source, pattern.flags.replace("g", "")).exec(text);
+  return match === null ? null : { start: match.index, end: match.index + match[0].length };
+}
+
+/** Questions about text, however they name a figure: what led to it, why, how it is derived. */
+const ABOUT_TEXT =
+  /^\s*(?:why|how\s+(?:is|are|was|were|does|do|did)\b[^?]*\b(?:calculated|derived|determined|measured|defined|computed|presented|recognized|estimated)\b|what\s+(?:led|leads|caused|causes|drove|drives|resulted|contributed)\b|what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:reasons?|causes?|drivers?)\b)/i;
+
+function operationOf(
+  question: string,
+  periods: PeriodMention[],
+): { operation: TableOperation; cue: OperationCue | null } {
   const distinctPeriods = new Set(
     periods.map((period) => `${period.year}-${period.quarter ?? ""}-${period.month ?? ""}`),
   );
-  if (SUM.test(question) && (distinctPeriods.size >= 2 || /\b(?:sum|combined|altogether|together)\b/i.test(question)))
-    return "sum";
-  if (RESPECTIVE.test(question) || distinctPeriods.size >= 2) return "values";
-  return "lookup";
+  if (COUNT.test(question)) {
+    if (COUNT_PERIODS.test(question)) return { operation: "countPeriods", cue: firstMatch(COUNT, question) };
+    if (COUNT_ITEMS.test(question)) return { operation: "countItems", cue: firstMatch(COUNT, question) };
+  }
+  const compares = MAXIMUM.test(question) || MINIMUM.test(question) || ABOVE.test(question) || BELOW.test(question);
+  if (WHICH_PERIOD.test(question) && compares)
+    return { operation: "whichPeriod", cue: firstMatch(WHICH_PERIOD, question) };
+  if (WHICH_ITEM.test(question) && compares) return { operation: "whichItem", cue: firstMatch(WHICH_ITEM, question) };
+  if (LIST_PERIODS.test(question) && !compares)
+    return { operation: "listPeriods", cue: firstMatch(LIST_PERIODS, question) };
+  if (
+    LIST_ITEMS.test(question) &&
+    distinctPeriods.size === 0 &&
+    !/\b(?:how\s+much|amount|value|total|sum)\b/i.test(question)
+  )
+    return { operation: "listItems", cue: firstMatch(LIST_ITEMS, question) };
+  const cues: Array<{ operation: TableOperation; cue: OperationCue | null }> = [
+    { operation: "percentChange", cue: firstMatch(PERCENT_CHANGE, question) },
+    { operation: "average", cue: firstMatch(AVERAGE, question) },
+    // "The change in the percentage of sales from APAC between 2017 and 2018" is a change, not a ratio.
+    { operation: "change", cue: distinctPeriods.size >= 2 ? firstMatch(CHANGE, question) : null },
+    { operation: "ratio", cue: firstMatch(RATIO, question) },
+    { operation: "change", cue: firstMatch(CHANGE, question) },
+  ];
+  const sum = firstMatch(SUM, question);
+  // "The total percentage of revenue from Apple and Huawei": a sum of percentages, named before the ratio words.
+  const ratio = cues[3]?.cue ?? null;
+  if (sum !== null && ratio !== null && sum.end <= ratio.start && /\band\b/i.test(question.slice(ratio.end)))
+    return { operation: "sum", cue: sum };
+  const found = cues.find((candidate) => candidate.cue !== null);
+  if (found !== undefined) return found;
+  if (
+    sum !== null &&
+    (distinctPeriods.size >= 2 ||
+      /\b(?:sum|combined|altogether|together)\b/i.test(question) ||
+      /\band\b/i.test(question.slice(sum.end)))
+  )
+    return { operation: "sum", cue: sum };
+  if (RESPECTIVE.test(question) || distinctPeriods.size >= 2) return { operation: "values", cue: null };
+  return { operation: "lookup", cue: null };
 }
 
-export function readTableQuestion(question: string): TableQuestion {
+/** Whether a question asks about text (a reason, a method), not a table's figures. */
+export function asksAboutText(question: string): boolean {
+  return ABOUT_TEXT.test(question);
+}
+
+/**
+ * `masked`: the operation words a row label reclaimed ("average" in "Weighted average hedged rate"): the
+ * question is read again as if they named no operation.
+ */
+export function readTableQuestion(question: string, masked: readonly OperationCue[] = []): TableQuestion {
   const periods = periodMentions(question);
-  const operation = operationOf(question, periods);
-  const comparative = question.replace(/\b(?:increase|decrease)\s*\/\s*\(?(?:decrease|increase)\)?/gi, " ");
+  const unmasked = masked.reduce(
+    (text, cue) => `${text.slice(0, cue.start)}${" ".repeat(cue.end - cue.start)}${text.slice(cue.end)}`,
+    question,
+  );
+  const { operation, cue } = operationOf(unmasked, periods);
+  const comparative = unmasked.replace(/\b(?:increase|decrease)\s*\/\s*\(?(?:decrease|increase)\)?/gi, " ");
   const extreme =
-    operation === "whichPeriod"
+    operation === "whichPeriod" || operation === "whichItem"
       ? MINIMUM.test(comparative) && !MAXIMUM.test(comparative)
         ? "min"
         : "max"
       : operation === "countPeriods" || operation === "countItems"
-        ? BELOW.test(question)
+        ? BELOW.test(unmasked)
           ? "min"
-          : ABOVE.test(question)
+          : ABOVE.test(unmasked)
             ? "max"
             : null
         : null;
-  const asPercent = /\bpercent(?:age)?\b|%/i.test(question) && operation === "ratio";
+  const asPercent = /\bpercent(?:age)?\b|%/i.test(unmasked) && operation === "ratio";
   const denominatorFirst =
     operation === "ratio" &&
     /\b(?:what\s+)?(?:percent(?:age)?|%|share|proportion|fraction|portion)\s+of\s+(?:the\s+)?[^?]*?\b(?:is|was|are|were|came|comes|come|did|does|do|made\s+up|consist)\b/i.test(
@@ -168,9 +246,13 @@ export function readTableQuestion(question: string): TableQuestion {
     periods,
     terms: questionTerms(question, periods),
     extreme,
-    threshold: operation === "countPeriods" || operation === "countItems" ? thresholdOf(question) : null,
+    threshold: ["countPeriods", "countItems", "whichPeriod"].includes(operation) ? thresholdOf(unmasked) : null,
     asPercent,
     denominatorFirst,
     operationWords: OPERATION_WORDS,
+    cue,
+    masked,
+    text: question,
+    range: RANGE.test(unmasked),
   };
 }

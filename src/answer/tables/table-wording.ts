@@ -1,0 +1,113 @@
+/**
+ * How a table answer writes what it read: a row as a subject ("Federal (Deferred)"), a column as a
+ * period ("in 2019", "at December 31, 2019", "(Fair value, 2019)"), a cell as an amount with its unit
+ * ("$1,452.4 million", "73.2%"), several items as a list, and the rows used as the citation's quote.
+ */
+import type { AnswerValue } from "../answer-events.js";
+import type { QuotedPassage } from "../citations.js";
+import { describePeriod } from "./period-mentions.js";
+import { decimalsOf, formatAmount, type Unit } from "./table-arithmetic.js";
+import { type GridColumn, type GridRow, headerWords, type TableGrid } from "./table-grid.js";
+import type { Cell, Reading } from "./table-reading.js";
+
+export const PERCENT_UNIT: Unit = { currency: null, scale: null, percent: true };
+
+/** "Total debt (2)" → "Total debt"; "Revenues:" → "Revenues". */
+export function cleanLabel(label: string): string {
+  return label
+    .replace(/\s*\((?:\d{1,2}|[a-z]|[ivx]+)\)\s*$/i, "")
+    .replace(/\s*\[\d+\]\s*$/, "")
+    .replace(/[:*]+$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The row as a subject: "Federal" under "Deferred" reads "Federal (Deferred)". */
+export function subjectOf(row: GridRow): string {
+  const label = cleanLabel(row.label);
+  const section = row.section === null ? "" : cleanLabel(row.section);
+  if (section === "" || label.toLowerCase().includes(section.toLowerCase())) return label;
+  return `${label} (${section})`;
+}
+
+export function capitalized(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+export function listed(items: readonly string[]): string {
+  if (items.length <= 1) return items[0] ?? "";
+  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/** "2019", "December 31, 2019", "Q1 2019": the period a column names, or its header. */
+export function periodName(column: GridColumn): string {
+  const header = column.header.replace(/\s+/g, " ").trim();
+  if (column.period === null) return header;
+  // "Years Ended September 30, 2018" is the year 2018; "As of December 31, 2019" the date.
+  const isYearEnd = /\b(?:years?|fiscal)\b/i.test(header) && column.period.quarter === undefined;
+  return describePeriod(isYearEnd ? { year: column.period.year } : column.period);
+}
+
+/** "in 2019", "at December 31, 2019", "(Fair value, 2019)": where a column's value stands. */
+export function columnPhrase(column: GridColumn): string {
+  const header = column.header.replace(/\s+/g, " ").trim();
+  if (header === "") return "";
+  const name = periodName(column);
+  if (column.terms.size === 0 && column.period !== null)
+    return /^[A-Z][a-z]+ \d{1,2}, \d{4}$/.test(name) ? `at ${name}` : `in ${name}`;
+  const words = headerWords(header)
+    .replace(/[(),:]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (column.period !== null && words !== "") return `(${words}, ${name})`;
+  return `(${header})`;
+}
+
+/** A row of percentages: "(%)", "as a percentage of sales", "Gross margin", "Effective tax rate" (not "Amount at the … rate"). */
+const PERCENT_LABEL = /%|\bpercent(?:age)?\b|\b(?:margin|rate|yield)\s*(?:\([^()]*\))?\s*$/i;
+
+function isPercentRow(row: GridRow): boolean {
+  return (
+    PERCENT_LABEL.test(cleanLabel(row.label)) &&
+    !/\b(?:amount|expense|income|cost|revenue|sales|cash)\b/i.test(row.label)
+  );
+}
+
+const UNSCALED = /\bper\s+(?:\w+\s+)?share\b|\bper\s+unit\b|\bshares\b|\bnumber\s+of\b|\bdays\b|\bemployees\b/i;
+
+export function unitOf(reading: Reading, cell: Cell): Unit {
+  const percent = cell.value.percent || cell.column.percentColumn || isPercentRow(cell.row);
+  const unscaled = UNSCALED.test(`${cell.row.label} ${cell.row.section ?? ""}`);
+  const scale = percent || unscaled ? null : (cell.column.scale ?? reading.grid.scale ?? reading.fallbackScale);
+  return { currency: percent ? null : (cell.value.currency ?? reading.grid.currency), scale, percent };
+}
+
+/** A cell's amount as printed, with its unit: "$1,452.4 million". */
+export function written(reading: Reading, cell: Cell): string {
+  return formatAmount(cell.value.number, unitOf(reading, cell), decimalsOf(cell.value.text));
+}
+
+export function scaleName(unit: Unit): AnswerValue["scale"] {
+  return unit.percent ? "percent" : (unit.scale ?? "");
+}
+
+/** The rows used, quoted as the table prints them, each value named by its column. */
+export function quoteRows(grid: TableGrid, rows: readonly GridRow[]): QuotedPassage {
+  const unique = [...new Set(rows)];
+  const text = unique
+    .map((row) => {
+      const values = grid.columns
+        .map((column) => ({ column, value: row.values[column.index - 1] }))
+        .filter((entry) => entry.value !== null && entry.value !== undefined)
+        .map((entry) =>
+          entry.column.header === "" ? entry.value?.text : `${entry.column.header}: ${entry.value?.text}`,
+        );
+      const section = row.section === null ? "" : `${row.section} › `;
+      return `${section}${cleanLabel(row.label)} — ${values.join("; ")}`;
+    })
+    .join(" / ");
+  const start = Math.min(...unique.map((row) => row.start));
+  const end = Math.max(...unique.map((row) => row.end));
+  return { text, start, end };
+}
