@@ -25,6 +25,7 @@ import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
 import { answerFromTables, type TableAnswer } from "./tables/table-answer.js";
+import { bestSentenceCoverage, captionTerms } from "./tables/sentence-coverage.js";
 import { asksAboutText } from "./tables/table-question.js";
 
 export type DirectAnswerInput = {
@@ -201,6 +202,8 @@ async function addRatio(
 
 /** Results a table answer is looked for among. */
 const TABLE_SOURCES = 10;
+/** How much more of the question a sentence must name than a table answer for the sentence to win. */
+const PROSE_MARGIN = 0.3;
 
 /** "What does X include?", "Why…", "Describe…": a question about text, not a cell. */
 const ASKS_ABOUT_TEXT =
@@ -231,7 +234,17 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   for (const documentId of new Set(about.map((result) => result.documentId)))
     scales.set(documentId, await input.facts.unitScale(documentId));
   const ranked = numberedResults(input.results).filter((source) => about.includes(source.result));
-  return answerFromTables(input.need, ranked, (source) => scales.get(source.result.documentId) ?? null);
+  const captions = captionTerms(input.results.slice(0, TABLE_SOURCES));
+  const answer = answerFromTables(
+    input.need,
+    ranked,
+    (source) => scales.get(source.result.documentId) ?? null,
+    (source) => captions.get(source.result.documentId) ?? new Set(),
+  );
+  // A sentence that names far more of the question than the table does is the answer's evidence instead.
+  if (answer !== null && bestSentenceCoverage(input.need, input.results.slice(0, TABLE_SOURCES)) >= answer.coverage + PROSE_MARGIN)
+    return null;
+  return answer;
 }
 
 export async function composeDirectAnswer(input: DirectAnswerInput): Promise<ComposedDirectAnswer> {

@@ -106,9 +106,9 @@ export function itemsPlan(reading: Reading, matches: readonly RowMatch[], terms:
   const sameRow = cells.every((cell) => cell.row === a.row);
   // Rows are named by their labels; columns of one row by the row and each column.
   const nameOf = (cell: Cell) =>
-    sameRow ? `${subjectOf(cell.row)} ${columnPhrase(cell.column)}` : subjectOf(cell.row);
+    sameRow ? `${subjectOf(cell.row)} ${columnPhrase(cell.column, reading.grid)}` : subjectOf(cell.row);
   const unit = unitOf(reading, a);
-  const when = column === null ? "" : ` ${columnPhrase(column)}`;
+  const when = column === null ? "" : ` ${columnPhrase(column, reading.grid)}`;
   const operation = reading.question.operation;
   const rows = [...new Set(cells.map((cell) => cell.row))];
   const finish = (sentence: string, value: Plan["value"]): Plan => ({

@@ -58,8 +58,8 @@ export function lookup(reading: Reading, match: RowMatch, terms: Terms): Plan | 
   const subject = capitalized(subjectOf(match.row));
   const sentence =
     cells.length === 1
-      ? `${subject} ${columnPhrase(first.column)} was ${written(reading, first)}`
-      : `${subject} was ${listed(cells.map((cell) => `${written(reading, cell)} ${columnPhrase(cell.column)}`))}`;
+      ? `${subject} ${columnPhrase(first.column, reading.grid)} was ${written(reading, first)}`
+      : `${subject} was ${listed(cells.map((cell) => `${written(reading, cell)} ${columnPhrase(cell.column, reading.grid)}`))}`;
   return plan(reading, match, sentence, {
     items: cells.map((cell) => cell.value.text),
     scale: scaleName(unitOf(reading, first)),
@@ -97,8 +97,8 @@ export function change(reading: Reading, match: RowMatch, terms: Terms): Plan | 
   if (asksPercent && ratio === null) return null;
   const subject = capitalized(subjectOf(match.row));
   const direction = difference > 0 ? "rose" : "fell";
-  const fromPhrase = `${written(reading, from)} ${columnPhrase(from.column)}`;
-  const toPhrase = `${written(reading, to)} ${columnPhrase(to.column)}`;
+  const fromPhrase = `${written(reading, from)} ${columnPhrase(from.column, reading.grid)}`;
+  const toPhrase = `${written(reading, to)} ${columnPhrase(to.column, reading.grid)}`;
   const percentText = ratio === null ? "" : formatAmount(ratio, PERCENT_UNIT, computedDecimals(ratio));
   const amount = formatAmount(difference, unit, decimals, false);
   const sign = difference < 0 ? "-" : "+";
@@ -155,8 +155,8 @@ export function ratioOfPeriods(reading: Reading, match: RowMatch, terms: Terms):
   const subject = subjectOf(match.row);
   const inputs = `${written(reading, a)} / ${written(reading, b)}`;
   const sentence = reading.question.asPercent
-    ? `${capitalized(subject)} ${columnPhrase(a.column)} was ${formatAmount(percent, PERCENT_UNIT, computedDecimals(percent))} of its value ${columnPhrase(b.column)} (${inputs})`
-    : `The ratio of ${subject} ${columnPhrase(a.column)} to ${columnPhrase(b.column)} was ${formatDigits(ratio, computedDecimals(ratio))} (${inputs})`;
+    ? `${capitalized(subject)} ${columnPhrase(a.column, reading.grid)} was ${formatAmount(percent, PERCENT_UNIT, computedDecimals(percent))} of its value ${columnPhrase(b.column, reading.grid)} (${inputs})`
+    : `The ratio of ${subject} ${columnPhrase(a.column, reading.grid)} to ${columnPhrase(b.column, reading.grid)} was ${formatDigits(ratio, computedDecimals(ratio))} (${inputs})`;
   return plan(
     reading,
     match,

@@ -14,7 +14,7 @@ import type { UnitScale } from "../table-cells.js";
 import { itemsPlan, namedRows } from "./item-plans.js";
 import { listItems, listPeriods, whichItem } from "./list-plans.js";
 import { aggregate, change, countPeriods, lookup, ratioOfPeriods, whichPeriod } from "./row-plans.js";
-import { readTableGrid } from "./table-grid.js";
+import { type GridRow, readTableGrid, type TableGrid } from "./table-grid.js";
 import { expandedTerms, labelTerms, type RowMatch, scoreRows } from "./table-operands.js";
 import { readTableQuestion, type TableQuestion } from "./table-question.js";
 import { type Plan, type Reading, usableMatch } from "./table-reading.js";
@@ -24,15 +24,20 @@ export type TableAnswer = {
   source: NumberedSource;
   /** How surely the table holds what the question names: the matched row's score. */
   score: number;
+  /** The share of the question's words the rows used, the headers and the caption hold. */
+  coverage: number;
   /** The answer's sentence, citing `[n]`. */
   write(n: number): string;
   quote: QuotedPassage;
   value: AnswerValue;
 };
 
+/** Operations whose words are often a line item's own ("Weighted average exercise price", "Debt ratio"). */
+const RECLAIMABLE = new Set(["average", "ratio", "sum"]);
+
 /** Whether the words that decided the operation are words of the row's label ("Weighted average rate"). */
 function labelHoldsCue(question: TableQuestion, match: RowMatch | undefined): boolean {
-  if (question.cue === null || match === undefined) return false;
+  if (question.cue === null || match === undefined || !RECLAIMABLE.has(question.operation)) return false;
   const cueTerms = analyzeText(question.text.slice(question.cue.start, question.cue.end));
   const label = labelTerms(match.row.label);
   return cueTerms.some((term) => label.has(term) && term !== "total");
@@ -96,6 +101,23 @@ function planFor(reading: Reading): Plan | null {
 }
 
 /**
+ * The share of the question's words the table accounts for: the labels of the rows used, their
+ * sections, the column headers and the table's caption. A row that shares one word with a long question
+ * ("Cost" for "total unrecognized compensation cost related to non-vested awards") answers another one.
+ */
+function coverage(question: TableQuestion, grid: TableGrid, rows: readonly GridRow[], caption: ReadonlySet<string>): number {
+  const asked = new Set(expandedTerms(question.terms).map((term) => term.term));
+  if (asked.size === 0) return 1;
+  const held = new Set([...grid.contextTerms, ...caption]);
+  for (const row of rows) for (const term of labelTerms(`${row.label} ${row.section ?? ""}`)) held.add(term);
+  for (const column of grid.columns) for (const term of column.terms) held.add(term);
+  return [...asked].filter((term) => held.has(term) || question.operationWords.has(term)).length / asked.size;
+}
+
+/** Below this share of the question's words, the table is not what the question is about. */
+const MINIMUM_COVERAGE = 0.25;
+
+/**
  * The best answer any of the table passages among `sources` gives to `question`; null when none holds
  * what it names. `scaleOf` gives a document's unit note when its table states none.
  */
@@ -103,6 +125,8 @@ export function answerFromTables(
   questionText: string,
   sources: readonly NumberedSource[],
   scaleOf: (source: NumberedSource) => UnitScale | null = () => null,
+  /** Words of the sentence that introduces a source's table elsewhere in its document ("… were as follows:"). */
+  captionOf: (source: NumberedSource) => ReadonlySet<string> = () => new Set(),
 ): TableAnswer | null {
   const question = readTableQuestion(questionText);
   let best: TableAnswer | null = null;
@@ -111,9 +135,21 @@ export function answerFromTables(
     if (grid === null) continue;
     const plan = planFor({ grid, question, fallbackScale: scaleOf(source) });
     if (plan === null) continue;
-    const score = plan.score - 0.05 * rank;
+    // A list of the table's own periods or items answers from the table as a whole.
+    const covered = ["listPeriods", "listItems", "countItems"].includes(question.operation)
+      ? 1
+      : coverage(question, grid, plan.rows, captionOf(source));
+    if (covered < MINIMUM_COVERAGE) continue;
+    const score = plan.score - 0.05 * rank - (1 - covered);
     if (best === null || score > best.score)
-      best = { source, score, write: plan.write, quote: quoteRows(grid, plan.rows), value: plan.value };
+      best = {
+        source,
+        score,
+        coverage: covered,
+        write: plan.write,
+        quote: quoteRows(grid, plan.rows),
+        value: plan.value,
+      };
   }
   return best;
 }

@@ -56,6 +56,8 @@ export type TableGrid = {
   currency: string | null;
   /** Whether the grid was read turned (rows were periods). */
   turned: boolean;
+  /** Analyzed words of what the passage prints around the table: its caption, heading, sheet and header rows. */
+  contextTerms: Set<string>;
 };
 
 const SCALE_WORDS: Array<[RegExp, UnitScale]> = [
@@ -88,8 +90,9 @@ export function noteScale(text: string): UnitScale | null {
   return scales.size === 1 ? ([...scales][0] ?? null) : null;
 }
 
+/** Cells as printed, a year set out letter by letter ("2 0 1 8", a PDF's spaced heading) read whole. */
 function splitCells(line: string): string[] {
-  return line.split(TABLE_CELL_SEPARATOR).map((cell) => cell.trim());
+  return line.split(TABLE_CELL_SEPARATOR).map((cell) => cell.trim().replace(/^((?:19|20)?)\s?(\d) (\d) (\d) (\d)$/, "$2$3$4$5"));
 }
 
 function readValue(text: string): GridValue | null {
@@ -103,16 +106,17 @@ function readValue(text: string): GridValue | null {
   };
 }
 
-/** A cell that names a period or a column and holds no amount: "2019", "December 31, 2019", "Fair value", "%". */
+/**
+ * A cell that names a period or a column and holds no amount: "2019", "December 31, 2019", "Years Ended
+ * December 31,", "Fair value", "%". A cell that reads as a number (other than a year) is an amount.
+ */
 function isHeaderText(cell: string): boolean {
   if (cell === "") return true;
   const periods = periodMentions(cell);
-  const withoutPeriods = periods.reduceRight(
-    (text, period) => text.slice(0, period.start) + text.slice(period.end),
-    cell,
-  );
-  // Digits left once the periods are gone are an amount ("1,452.4"), not a header.
-  return !/\d/.test(withoutPeriods.replace(/\b(?:q[1-4]|[1-4]q)\b/gi, ""));
+  const withoutPeriods = periods.reduceRight((text, period) => text.slice(0, period.start) + text.slice(period.end), cell);
+  if (!/\d/.test(withoutPeriods)) return true;
+  // "Years Ended December 31,", "Fiscal year end June 2, 2018", "2019 $'000": words around a day or a unit.
+  return parseCellNumber(cell.trim()) === null && (cell.match(/\p{L}/gu) ?? []).length >= 3;
 }
 
 /**
@@ -133,15 +137,22 @@ function isHeaderRow(cells: string[]): boolean {
   return labelIsHeader || namesPeriod || isGroup;
 }
 
-/** Header rows joined per column; a group header (a row with gaps) carried right over the empty cells it spans. */
+/**
+ * Header rows joined per column. A group header (a row with gaps, above another header row) is carried
+ * right over the empty cells it spans — but not over a column whose own header below names a period,
+ * which is a column of its own ("Percent Change" over "Actual | Constant" stops before "2018").
+ */
 function joinHeaders(headerRows: string[][], width: number): string[] {
   const columns: string[] = Array.from({ length: width }, () => "");
   headerRows.forEach((row, rowIndex) => {
-    const isGroup = rowIndex < headerRows.length - 1 && row.slice(1).some((cell) => cell === "");
+    const below = headerRows.slice(rowIndex + 1);
+    const isGroup = below.length > 0 && row.slice(1).some((cell) => cell === "");
     let carried = "";
     for (let index = 1; index < width; index += 1) {
       const cell = row[index] ?? "";
+      const belowNamesPeriod = below.some((lower) => periodMentions(lower[index] ?? "").length > 0);
       if (cell !== "") carried = cell;
+      else if (belowNamesPeriod) carried = "";
       const text = cell !== "" ? cell : isGroup ? carried : "";
       if (text !== "" && !columns[index]?.includes(text)) columns[index] = `${columns[index]} ${text}`.trim();
     }
@@ -154,10 +165,7 @@ export function headerWords(header: string): string {
   return header
     .replace(/\([^()]*\b(?:thousands?|millions?|billions?|000)\b[^()]*\)/gi, " ")
     .replace(/(?:[$€£¥]|us\$)\s?['’]?000s?\b|['’]000s?\b|(?:[$€£¥]|us\$)\s?(?:m|mn|bn|k)\b|[$€£¥]/gi, " ")
-    .replace(
-      /\b(?:years?|months?|weeks?|quarters?|ended|ending|fiscal|as\s+of|at|in|thousands?|millions?|billions?)\b/gi,
-      " ",
-    );
+    .replace(/\b(?:years?|months?|weeks?|quarters?|ended|ending|fiscal|as\s+of|at|in|thousands?|millions?|billions?)\b/gi, " ");
 }
 
 const PERCENT_HEADER = /^%|%$|\bpercent(?:age)?\b|\bas a % of\b|^% of\b/i;
@@ -246,7 +254,9 @@ export function readTableGrid(result: Pick<SearchResult, "text" | "kind" | "prov
   }
   if (rows.length === 0) return null;
   const currency = rows.flatMap((row) => row.values).find((value) => value?.currency)?.currency ?? null;
-  const grid: TableGrid = { columns, rows, scale, unitNote: null, currency, turned: false };
+  const headingPath = result.provenance.headingPath ?? [];
+  const contextTerms = uniqueTerms([context, ...headingPath].join(" "));
+  const grid: TableGrid = { columns, rows, scale, unitNote: null, currency, turned: false, contextTerms };
   return turnedIfRowsArePeriods(grid);
 }
 

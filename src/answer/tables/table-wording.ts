@@ -5,7 +5,7 @@
  */
 import type { AnswerValue } from "../answer-events.js";
 import type { QuotedPassage } from "../citations.js";
-import { describePeriod } from "./period-mentions.js";
+import { describePeriod, periodMentions } from "./period-mentions.js";
 import { decimalsOf, formatAmount, type Unit } from "./table-arithmetic.js";
 import { type GridColumn, type GridRow, headerWords, type TableGrid } from "./table-grid.js";
 import type { Cell, Reading } from "./table-reading.js";
@@ -49,14 +49,30 @@ export function periodName(column: GridColumn): string {
   return describePeriod(isYearEnd ? { year: column.period.year } : column.period);
 }
 
-/** "in 2019", "at December 31, 2019", "(Fair value, 2019)": where a column's value stands. */
-export function columnPhrase(column: GridColumn): string {
+function samePeriod(left: GridColumn, right: GridColumn): boolean {
+  return (
+    left.period !== null &&
+    right.period !== null &&
+    left.period.year === right.period.year &&
+    left.period.quarter === right.period.quarter &&
+    left.period.month === right.period.month
+  );
+}
+
+/**
+ * "in 2019", "at December 31, 2019", "(Fair value, December 31, 2019)": where a column's value stands. A
+ * period column is named by its period alone unless another column of `grid` has the same period.
+ */
+export function columnPhrase(column: GridColumn, grid?: TableGrid): string {
   const header = column.header.replace(/\s+/g, " ").trim();
   if (header === "") return "";
   const name = periodName(column);
-  if (column.terms.size === 0 && column.period !== null)
+  const shared = grid?.columns.some((other) => other !== column && samePeriod(other, column) && !other.percentColumn) ?? true;
+  if (column.period !== null && (column.terms.size === 0 || !shared))
     return /^[A-Z][a-z]+ \d{1,2}, \d{4}$/.test(name) ? `at ${name}` : `in ${name}`;
-  const words = headerWords(header)
+  const mentions = periodMentions(header);
+  const withoutPeriods = mentions.reduceRight((text, mention) => text.slice(0, mention.start) + text.slice(mention.end), header);
+  const words = headerWords(withoutPeriods)
     .replace(/[(),:]/g, " ")
     .replace(/\s+/g, " ")
     .trim();
@@ -74,13 +90,18 @@ function isPercentRow(row: GridRow): boolean {
   );
 }
 
+/** Rows whose amounts take no scale: per-share amounts, counts of shares, days or people. */
 const UNSCALED = /\bper\s+(?:\w+\s+)?share\b|\bper\s+unit\b|\bshares\b|\bnumber\s+of\b|\bdays\b|\bemployees\b/i;
+/** Rows that are no money even in a table that prints "$" on its first row: terms, rates, counts, volumes. */
+const NOT_MONEY =
+  /\b(?:years?|months?|term|life|volatility|yield|ratio|rate|shares|number\s+of|units|employees|headcount|customers|stores|hours|days|tonnes|mwh|kwh|percent(?:age)?)\b|%/i;
 
 export function unitOf(reading: Reading, cell: Cell): Unit {
   const percent = cell.value.percent || cell.column.percentColumn || isPercentRow(cell.row);
   const unscaled = UNSCALED.test(`${cell.row.label} ${cell.row.section ?? ""}`);
   const scale = percent || unscaled ? null : (cell.column.scale ?? reading.grid.scale ?? reading.fallbackScale);
-  return { currency: percent ? null : (cell.value.currency ?? reading.grid.currency), scale, percent };
+  const tableCurrency = NOT_MONEY.test(cell.row.label) ? null : reading.grid.currency;
+  return { currency: percent ? null : (cell.value.currency ?? tableCurrency), scale, percent };
 }
 
 /** A cell's amount as printed, with its unit: "$1,452.4 million". */
