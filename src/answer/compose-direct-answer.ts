@@ -225,9 +225,7 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   const about = input.results
     .slice(0, TABLE_SOURCES)
     .filter(
-      (result) =>
-        result.kind === "table" &&
-        (names.aboutAsked.get(result.documentId) !== false || names.namingPassages.has(result.chunkId)),
+      (result) => names.aboutAsked.get(result.documentId) !== false || names.namingPassages.has(result.chunkId),
     );
   if (about.length === 0) return null;
   const scales = new Map<string, UnitScale | null>();

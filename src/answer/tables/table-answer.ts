@@ -13,6 +13,7 @@ import type { NumberedSource } from "../generator.js";
 import type { UnitScale } from "../table-cells.js";
 import { itemsPlan, namedRows } from "./item-plans.js";
 import { listItems, listPeriods, whichItem } from "./list-plans.js";
+import { proseGrids } from "./prose-grids.js";
 import { aggregate, change, countPeriods, lookup, ratioOfPeriods, whichPeriod } from "./row-plans.js";
 import { type GridRow, readTableGrid, type TableGrid } from "./table-grid.js";
 import { expandedTerms, labelTerms, type RowMatch, scoreRows } from "./table-operands.js";
@@ -105,7 +106,12 @@ function planFor(reading: Reading): Plan | null {
  * sections, the column headers and the table's caption. A row that shares one word with a long question
  * ("Cost" for "total unrecognized compensation cost related to non-vested awards") answers another one.
  */
-function coverage(question: TableQuestion, grid: TableGrid, rows: readonly GridRow[], caption: ReadonlySet<string>): number {
+function coverage(
+  question: TableQuestion,
+  grid: TableGrid,
+  rows: readonly GridRow[],
+  caption: ReadonlySet<string>,
+): number {
   const asked = new Set(expandedTerms(question.terms).map((term) => term.term));
   if (asked.size === 0) return 1;
   const held = new Set([...grid.contextTerms, ...caption]);
@@ -113,6 +119,9 @@ function coverage(question: TableQuestion, grid: TableGrid, rows: readonly GridR
   for (const column of grid.columns) for (const term of column.terms) held.add(term);
   return [...asked].filter((term) => held.has(term) || question.operationWords.has(term)).length / asked.size;
 }
+
+/** What a figure read from a sentence gives up against a table's row. */
+const PROSE_PENALTY = 0.75;
 
 /** Below this share of the question's words, the table is not what the question is about. */
 const MINIMUM_COVERAGE = 0.25;
@@ -131,25 +140,48 @@ export function answerFromTables(
   const question = readTableQuestion(questionText);
   let best: TableAnswer | null = null;
   for (const [rank, source] of sources.entries()) {
-    const grid = readTableGrid(source.result);
-    if (grid === null) continue;
-    const plan = planFor({ grid, question, fallbackScale: scaleOf(source) });
-    if (plan === null) continue;
-    // A list of the table's own periods or items answers from the table as a whole.
-    const covered = ["listPeriods", "listItems", "countItems"].includes(question.operation)
-      ? 1
-      : coverage(question, grid, plan.rows, captionOf(source));
-    if (covered < MINIMUM_COVERAGE) continue;
-    const score = plan.score - 0.05 * rank - (1 - covered);
-    if (best === null || score > best.score)
-      best = {
-        source,
-        score,
-        coverage: covered,
-        write: plan.write,
-        quote: quoteRows(grid, plan.rows),
-        value: plan.value,
-      };
+    const table = readTableGrid(source.result);
+    // A table, or the sentences of prose that state a figure for several periods, each read as a row.
+    const readings: Array<{ grid: TableGrid; sentence: QuotedPassage | null }> =
+      table !== null
+        ? [{ grid: table, sentence: null }]
+        : proseGrids(source.result).map(({ grid, start, end }) => ({
+            grid,
+            sentence: { text: source.result.text.slice(start, end).trim(), start, end },
+          }));
+    for (const { grid, sentence } of readings) {
+      const found = answerFromGrid(question, grid, rank, source, scaleOf, captionOf, sentence);
+      if (found !== null && (best === null || found.score > best.score)) best = found;
+    }
   }
   return best;
+}
+
+function answerFromGrid(
+  question: TableQuestion,
+  grid: TableGrid,
+  rank: number,
+  source: NumberedSource,
+  scaleOf: (source: NumberedSource) => UnitScale | null,
+  captionOf: (source: NumberedSource) => ReadonlySet<string>,
+  sentence: QuotedPassage | null,
+): TableAnswer | null {
+  // A list of the table's own periods or items is about a table, never a sentence; a value a sentence
+  // states is best quoted whole (the extractive answer), so a sentence answers only what is worked out.
+  const listsTable = ["listPeriods", "listItems", "countItems", "whichItem"].includes(question.operation);
+  if (sentence !== null && (listsTable || question.operation === "lookup")) return null;
+  const plan = planFor({ grid, question, fallbackScale: scaleOf(source) });
+  if (plan === null) return null;
+  const covered = listsTable ? 1 : coverage(question, grid, plan.rows, captionOf(source));
+  if (covered < MINIMUM_COVERAGE) return null;
+  // A table's row outranks a sentence's figures for the same question.
+  const score = plan.score - 0.05 * rank - (1 - covered) - (sentence === null ? 0 : PROSE_PENALTY);
+  return {
+    source,
+    score,
+    coverage: covered,
+    write: plan.write,
+    quote: sentence ?? quoteRows(grid, plan.rows),
+    value: plan.value,
+  };
 }
