@@ -26,7 +26,7 @@ import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
 import { answerFromTables, type TableAnswer } from "./tables/table-answer.js";
 import { bestSentenceCoverage, captionTerms } from "./tables/sentence-coverage.js";
-import { asksAboutText } from "./tables/table-question.js";
+import { asksAboutText, readTableQuestion } from "./tables/table-question.js";
 
 export type DirectAnswerInput = {
   /** The question's information need (informationNeed of the query). */
@@ -218,7 +218,10 @@ const ASKS_FOR_FIGURE =
  * question names. Null when the question is about text or no table holds what it names.
  */
 async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | null> {
-  if (ASKS_ABOUT_TEXT.test(input.need) || asksAboutText(input.need) || !ASKS_FOR_FIGURE.test(input.need)) return null;
+  if (ASKS_ABOUT_TEXT.test(input.need) || asksAboutText(input.need)) return null;
+  // A value is only looked up in a table for a question that asks for a figure; a list, a count or a
+  // comparison of the table's items ("What types of receivables are there?") is a table question anyway.
+  if (readTableQuestion(input.need).operation === "lookup" && !ASKS_FOR_FIGURE.test(input.need)) return null;
   const { analysis } = input;
   const names = await coverNames(analysis.entities, input.results, input.facts, analysis.measureTerms);
   if (names.missing.length > 0) return null;

@@ -112,7 +112,8 @@ function questionTerms(question: string, periods: PeriodMention[]): QuestionTerm
     // "R&D", "SG&A", "PP&E": the abbreviation is one word, not its letters.
     const analyzed = /&/.test(word) ? [word.toLowerCase()] : analyzeText(word);
     for (const term of analyzed) {
-      if (QUESTION_WORDS.has(term) || /^\d+(?:[.,]\d+)*$/.test(term)) continue;
+      // Numbers stay: they name columns ("1 to 3 years") and line items ("5.125% notes"); a threshold's does no harm.
+      if (QUESTION_WORDS.has(term)) continue;
       terms.push({ term, start, end, word });
     }
   }
@@ -154,7 +155,7 @@ function firstMatch(pattern: RegExp, text: string): OperationCue | null {
 
 /** Questions about text, however they name a figure: what led to it, why, how it is derived. */
 const ABOUT_TEXT =
-  /^\s*(?:why|how\s+(?:is|are|was|were|does|do|did)\b[^?]*\b(?:calculated|derived|determined|measured|defined|computed|presented|recognized|estimated)\b|what\s+(?:led|leads|caused|causes|drove|drives|resulted|contributed)\b|what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:reasons?|causes?|drivers?)\b)/i;
+  /^\s*(?:why|how\s+(?:is|are|was|were|does|do|did)\b[^?]*\b(?:calculated|derived|determined|measured|defined|computed|presented|recognized|estimated)\b|what\s+(?:led|leads|caused|causes|drove|drives|resulted|contributed)\b|what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:\w+\s+)?(?:reasons?|causes?|drivers?|factors?)\b)|\b(?:driven\s+by|due\s+to\s+what|attributable\s+to\s+what)\b/i;
 
 function operationOf(
   question: string,
@@ -192,6 +193,9 @@ function operationOf(
   const ratio = cues[3]?.cue ?? null;
   if (sum !== null && ratio !== null && sum.end <= ratio.start && /\band\b/i.test(question.slice(ratio.end)))
     return { operation: "sum", cue: sum };
+  // "What are the respective percentage of revenue from Apple and Huawei?": their values, not a ratio.
+  if (RESPECTIVE.test(question) && cues[0]?.cue === null && cues[1]?.cue === null)
+    return { operation: "values", cue: null };
   const found = cues.find((candidate) => candidate.cue !== null);
   if (found !== undefined) return found;
   if (
