@@ -24,8 +24,8 @@ import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-
 import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
-import { answerFromTables, type TableAnswer } from "./tables/table-answer.js";
 import { bestSentenceCoverage, captionTerms } from "./tables/sentence-coverage.js";
+import { answerFromTables, type TableAnswer } from "./tables/table-answer.js";
 import { asksAboutText, readTableQuestion } from "./tables/table-question.js";
 
 export type DirectAnswerInput = {
@@ -227,9 +227,7 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   if (names.missing.length > 0) return null;
   const about = input.results
     .slice(0, TABLE_SOURCES)
-    .filter(
-      (result) => names.aboutAsked.get(result.documentId) !== false || names.namingPassages.has(result.chunkId),
-    );
+    .filter((result) => names.aboutAsked.get(result.documentId) !== false || names.namingPassages.has(result.chunkId));
   if (about.length === 0) return null;
   const scales = new Map<string, UnitScale | null>();
   for (const documentId of new Set(about.map((result) => result.documentId)))
@@ -243,7 +241,10 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
     (source) => captions.get(source.result.documentId) ?? new Set(),
   );
   // A sentence that names far more of the question than the table does is the answer's evidence instead.
-  if (answer !== null && bestSentenceCoverage(input.need, input.results.slice(0, TABLE_SOURCES)) >= answer.coverage + PROSE_MARGIN)
+  if (
+    answer !== null &&
+    bestSentenceCoverage(input.need, input.results.slice(0, TABLE_SOURCES)) >= answer.coverage + PROSE_MARGIN
+  )
     return null;
   return answer;
 }

@@ -34,7 +34,7 @@ export function namedRows(matches: readonly RowMatch[]): RowMatch[] {
   const accepted: RowMatch[] = [];
   const covered = new Set<number>();
   for (const match of matches) {
-    if (match.score < MINIMUM_ROW_SCORE || match.contentMatches === 0) continue;
+    if (match.score < MINIMUM_ROW_SCORE || match.labelContent === 0) continue;
     if (accepted.some((other) => other.row === match.row)) continue;
     const fresh = [...match.matched].filter((index) => !covered.has(index));
     if (accepted.length > 0 && fresh.length === 0) continue;

@@ -5,10 +5,11 @@
  * which row is highest or lowest in a column ("Which contractual obligation has the highest total?").
  */
 
+import { average, computedDecimals, decimalsOf, formatAmount, plainNumber, roundTo } from "./table-arithmetic.js";
 import type { GridColumn, GridRow } from "./table-grid.js";
 import { labelTerms, namedColumns, type RowMatch } from "./table-operands.js";
 import { askedColumns, type Cell, cellOf, type Plan, type Reading, type Terms } from "./table-reading.js";
-import { capitalized, cleanLabel, listed, periodName, subjectOf, written } from "./table-wording.js";
+import { capitalized, cleanLabel, listed, periodName, scaleName, subjectOf, unitOf, written } from "./table-wording.js";
 
 const TOTAL = /^(?:total|net|sub-?total)\b/i;
 
@@ -127,5 +128,45 @@ export function whichItem(reading: Reading, matches: readonly RowMatch[], terms:
     rows: [best.row],
     write: (n) => `${sentence.replace(/\s+/g, " ")} [${n}].`,
     value: { items: [cleanLabel(best.row.label)], scale: "" },
+  };
+}
+
+/** The column a section's amounts are read in: the asked period's, else the one printing most amounts ("$39,784"). */
+function amountColumn(reading: Reading, rows: readonly GridRow[], terms: Terms): GridColumn | null {
+  const first = rows[0];
+  if (first === undefined) return null;
+  if (reading.question.periods.length > 0) return askedColumns(reading, first, terms)?.[0] ?? null;
+  const printed = (column: GridColumn) =>
+    rows.filter((row) => /[$€£¥,]/.test(row.values[column.index - 1]?.text ?? "")).length;
+  const ranked = [...reading.grid.columns].sort(
+    (left, right) => printed(right) - printed(left) || right.index - left.index,
+  );
+  return ranked[0] ?? null;
+}
+
+/** "The sum of all tax credit carryforwards": every row under the section the question names, added up (or averaged). */
+export function sectionTotal(reading: Reading, terms: Terms): Plan | null {
+  const section = sectionRows(reading, terms);
+  if (section === null || section.rows.length < 2) return null;
+  const column = amountColumn(reading, section.rows, terms);
+  const cells = section.rows.map((row) => cellOf(row, column)).filter((cell): cell is Cell => cell !== null);
+  const first = cells[0];
+  if (first === undefined || cells.length < 2) return null;
+  const numbers = cells.map((cell) => cell.value.number);
+  const isAverage = reading.question.operation === "average";
+  const result = isAverage ? average(numbers) : numbers.reduce((sum, value) => sum + value, 0);
+  const places = isAverage ? computedDecimals(result) : Math.max(...cells.map((cell) => decimalsOf(cell.value.text)));
+  const unit = unitOf(reading, first);
+  const total = formatAmount(roundTo(result, places), unit, places);
+  const inputs = cells.map((cell) => written(reading, cell));
+  const name = cleanLabel(section.section);
+  const sentence = isAverage
+    ? `The average of the ${cells.length} items under ${name} was ${total} ((${inputs.join(" + ")}) / ${cells.length})`
+    : `The ${cells.length} items under ${name} add up to ${total} (${inputs.join(" + ")})`;
+  return {
+    score: 1 + section.hits,
+    rows: cells.map((cell) => cell.row),
+    write: (n) => `${sentence} [${n}].`,
+    value: { items: [plainNumber(result)], scale: scaleName(unit) },
   };
 }

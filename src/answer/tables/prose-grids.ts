@@ -16,7 +16,13 @@ import type { GridColumn, GridValue, TableGrid } from "./table-grid.js";
 const AMOUNT =
   /(?<![\w.])(?:(?:US|S|A|C|HK)?[$€£¥]\s?|(?:USD|EUR|GBP|RMB|INR)\s)?\(?\d[\d,]*(?:\.\d+)?\)?(?:\s?(?:%|percent\b)|\s(?:thousand|million|billion)\b|(?:bn|m)\b)?/g;
 
-const SCALE_WORDS: Record<string, UnitScale> = { thousand: "thousand", million: "million", m: "million", billion: "billion", bn: "billion" };
+const SCALE_WORDS: Record<string, UnitScale> = {
+  thousand: "thousand",
+  million: "million",
+  m: "million",
+  billion: "billion",
+  bn: "billion",
+};
 
 type Amount = { text: string; start: number; end: number; value: GridValue; scale: UnitScale | null };
 
@@ -28,7 +34,10 @@ function amountsIn(sentence: string, periods: PeriodMention[]): Amount[] {
     if (periods.some((period) => start < period.end && end > period.start)) continue;
     const text = match[0].trim();
     const scaleWord = /\s?(thousand|million|billion|bn|m)$/i.exec(text)?.[1]?.toLowerCase();
-    const bare = text.replace(/\s?(?:thousand|million|billion|bn|m)$/i, "").replace(/^(?:US|S|A|C|HK)(?=[$])/, "").replace(/^(?:USD|EUR|GBP|RMB|INR)\s/, "$");
+    const bare = text
+      .replace(/\s?(?:thousand|million|billion|bn|m)$/i, "")
+      .replace(/^(?:US|S|A|C|HK)(?=[$])/, "")
+      .replace(/^(?:USD|EUR|GBP|RMB|INR)\s/, "$");
     const parsed = parseCellNumber(bare.replace(/\s?percent$/i, "%"));
     // A bare small integer ("3 segments", "Note 14") is no figure; an amount has a currency, a unit, a scale or separators.
     if (parsed === null || (!/[$€£¥%,.]/.test(bare) && scaleWord === undefined)) continue;
@@ -53,7 +62,12 @@ function pairs(sentence: string): Array<{ period: PeriodMention; amount: Amount 
   if (respectively > 1) return [];
   if (respectively === 1) {
     // The last run of as many amounts as there are periods, in order.
-    const distinct = periods.filter((period, index) => periods.findIndex((other) => other.year === period.year && other.month === period.month && other.quarter === period.quarter) === index);
+    const distinct = periods.filter(
+      (period, index) =>
+        periods.findIndex(
+          (other) => other.year === period.year && other.month === period.month && other.quarter === period.quarter,
+        ) === index,
+    );
     if (amounts.length < distinct.length) return [];
     const run = amounts.slice(0, distinct.length);
     return distinct.map((period, index) => ({ period, amount: run[index] as Amount }));
@@ -61,8 +75,18 @@ function pairs(sentence: string): Array<{ period: PeriodMention; amount: Amount 
   // "$19.5 million in 2019 and $20.8 million in 2018": each amount with the period right after (or before) it.
   const found: Array<{ period: PeriodMention; amount: Amount }> = [];
   for (const amount of amounts) {
-    const after = periods.find((period) => period.start >= amount.end && /^\s*(?:in|for|during|at|as of|of)?\s*(?:fiscal\s+(?:year\s+)?|the\s+year\s+ended\s+|fy\s?)?$/i.test(sentence.slice(amount.end, period.start)));
-    const before = periods.find((period) => period.end <= amount.start && /^\s*[:,]?\s*(?:was|were|of)?\s*$/i.test(sentence.slice(period.end, amount.start)));
+    const after = periods.find(
+      (period) =>
+        period.start >= amount.end &&
+        /^\s*(?:in|for|during|at|as of|of)?\s*(?:fiscal\s+(?:year\s+)?|the\s+year\s+ended\s+|fy\s?)?$/i.test(
+          sentence.slice(amount.end, period.start),
+        ),
+    );
+    const before = periods.find(
+      (period) =>
+        period.end <= amount.start &&
+        /^\s*[:,]?\s*(?:was|were|of)?\s*$/i.test(sentence.slice(period.end, amount.start)),
+    );
     const period = after ?? before;
     if (period !== undefined && !found.some((pair) => pair.period === period)) found.push({ period, amount });
   }
@@ -76,7 +100,10 @@ const PERIOD_PHRASE =
 /** The sentence's subject: what stands before its verb, cut before its first period ("Amounts capitalized … operations"). */
 function subjectOf(sentence: string, firstAmount: number): string {
   let head = sentence.slice(0, firstAmount);
-  const verb = /\s(?:was|were|is|are|totaled|totalled|amounted\s+to|increased|decreased|rose|fell|included|includes|reached)\s/i.exec(head);
+  const verb =
+    /\s(?:was|were|is|are|totaled|totalled|amounted\s+to|increased|decreased|rose|fell|included|includes|reached)\s/i.exec(
+      head,
+    );
   if (verb !== null) head = head.slice(0, verb.index);
   const firstPeriod = periodMentions(head)[0];
   if (firstPeriod !== undefined) {
@@ -92,7 +119,9 @@ function subjectOf(sentence: string, firstAmount: number): string {
 }
 
 /** Amounts in one scale: "$757.3 million" beside "$1.2 billion" is 1,200 million. */
-function inOneScale(found: Array<{ period: PeriodMention; amount: Amount }>): Array<{ period: PeriodMention; amount: Amount }> {
+function inOneScale(
+  found: Array<{ period: PeriodMention; amount: Amount }>,
+): Array<{ period: PeriodMention; amount: Amount }> {
   const factors: Record<UnitScale, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
   const scales = found.map((pair) => pair.amount.scale).filter((scale): scale is UnitScale => scale !== null);
   if (new Set(scales).size <= 1) return found;
@@ -101,7 +130,10 @@ function inOneScale(found: Array<{ period: PeriodMention; amount: Amount }>): Ar
     const { amount } = pair;
     if (amount.scale === null || amount.scale === smallest || amount.value.number === null) return pair;
     const number = (amount.value.number * factors[amount.scale]) / factors[smallest];
-    return { ...pair, amount: { ...amount, scale: smallest, value: { ...amount.value, number, text: String(number) } } };
+    return {
+      ...pair,
+      amount: { ...amount, scale: smallest, value: { ...amount.value, number, text: String(number) } },
+    };
   });
 }
 

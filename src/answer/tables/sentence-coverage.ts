@@ -15,7 +15,9 @@ import { readTableQuestion } from "./table-question.js";
 const INTRODUCTION = /:\s*$|\bas\s+follows\b|\b(?:following|below)\s+table\b|\btable\s+(?:below|above)\b/i;
 
 /** The words of the sentences in a document's prose that introduce a table, by document. */
-export function captionTerms(results: ReadonlyArray<Pick<SearchResult, "text" | "kind" | "documentId">>): Map<string, Set<string>> {
+export function captionTerms(
+  results: ReadonlyArray<Pick<SearchResult, "text" | "kind" | "documentId">>,
+): Map<string, Set<string>> {
   const captions = new Map<string, Set<string>>();
   for (const result of results) {
     if (result.kind === "table") continue;
@@ -30,7 +32,10 @@ export function captionTerms(results: ReadonlyArray<Pick<SearchResult, "text" | 
   return captions;
 }
 
-export function bestSentenceCoverage(question: string, results: ReadonlyArray<Pick<SearchResult, "text" | "kind">>): number {
+export function bestSentenceCoverage(
+  question: string,
+  results: ReadonlyArray<Pick<SearchResult, "text" | "kind">>,
+): number {
   const asked = new Set(expandedTerms(readTableQuestion(question).terms).map((term) => term.term));
   if (asked.size === 0) return 0;
   let best = 0;

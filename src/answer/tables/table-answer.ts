@@ -12,7 +12,7 @@ import type { QuotedPassage } from "../citations.js";
 import type { NumberedSource } from "../generator.js";
 import type { UnitScale } from "../table-cells.js";
 import { itemsPlan, namedRows } from "./item-plans.js";
-import { listItems, listPeriods, whichItem } from "./list-plans.js";
+import { listItems, listPeriods, sectionTotal, whichItem } from "./list-plans.js";
 import { proseGrids } from "./prose-grids.js";
 import { aggregate, change, countPeriods, lookup, ratioOfPeriods, whichPeriod } from "./row-plans.js";
 import { type GridRow, readTableGrid, type TableGrid } from "./table-grid.js";
@@ -58,7 +58,7 @@ function planFor(reading: Reading): Plan | null {
   const terms = expandedTerms(question.terms);
   if (question.operation === "listPeriods") return listPeriods(reading, terms);
   if (question.operation === "listItems" || question.operation === "countItems") return listItems(reading, terms);
-  const matches = scoreRows(grid, question, terms);
+  const matches = scoreRows(grid, question, terms, reading.caption);
   if (question.cue !== null && labelHoldsCue(question, matches[0]))
     return planFor({ ...reading, question: readTableQuestion(question.text, [...question.masked, question.cue]) });
   const best = usableMatch(matches);
@@ -82,10 +82,12 @@ function planFor(reading: Reading): Plan | null {
       }
       return single(change)();
     case "average":
-    case "sum":
+    case "sum": {
+      const section = () => sectionTotal(reading, terms);
       return severalRows && question.periods.length <= 1
-        ? firstOf(items, single(aggregate))
-        : firstOf(single(aggregate), items);
+        ? firstOf(items, single(aggregate), section)
+        : firstOf(single(aggregate), items, section);
+    }
     case "ratio":
       return firstOf(items, single(ratioOfPeriods));
     case "difference":
@@ -170,9 +172,10 @@ function answerFromGrid(
   // states is best quoted whole (the extractive answer), so a sentence answers only what is worked out.
   const listsTable = ["listPeriods", "listItems", "countItems", "whichItem"].includes(question.operation);
   if (sentence !== null && (listsTable || question.operation === "lookup")) return null;
-  const plan = planFor({ grid, question, fallbackScale: scaleOf(source) });
+  const caption = captionOf(source);
+  const plan = planFor({ grid, question, fallbackScale: scaleOf(source), caption });
   if (plan === null) return null;
-  const covered = listsTable ? 1 : coverage(question, grid, plan.rows, captionOf(source));
+  const covered = listsTable ? 1 : coverage(question, grid, plan.rows, caption);
   if (covered < MINIMUM_COVERAGE) return null;
   // A table's row outranks a sentence's figures for the same question.
   const score = plan.score - 0.05 * rank - (1 - covered) - (sentence === null ? 0 : PROSE_PENALTY);

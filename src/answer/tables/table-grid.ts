@@ -92,11 +92,15 @@ export function noteScale(text: string): UnitScale | null {
 
 /** Cells as printed, a year set out letter by letter ("2 0 1 8", a PDF's spaced heading) read whole. */
 function splitCells(line: string): string[] {
-  return line.split(TABLE_CELL_SEPARATOR).map((cell) => cell.trim().replace(/^((?:19|20)?)\s?(\d) (\d) (\d) (\d)$/, "$2$3$4$5"));
+  return line
+    .split(TABLE_CELL_SEPARATOR)
+    .map((cell) => cell.trim().replace(/^((?:19|20)?)\s?(\d) (\d) (\d) (\d)$/, "$2$3$4$5"));
 }
 
 function readValue(text: string): GridValue | null {
   if (text === "") return null;
+  // A dash in a statement is nil: zero in a calculation ("(228) less —").
+  if (/^[$€£¥]?\s*[—–-]+$/.test(text)) return { text, number: 0, percent: false, currency: null };
   const parsed = parseCellNumber(text.replace(/^([$€£¥])\s*\(\s*([\d.,]+)\s*\)$/, "($1$2)"));
   return {
     text,
@@ -113,7 +117,10 @@ function readValue(text: string): GridValue | null {
 function isHeaderText(cell: string): boolean {
   if (cell === "") return true;
   const periods = periodMentions(cell);
-  const withoutPeriods = periods.reduceRight((text, period) => text.slice(0, period.start) + text.slice(period.end), cell);
+  const withoutPeriods = periods.reduceRight(
+    (text, period) => text.slice(0, period.start) + text.slice(period.end),
+    cell,
+  );
   if (!/\d/.test(withoutPeriods)) return true;
   // "Years Ended December 31,", "Fiscal year end June 2, 2018", "2019 $'000": words around a day or a unit.
   return parseCellNumber(cell.trim()) === null && (cell.match(/\p{L}/gu) ?? []).length >= 3;
@@ -165,7 +172,10 @@ export function headerWords(header: string): string {
   return header
     .replace(/\([^()]*\b(?:thousands?|millions?|billions?|000)\b[^()]*\)/gi, " ")
     .replace(/(?:[$€£¥]|us\$)\s?['’]?000s?\b|['’]000s?\b|(?:[$€£¥]|us\$)\s?(?:m|mn|bn|k)\b|[$€£¥]/gi, " ")
-    .replace(/\b(?:years?|months?|weeks?|quarters?|ended|ending|fiscal|as\s+of|at|in|thousands?|millions?|billions?)\b/gi, " ");
+    .replace(
+      /\b(?:years?|months?|weeks?|quarters?|ended|ending|fiscal|as\s+of|at|in|thousands?|millions?|billions?)\b/gi,
+      " ",
+    );
 }
 
 const PERCENT_HEADER = /^%|%$|\bpercent(?:age)?\b|\bas a % of\b|^% of\b/i;
@@ -177,7 +187,10 @@ function readColumns(headers: string[]): GridColumn[] {
     const mentions = periodMentions(header);
     const distinctYears = new Set(mentions.map((mention) => `${mention.year}-${mention.quarter ?? ""}`));
     let period = distinctYears.size === 1 ? (mentions.at(-1) ?? null) : null;
-    const percentColumn = PERCENT_HEADER.test(header.replace(/\b(?:19|20)\d{2}\b/g, "").trim());
+    // "%", "% of sales" beside an amount column; not "Percent Change", which compares two periods.
+    const percentColumn =
+      PERCENT_HEADER.test(header.replace(/\b(?:19|20)\d{2}\b/g, "").trim()) &&
+      !/\b(?:change|growth|increase|decrease|variance|yr|vs\.?)\b/i.test(header);
     // "2019 | % | 2018 | %": a percentage column belongs to the period on its left.
     const left = columns.at(-1);
     if (period === null && mentions.length === 0 && percentColumn && left?.period) period = left.period;

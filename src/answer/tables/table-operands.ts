@@ -53,39 +53,89 @@ export type RowMatch = {
   firstAt: number;
   /** Label words matched that are not operation words ("Net change" matched by "change" alone is weak). */
   contentMatches: number;
+  /** Of those, the ones in the label itself (not its section or the table's caption). */
+  labelContent: number;
 };
 
-export function scoreRows(grid: TableGrid, question: TableQuestion, terms: readonly QuestionTerm[]): RowMatch[] {
+/**
+ * The question positions a label's words take: the window of the question where most of them stand
+ * together, so "net bookings and in-game net bookings" gives "Net bookings" the first two words and
+ * "In-game net bookings" the last three.
+ */
+function labelPositions(label: ReadonlySet<string>, terms: readonly QuestionTerm[]): Set<number> {
+  const hits = terms.map((term, index) => ({ index, hit: label.has(term.term) })).filter((entry) => entry.hit);
+  if (hits.length <= 1) return new Set(hits.map((entry) => entry.index));
+  const span = label.size + 2;
+  let best = new Set<number>();
+  for (const { index: start } of hits) {
+    const window = new Set<number>();
+    const seen = new Set<string>();
+    for (const { index } of hits) {
+      const term = terms[index]?.term ?? "";
+      if (index < start || index >= start + span || seen.has(term)) continue;
+      window.add(index);
+      seen.add(term);
+    }
+    if (window.size > best.size) best = window;
+  }
+  return best;
+}
+
+/** A row labelled only "Total" (or nothing) is the total of what the table, or its section, is about. */
+const GENERIC_LABEL = /^(?:total|totals|net|subtotal|sub-total)?$/i;
+
+export function scoreRows(
+  grid: TableGrid,
+  question: TableQuestion,
+  terms: readonly QuestionTerm[],
+  /** Words the table is known by beyond itself (its caption in the document's prose). */
+  caption: ReadonlySet<string> = new Set(),
+): RowMatch[] {
   const matches: RowMatch[] = [];
   grid.rows.forEach((row, rowIndex) => {
     const label = labelTerms(row.label);
     const section = row.section === null ? new Set<string>() : labelTerms(row.section);
+    if (GENERIC_LABEL.test(row.label.trim())) for (const term of [...grid.contextTerms, ...caption]) section.add(term);
     for (const term of label) section.delete(term);
-    const matched = new Set<number>();
-    const labelMatched = new Set<string>();
+    const matched = labelPositions(label, terms);
+    const labelMatched = new Set([...matched].map((index) => terms[index]?.term ?? ""));
     const sectionMatched = new Set<string>();
     terms.forEach((questionTerm, index) => {
-      if (label.has(questionTerm.term)) {
-        matched.add(index);
-        labelMatched.add(questionTerm.term);
-      } else if (section.has(questionTerm.term)) {
+      if (!labelMatched.has(questionTerm.term) && section.has(questionTerm.term)) {
         matched.add(index);
         sectionMatched.add(questionTerm.term);
       }
     });
     if (labelMatched.size === 0 && !(label.size <= 1 && sectionMatched.size > 0)) return;
-    const contentMatches = [...labelMatched].filter((term) => !question.operationWords.has(term)).length;
-    const operationMatches = labelMatched.size - contentMatches;
+    const generic = GENERIC_LABEL.test(row.label.trim());
+    const labelContent = [...labelMatched].filter((term) => !question.operationWords.has(term)).length;
+    const operationMatches = labelMatched.size - labelContent;
     const missing = label.size - labelMatched.size;
-    const score =
-      contentMatches +
-      0.4 * operationMatches +
-      0.5 * sectionMatched.size -
-      0.5 * missing +
-      (missing === 0 ? 0.5 : 0) -
-      0.25 * (section.size - sectionMatched.size > 0 && sectionMatched.size === 0 ? 1 : 0);
+    // A bare "Total" row answers what its table is about, but never ahead of a row the question names.
+    const contextContent = [...sectionMatched].filter((term) => !question.operationWords.has(term)).length;
+    // …and only to a question that asks for a total (or names its section): "What was the key focus … in 2019?" is no total.
+    const namesSection =
+      row.section !== null && [...labelTerms(row.section)].some((term) => terms.some((asked) => asked.term === term));
+    if (generic && !terms.some((term) => term.term === "total") && !namesSection) return;
+    const contentMatches = labelContent + (generic && contextContent > 0 ? 1 : 0);
+    const score = generic
+      ? 0.4 * operationMatches + 0.35 * Math.min(contextContent, 2) + 0.5
+      : labelContent +
+        0.4 * operationMatches +
+        0.5 * sectionMatched.size -
+        0.5 * missing +
+        (missing === 0 ? 0.5 : 0) -
+        0.25 * (section.size - sectionMatched.size > 0 && sectionMatched.size === 0 ? 1 : 0);
     const firstAt = Math.min(...[...matched].map((index) => terms[index]?.start ?? Number.POSITIVE_INFINITY));
-    matches.push({ rowIndex, row, score: score + periodBonus(row, question), matched, firstAt, contentMatches });
+    matches.push({
+      rowIndex,
+      row,
+      score: score + periodBonus(row, question),
+      matched,
+      firstAt,
+      contentMatches,
+      labelContent,
+    });
   });
   return matches.sort((left, right) => right.score - left.score || left.rowIndex - right.rowIndex);
 }

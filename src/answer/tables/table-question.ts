@@ -155,7 +155,7 @@ function firstMatch(pattern: RegExp, text: string): OperationCue | null {
 
 /** Questions about text, however they name a figure: what led to it, why, how it is derived. */
 const ABOUT_TEXT =
-  /^\s*(?:why|how\s+(?:is|are|was|were|does|do|did)\b[^?]*\b(?:calculated|derived|determined|measured|defined|computed|presented|recognized|estimated)\b|what\s+(?:led|leads|caused|causes|drove|drives|resulted|contributed)\b|what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:\w+\s+)?(?:reasons?|causes?|drivers?|factors?)\b)|\b(?:driven\s+by|due\s+to\s+what|attributable\s+to\s+what)\b/i;
+  /^\s*(?:why|how\s+(?:is|are|was|were|does|do|did)\b[^?]*\b(?:calculated|derived|determined|measured|defined|computed|presented|recognized|estimated)\b|what\s+(?:led|leads|caused|causes|drove|drives|resulted|contributed)\b|what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:\w+\s+)?(?:reasons?|causes?|drivers?|factors?)\b)|\b(?:driven\s+by|due\s+to\s+what|attributable\s+to\s+what|based\s+(?:on|upon)\s*\??\s*$)\b/i;
 
 function operationOf(
   question: string,

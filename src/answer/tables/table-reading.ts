@@ -15,6 +15,8 @@ export type Reading = {
   question: TableQuestion;
   /** A scale for the table's amounts when the table itself states none (its document's unit note). */
   fallbackScale: UnitScale | null;
+  /** Words of the sentence that introduces the table in its document's prose ("… were as follows:"). */
+  caption: ReadonlySet<string>;
 };
 
 export type Cell = { row: GridRow; column: GridColumn; value: GridValue & { number: number } };

@@ -67,11 +67,15 @@ export function columnPhrase(column: GridColumn, grid?: TableGrid): string {
   const header = column.header.replace(/\s+/g, " ").trim();
   if (header === "") return "";
   const name = periodName(column);
-  const shared = grid?.columns.some((other) => other !== column && samePeriod(other, column) && !other.percentColumn) ?? true;
+  const shared =
+    grid?.columns.some((other) => other !== column && samePeriod(other, column) && !other.percentColumn) ?? true;
   if (column.period !== null && (column.terms.size === 0 || !shared))
     return /^[A-Z][a-z]+ \d{1,2}, \d{4}$/.test(name) ? `at ${name}` : `in ${name}`;
   const mentions = periodMentions(header);
-  const withoutPeriods = mentions.reduceRight((text, mention) => text.slice(0, mention.start) + text.slice(mention.end), header);
+  const withoutPeriods = mentions.reduceRight(
+    (text, mention) => text.slice(0, mention.start) + text.slice(mention.end),
+    header,
+  );
   const words = headerWords(withoutPeriods)
     .replace(/[(),:]/g, " ")
     .replace(/\s+/g, " ")
