@@ -53,7 +53,7 @@ export const NO_CONTEXT_ANSWER =
 /** When the search returns nothing at all there are no closest sources to point to. */
 export const NO_SOURCES_ANSWER = "I couldn't find anything about this in the documents available here.";
 
-/** Quotes of the extractive generator shown after a direct answer. */
+/** Quotes of the extractive generator shown after a direct answer (only those that support it). */
 const QUOTES_AFTER_DIRECT_ANSWER = 1;
 
 /** Results a figure is looked for among (the cells of table passages; the generator still reads the top few). */
@@ -245,6 +245,7 @@ export function createAnswerService(dependencies: {
         let generated = "";
         let supportingQuotes: ReadonlyMap<number, QuotedPassage> | undefined;
         let refusal = false;
+        const furtherSources: Array<{ n: number; claim: string }> = [];
         yield { type: "status", status: "writing", message: "Writing the answer…" };
         if (dependencies.llm) {
           const written = yield* writeVerifiedAnswer({
@@ -279,8 +280,14 @@ export function createAnswerService(dependencies: {
           let lines = 0;
           for await (const text of dependencies.generator.generate(asked, sources, signal)) {
             throwIfAborted(signal);
-            // A figure's row is quoted under its citation: a quote of the same row would say it twice.
+            // A figure's row is quoted under its citation: a quote of the same row would say it twice; a
+            // quote that states none of the direct answer's figures is another source's, and stays under Sources.
             if (directAnswer?.repeatsQuotedRow(text)) continue;
+            if (directAnswer !== null && !directAnswer.isSupportedBy(text)) {
+              for (const match of text.matchAll(/\[(\d{1,3})\]/g))
+                furtherSources.push({ n: Number(match[1]), claim: text.replace(/\[\d{1,3}\]/g, "") });
+              continue;
+            }
             // After a direct answer one quote gives context; more push the answer out of view.
             if (directAnswer !== null && lines >= QUOTES_AFTER_DIRECT_ANSWER) break;
             const line = generated !== "" && lines === 0 ? `\n${text.replace(/^\n/, "")}` : text;
@@ -298,6 +305,7 @@ export function createAnswerService(dependencies: {
           pageTexts,
           dependencies.linkForCitation,
           supportingQuotes,
+          furtherSources,
         ));
         if (refusal) answerText = NO_CONTEXT_ANSWER;
         // An answer that cites nothing is the generator saying the sources do not hold the answer:

@@ -191,10 +191,16 @@ export async function buildCitations(
   pageTexts: (documentId: string) => Promise<PageText[]>,
   linkForCitation: LinkForCitation,
   supportingQuotes?: ReadonlyMap<number, QuotedPassage>,
+  /**
+   * Sources listed after the cited ones without being cited in the text (quotes left out of an answer
+   * that leads with a direct answer they do not support), each with the sentence it would have quoted.
+   */
+  furtherSources: ReadonlyArray<{ n: number; claim: string }> = [],
 ): Promise<{ answer: string; citations: Citation[] }> {
   const bySourceNumber = new Map(sources.map((source) => [source.n, source]));
   const resolved = resolveMarkers(answer, new Set(bySourceNumber.keys()));
   const citations: Citation[] = [];
+  const further = furtherSources.filter(({ n }) => !resolved.cited.includes(n));
   for (const n of resolved.cited) {
     const source = bySourceNumber.get(n);
     if (source)
@@ -207,6 +213,11 @@ export async function buildCitations(
           supportingQuotes?.get(n),
         ),
       );
+  }
+  for (const { n, claim } of further) {
+    const source = bySourceNumber.get(n);
+    if (source && !citations.some((citation) => citation.n === n))
+      citations.push(await buildCitation(source, claim, pageTexts, linkForCitation));
   }
   const unique = uniqueCitations(citations);
   return numberCitations(renumberAnswer(resolved.answer, unique.merged), unique.citations);

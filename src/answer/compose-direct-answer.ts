@@ -27,6 +27,7 @@ import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./ta
 import { bestSentenceCoverage, captionTerms } from "./tables/sentence-coverage.js";
 import { answerFromTables, type TableAnswer } from "./tables/table-answer.js";
 import { asksAboutText, readTableQuestion } from "./tables/table-question.js";
+import { yesNoVerdict } from "./yes-no-verdict.js";
 
 export type DirectAnswerInput = {
   /** The question's information need (informationNeed of the query). */
@@ -288,8 +289,14 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     const sources = numberedResults(input.results.slice(0, LIST_SOURCES));
     const deciding = findDecidingSentence(analysis.entities, questionTerms, sources);
     const item = deciding === null ? findListItem(questionTerms, sources) : null;
-    if (deciding !== null) direct.addQuote(deciding.source, deciding.passage);
-    else if (item !== null) direct.addList(item.source, item.introduction, item.items, item.passage);
+    // "Yes," or "No," when the deciding sentence (or the list's introduction) states it plainly; none when it hedges.
+    const lead = (text: string) => {
+      const verdict = yesNoVerdict(input.need, text, questionTerms);
+      return verdict === null ? "" : verdict === "yes" ? "Yes," : "No,";
+    };
+    if (deciding !== null) direct.addQuote(deciding.source, deciding.passage, lead(deciding.passage.text));
+    else if (item !== null)
+      direct.addList(item.source, item.introduction, item.items, item.passage, lead(`${item.introduction} ${item.items.join(" ")}`));
     return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
   }
   if (analysis.kind === "definition" && uncovered === null) {

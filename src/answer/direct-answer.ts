@@ -15,6 +15,17 @@ import type { TableAnswer } from "./tables/table-answer.js";
 
 const MARKERS = /\s?\[\d{1,3}\]/g;
 
+/** The figures a text states, digits only ("$1,496.5 million" → "1496.5"), years left out. */
+function figuresIn(text: string): Set<string> {
+  const figures = new Set<string>();
+  for (const match of text.replace(MARKERS, "").matchAll(/\d[\d,]*(?:\.\d+)?/g)) {
+    const digits = match[0].replace(/,/g, "").replace(/\.$/, "");
+    if (/^(?:19|20)\d{2}$/.test(digits) || digits.length < 2) continue;
+    figures.add(digits);
+  }
+  return figures;
+}
+
 export class DirectAnswer {
   private readonly lines: string[] = [];
   readonly quotes = new Map<number, QuotedPassage>();
@@ -58,20 +69,24 @@ export class DirectAnswer {
     this.value = answer.value;
   }
 
-  /** A passage quoted whole as a line of the answer (a defining sentence). */
-  addQuote(from: NumberedSource, passage: QuotedPassage): void {
+  /**
+   * A passage quoted whole as a line of the answer (a defining sentence), after `lead` when given (the
+   * verdict of a yes/no question: "Yes,").
+   */
+  addQuote(from: NumberedSource, passage: QuotedPassage, lead = ""): void {
     const source = this.numbered(from);
     if (source === undefined) return;
-    this.lines.push(`“${passage.text.replace(/\s+/g, " ").replace(/\[(\d{1,3})\]/g, "($1)")}” [${source.n}]`);
+    const quote = `“${passage.text.replace(/\s+/g, " ").replace(/\[(\d{1,3})\]/g, "($1)")}” [${source.n}]`;
+    this.lines.push(lead === "" ? quote : `${lead} ${quote}`);
     this.quotes.set(source.n, passage);
   }
 
-  /** A list as the document gives it: its introducing line cited, then one item a line. */
-  addList(from: NumberedSource, introduction: string, items: string[], passage: QuotedPassage): void {
+  /** A list as the document gives it: its introducing line cited, then one item a line; after `lead` when given. */
+  addList(from: NumberedSource, introduction: string, items: string[], passage: QuotedPassage, lead = ""): void {
     const source = this.numbered(from);
     if (source === undefined) return;
     const bullets = items.map((item) => `• ${item.replace(/\[(\d{1,3})\]/g, "($1)")}`).join("\n");
-    this.lines.push(`${introduction}: [${source.n}]\n${bullets}`);
+    this.lines.push(`${lead === "" ? "" : `${lead} `}${introduction}: [${source.n}]\n${bullets}`);
     this.quotes.set(source.n, { ...passage, text: introduction });
   }
 
@@ -104,6 +119,17 @@ export class DirectAnswer {
 
   text(): string {
     return this.lines.join(" ");
+  }
+
+  /**
+   * Whether a quote line of the extractive generator supports the direct answer: it states a figure the
+   * answer states (not a year). An answer without figures (a definition, a list, a yes/no) is its own
+   * evidence, so no further quote supports it.
+   */
+  isSupportedBy(line: string): boolean {
+    const stated = figuresIn(this.text());
+    if (stated.size === 0) return false;
+    return [...figuresIn(line.replace(MARKERS, ""))].some((figure) => stated.has(figure));
   }
 
   /** Whether a quote line of the extractive generator quotes a row or a sentence a line above already cites. */

@@ -25,8 +25,17 @@ export function rewriteQuestion(question: string, history: ConversationTurn[]): 
   if (previous === null || previous.trim() === question.trim()) return question;
   const standalone = standaloneFollowUp(question, previous);
   if (standalone !== null) return standalone;
+  // "Did Costco raise its dividend?" after questions about Nike: a name the question gives outranks the
+  // thread's, and "its" is Costco's.
+  if (namesSomethingNew(question, previous)) return question;
   const leansOnContext = REFERRING_WORDS.test(question) || analyzeText(question).length < MIN_STANDALONE_TERMS;
   return leansOnContext ? `${question} ${previous}` : question;
+}
+
+/** Whether the question names a company, product or plan the previous question did not. */
+function namesSomethingNew(question: string, previous: string): boolean {
+  const before = new Set(analyzeQuestion(previous).entities.map((entity) => entity.toLowerCase()));
+  return analyzeQuestion(question).entities.some((entity) => !before.has(entity.toLowerCase()));
 }
 
 /**

@@ -138,7 +138,6 @@ describe("answerQuestion", () => {
       "status:reading",
       "status:writing",
       "delta",
-      "delta",
       "citations",
       "done",
     ]);
@@ -189,9 +188,9 @@ describe("answerQuestion", () => {
       answer: deltas,
       noContext: false,
     });
-    expect(deltas).toBe(
-      "“Employees may expense up to $1000 for fitness programs each year.” [1]\n“Employees submit fitness program claims through the benefits portal with a receipt.” [2]",
-    );
+    // The stated figure is the direct answer; the claims sentence states none of its figures, so it is
+    // not quoted after it (it supports no part of the answer).
+    expect(deltas).toBe("“Employees may expense up to $1000 for fitness programs each year.” [1]");
     expect(done.answer.citations).toEqual([
       {
         n: 1,
@@ -214,7 +213,7 @@ describe("answerQuestion", () => {
         pageEnd: 4,
         quote: "Employees submit fitness program claims through the benefits portal with a receipt.",
         url: "https://folio.test/files/doc-claims#page=4",
-        quotedInAnswer: true,
+        // Listed under Sources with its quote, not quoted in the answer (it does not support the figure).
       },
     ]);
     expect(citationsEvent).toEqual({ type: "citations", citations: done.answer.citations });
