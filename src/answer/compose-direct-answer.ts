@@ -230,15 +230,23 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
     .slice(0, TABLE_SOURCES)
     .filter((result) => names.aboutAsked.get(result.documentId) !== false || names.namingPassages.has(result.chunkId));
   if (about.length === 0) return null;
+  // A table that states no unit takes its page's (a statement's "(in millions)" set above it), else its document's.
   const scales = new Map<string, UnitScale | null>();
-  for (const documentId of new Set(about.map((result) => result.documentId)))
-    scales.set(documentId, await input.facts.unitScale(documentId));
+  for (const result of about) {
+    const key = `${result.documentId}#${result.provenance.pageStart ?? ""}`;
+    if (scales.has(key)) continue;
+    const page =
+      result.provenance.pageStart === undefined
+        ? undefined
+        : (await input.pageTexts(result.documentId)).find((candidate) => candidate.pageNumber === result.provenance.pageStart);
+    scales.set(key, (page === undefined ? null : pageScale(page.text)?.scale) ?? (await input.facts.unitScale(result.documentId)));
+  }
   const ranked = numberedResults(input.results).filter((source) => about.includes(source.result));
   const captions = captionTerms(input.results.slice(0, TABLE_SOURCES));
   const answer = answerFromTables(
     input.need,
     ranked,
-    (source) => scales.get(source.result.documentId) ?? null,
+    (source) => scales.get(`${source.result.documentId}#${source.result.provenance.pageStart ?? ""}`) ?? null,
     (source) => captions.get(source.result.documentId) ?? new Set(),
   );
   // A sentence that names far more of the question than the table does is the answer's evidence instead.
@@ -257,16 +265,24 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   const ratio = ratioQuestion(input.need);
   if (ratio !== null && (await addRatio(ratio, entity, input, direct)))
     return { direct, uncovered: null, missingNames: [] };
-  const table = await tableEvidence(input);
-  if (table !== null) {
-    direct.addTableAnswer(table);
-    return { direct, uncovered: null, missingNames: [] };
+  // A value asked of a company's statements is looked up the way filings print line items first
+  // (find-figure.ts: the statement, the company, the printed phrase); a calculation, a list or a value
+  // that is no statement's line item is read from the table grid.
+  const plainLookup = analysis.kind === "figure" && readTableQuestion(input.need).operation === "lookup";
+  if (!plainLookup) {
+    const table = await tableEvidence(input);
+    if (table !== null) {
+      direct.addTableAnswer(table);
+      return { direct, uncovered: null, missingNames: [] };
+    }
   }
   if (analysis.kind === "figure") {
     const evidence = await figureEvidence(analysis, input.results, input);
     // "How many employees…" is a count: an amount of money ("Employee benefits … $299 million") is no answer.
     const figure = evidence.figure !== null && answersAsked(input.need, evidence.figure.cell) ? evidence.figure : null;
-    if (figure !== null) direct.addFigure(figure, entity);
+    const table = plainLookup && !figure?.exact && uncoveredMessage(evidence, entity) === null ? await tableEvidence(input) : null;
+    if (table !== null) direct.addTableAnswer(table);
+    else if (figure !== null) direct.addFigure(figure, entity);
     else if (uncoveredMessage(evidence, entity) === null) {
       const stated = await statedFigure(input.need, analysis, input.results, input);
       if (stated !== null) direct.addQuote(stated.source, stated.passage);

@@ -42,6 +42,7 @@ export class DirectAnswer {
     const numbered = { ...figure, source };
     this.lines.push(figureSentence(numbered, entity));
     this.quotes.set(source.n, figureQuote(numbered));
+    this.value ??= { items: [figure.cell.value], scale: figure.cell.percent ? "percent" : (figure.cell.scale ?? "") };
     return source.n;
   }
 
