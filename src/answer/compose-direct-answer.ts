@@ -238,8 +238,13 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
     const page =
       result.provenance.pageStart === undefined
         ? undefined
-        : (await input.pageTexts(result.documentId)).find((candidate) => candidate.pageNumber === result.provenance.pageStart);
-    scales.set(key, (page === undefined ? null : pageScale(page.text)?.scale) ?? (await input.facts.unitScale(result.documentId)));
+        : (await input.pageTexts(result.documentId)).find(
+            (candidate) => candidate.pageNumber === result.provenance.pageStart,
+          );
+    scales.set(
+      key,
+      (page === undefined ? null : pageScale(page.text)?.scale) ?? (await input.facts.unitScale(result.documentId)),
+    );
   }
   const ranked = numberedResults(input.results).filter((source) => about.includes(source.result));
   const captions = captionTerms(input.results.slice(0, TABLE_SOURCES));
@@ -280,7 +285,8 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     const evidence = await figureEvidence(analysis, input.results, input);
     // "How many employees…" is a count: an amount of money ("Employee benefits … $299 million") is no answer.
     const figure = evidence.figure !== null && answersAsked(input.need, evidence.figure.cell) ? evidence.figure : null;
-    const table = plainLookup && !figure?.exact && uncoveredMessage(evidence, entity) === null ? await tableEvidence(input) : null;
+    const table =
+      plainLookup && !figure?.exact && uncoveredMessage(evidence, entity) === null ? await tableEvidence(input) : null;
     if (table !== null) direct.addTableAnswer(table);
     else if (figure !== null) direct.addFigure(figure, entity);
     else if (uncoveredMessage(evidence, entity) === null) {
@@ -312,7 +318,13 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     };
     if (deciding !== null) direct.addQuote(deciding.source, deciding.passage, lead(deciding.passage.text));
     else if (item !== null)
-      direct.addList(item.source, item.introduction, item.items, item.passage, lead(`${item.introduction} ${item.items.join(" ")}`));
+      direct.addList(
+        item.source,
+        item.introduction,
+        item.items,
+        item.passage,
+        lead(`${item.introduction} ${item.items.join(" ")}`),
+      );
     return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
   }
   if (analysis.kind === "definition" && uncovered === null) {

@@ -9,7 +9,8 @@ import { analyzeText } from "../retrieval/text-analyzer.js";
 
 export type Verdict = "yes" | "no" | null;
 
-const NEGATION = /\b(?:not|no|never|none|neither|nor|cannot|without|excluded?|excluding|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't|won't)\b|n['’]t\b/i;
+const NEGATION =
+  /\b(?:not|no|never|none|neither|nor|cannot|without|excluded?|excluding|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't|won't)\b|n['’]t\b/i;
 /** A sentence about what may yet happen decides nothing about what did. */
 const HEDGE =
   /\b(?:expects?|expected|plans?|planned|intends?|anticipates?|anticipated|may|might|could|would|if|whether|subject\s+to|pending|proposed|seeks?|aims?|hopes?|targets?|will\s+be\s+required)\b/i;

@@ -46,6 +46,14 @@ describe("rewriteQuestion", () => {
     );
   });
 
+  it("lets a name the question gives outrank the thread's: 'its' is the new company's", () => {
+    const thread: ConversationTurn[] = [
+      { role: "user", text: "What was Nike's net income in 2018?" },
+      { role: "assistant", text: "Nike's net income for 2018 was $1,933 million [1]." },
+    ];
+    expect(rewriteQuestion("Did Costco raise its dividend?", thread)).toBe("Did Costco raise its dividend?");
+  });
+
   it("never appends the same question to itself", () => {
     expect(rewriteQuestion("How many vacation days do new employees get?", history)).toBe(
       "How many vacation days do new employees get?",

@@ -14,7 +14,7 @@ import type { GridColumn, GridValue, TableGrid } from "./table-grid.js";
 
 /** An amount as prose prints it: "$3,800", "$2.5 million", "S$1.75 billion", "(19)", "12.4%". */
 const AMOUNT =
-  /(?<![\w.])(?:(?:US|S|A|C|HK)?[$€£¥]\s?|(?:USD|EUR|GBP|RMB|INR)\s)?\(?\d[\d,]*(?:\.\d+)?\)?(?:\s?(?:%|percent\b)|\s(?:thousand|million|billion)\b|(?:bn|m)\b)?/g;
+  /(?<![\w.])(?:(?:US|S|A|C|HK)?[$€£¥]\s?|(?:USD|EUR|GBP|RMB|INR)\s)?\(?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?(?:\s?(?:%|percent\b)|\s(?:thousand|million|billion)\b|(?:bn|m)\b)?/g;
 
 const SCALE_WORDS: Record<string, UnitScale> = {
   thousand: "thousand",

@@ -78,7 +78,12 @@ function planFor(reading: Reading): Plan | null {
         const differenceOfItems = () =>
           itemsPlan({ ...reading, question: { ...question, operation: "difference" } }, matches, terms);
         const found = differenceOfItems();
-        if (found !== null && (best === null || found.score >= best.score - 0.5)) return found;
+        // "How much more A than B", "the difference between A and B": two items, however well each is named.
+        const comparesItems =
+          /\b(?:more|less|higher|lower|greater|larger|smaller)\b[^?]*\bthan\b|\bdifference\s+between\b|\bcompared\s+(?:to|with)\b|\bversus\b|\bvs\.?\s/i.test(
+            question.text,
+          );
+        if (found !== null && (best === null || comparesItems || found.score >= best.score - 0.5)) return found;
       }
       return single(change)();
     case "average":
