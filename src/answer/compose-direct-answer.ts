@@ -11,7 +11,7 @@ import { comparisonSentence, comparisonSides } from "./compare-figures.js";
 import { type RatioInputs, ratioSentences, workOutRatio } from "./compute-ratio.js";
 import { DirectAnswer } from "./direct-answer.js";
 import type { DocumentFactsIndex } from "./evidence-coverage.js";
-import { coverNames } from "./evidence-coverage.js";
+import { coverNames, coverPeriods } from "./evidence-coverage.js";
 import { type FigureEvidence, gatherFigureEvidence, uncoveredMessage } from "./figure-evidence.js";
 import { findDecidingSentence } from "./find-deciding-sentence.js";
 import { type FoundDefinition, findDefinition } from "./find-definition.js";
@@ -263,6 +263,24 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   return answer;
 }
 
+/** Operations worked out from a period's figures: a period the documents do not report leaves them nothing to work with. */
+const CALCULATIONS = new Set(["change", "percentChange", "average", "sum", "ratio", "difference", "values", "whichPeriod", "countPeriods"]);
+
+/**
+ * What to say when a calculation names a period the found documents do not report (their tables' years,
+ * or a sentence stating the measure in that year); null when every period is reported or none is named.
+ */
+async function uncoveredPeriods(input: DirectAnswerInput): Promise<string | null> {
+  const { analysis } = input;
+  if (analysis.periods.length === 0 || !CALCULATIONS.has(readTableQuestion(input.need).operation)) return null;
+  const names = await coverNames(analysis.entities, input.results, input.facts, analysis.measureTerms);
+  if (names.missing.length > 0) return null;
+  const about = input.results.filter((result) => names.aboutAsked.get(result.documentId) !== false);
+  const periods = await coverPeriods(analysis, about, input.facts);
+  if (periods.missing.length === 0) return null;
+  return uncoveredMessage({ names, inPassing: [], periods, figure: null }, analysis.entities[0] ?? null);
+}
+
 export async function composeDirectAnswer(input: DirectAnswerInput): Promise<ComposedDirectAnswer> {
   const { analysis } = input;
   const entity = analysis.entities[0] ?? null;
@@ -280,6 +298,9 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
       direct.addTableAnswer(table);
       return { direct, uncovered: null, missingNames: [] };
     }
+    // "The change in revenue from 2014 to 2015" of documents that report 2017–2019: said, not answered from other years.
+    const missingPeriod = await uncoveredPeriods(input);
+    if (missingPeriod !== null) return { direct: null, uncovered: missingPeriod, missingNames: [] };
   }
   if (analysis.kind === "figure") {
     const evidence = await figureEvidence(analysis, input.results, input);
