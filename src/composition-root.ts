@@ -11,6 +11,7 @@ import { createExtractiveGenerator } from "./answer/extractive-generator.js";
 import { createLlmFollowUpRewriter } from "./answer/llm-follow-up-rewrite.js";
 import { createLlmGenerator } from "./answer/llm-generator.js";
 import { loadAnswerPrompts } from "./answer/prompt-templates.js";
+import { createLabelMeaning } from "./answer/tables/label-meaning.js";
 import type { LlmAnswering } from "./answer/write-verified-answer.js";
 import { ApprovedAnswerLibrary } from "./answer-library/approved-answer-library.js";
 import type { ApprovedAnswerSource } from "./answer-library/approved-answer-source.js";
@@ -365,6 +366,7 @@ async function assembleFolio(
     linkForCitation: ({ documentId, page }) => linkSigner.signDocumentUrl({ documentId, page }),
     pageTexts: (documentId) => catalog.getPages(documentId),
     documentPassages: (documentId) => catalog.listChunks(documentId),
+    ...(embedders?.embedder ? { labelMeaning: createLabelMeaning(embedders.embedder) } : {}),
     logger,
   });
 

@@ -31,6 +31,7 @@ import { guardSources } from "./instruction-guard.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
 import { analyzeQuestion, namesInTitles } from "./question-analysis.js";
 import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./rewrite-question.js";
+import type { LabelMeaning } from "./tables/label-meaning.js";
 import {
   LLM_UNAVAILABLE_NOTE,
   type LlmAnswering,
@@ -96,6 +97,8 @@ export function createAnswerService(dependencies: {
   followUpRewriter?: FollowUpRewriter | null;
   linkForCitation: LinkForCitation;
   pageTexts: (documentId: string) => Promise<PageText[]>;
+  /** Matches a table's row labels with a question's measure by meaning (label-meaning.ts); absent without an embedder. */
+  labelMeaning?: LabelMeaning;
   /** A document's passages, to tell whether it names what a question names and which years it reports; none when absent. */
   documentPassages?: (documentId: string) => Promise<Array<Pick<SearchResult, "text" | "kind" | "provenance">>>;
   logger: Logger;
@@ -105,6 +108,7 @@ export function createAnswerService(dependencies: {
   const candidates = dependencies.options?.candidates ?? 20;
   const threshold = dependencies.options?.noContextThreshold ?? DEFAULT_COVERAGE_THRESHOLD;
   const documentFacts = createDocumentFactsIndex(dependencies.documentPassages ?? (async () => []));
+  const labelMeaning = dependencies.labelMeaning;
 
   async function* answerQuestion(asAsked: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
     const logger = dependencies.logger.child({ requestId: context.requestId });
@@ -188,6 +192,7 @@ export function createAnswerService(dependencies: {
         sources,
         facts: documentFacts,
         pageTexts,
+        ...(labelMeaning === undefined ? {} : { labelMeaning }),
         // A line item and its period, or a term, are words a row or a sentence prints as they are:
         // keyword search finds those exactly (where meaning ranks paraphrases above them) and costs no
         // embedding. A side of a comparison is a question, searched as questions are.

@@ -24,8 +24,9 @@ import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-
 import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
+import type { LabelMeaning } from "./tables/label-meaning.js";
 import { bestSentenceCoverage, captionTerms } from "./tables/sentence-coverage.js";
-import { answerFromTables, type TableAnswer } from "./tables/table-answer.js";
+import { answerFromTables, measurePhrase, type TableAnswer, tableLabels } from "./tables/table-answer.js";
 import { asksAboutText, readTableQuestion } from "./tables/table-question.js";
 import { yesNoVerdict } from "./yes-no-verdict.js";
 
@@ -45,6 +46,8 @@ export type DirectAnswerInput = {
   search: (query: string, by: "keywords" | "question") => Promise<SearchResult[]>;
   /** A document's page texts, to read the unit a statement states above its table. */
   pageTexts: (documentId: string) => Promise<PageText[]>;
+  /** Row labels matched by meaning (label-meaning.ts); absent without an embedding model. */
+  labelMeaning?: LabelMeaning;
 };
 
 export type ComposedDirectAnswer = {
@@ -248,12 +251,23 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   }
   const ranked = numberedResults(input.results).filter((source) => about.includes(source.result));
   const captions = captionTerms(input.results.slice(0, TABLE_SOURCES));
-  const answer = answerFromTables(
-    input.need,
-    ranked,
-    (source) => scales.get(`${source.result.documentId}#${source.result.provenance.pageStart ?? ""}`) ?? null,
-    (source) => captions.get(source.result.documentId) ?? new Set(),
-  );
+  const scaleOf = (source: NumberedSource) =>
+    scales.get(`${source.result.documentId}#${source.result.provenance.pageStart ?? ""}`) ?? null;
+  const captionOf = (source: NumberedSource) => captions.get(source.result.documentId) ?? new Set<string>();
+  let answer = answerFromTables(input.need, ranked, scaleOf, captionOf);
+  // No row named in the question's words: a row named in other words ("research" for "R&D expenses").
+  if (answer === null && input.labelMeaning !== undefined) {
+    const labels = tableLabels(ranked);
+    const measure = measurePhrase(input.need);
+    const meanings = new Map<NumberedSource, Map<string, number>>();
+    if (measure !== "")
+      for (const [source, texts] of labels) {
+        const similarities = await input.labelMeaning(measure, texts);
+        meanings.set(source, new Map(texts.map((text, index) => [text, similarities[index] ?? 0])));
+      }
+    if (meanings.size > 0)
+      answer = answerFromTables(input.need, ranked, scaleOf, captionOf, (source) => meanings.get(source) ?? new Map());
+  }
   // A sentence that names far more of the question than the table does is the answer's evidence instead.
   if (
     answer !== null &&
@@ -264,7 +278,17 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
 }
 
 /** Operations worked out from a period's figures: a period the documents do not report leaves them nothing to work with. */
-const CALCULATIONS = new Set(["change", "percentChange", "average", "sum", "ratio", "difference", "values", "whichPeriod", "countPeriods"]);
+const CALCULATIONS = new Set([
+  "change",
+  "percentChange",
+  "average",
+  "sum",
+  "ratio",
+  "difference",
+  "values",
+  "whichPeriod",
+  "countPeriods",
+]);
 
 /**
  * What to say when a calculation names a period the found documents do not report (their tables' years,

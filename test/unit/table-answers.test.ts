@@ -174,6 +174,43 @@ describe("answerFromTables", () => {
     });
   });
 
+  it("takes the one row whose label means the question's measure when no row shares its words", () => {
+    const expenses = table([
+      ["(in millions)", "2019", "2018"],
+      ["R&D expenses", "120", "100"],
+      ["Selling and marketing", "80", "75"],
+    ]);
+    const question = "How much did they spend on innovation in 2019?";
+    expect(answerFromTables(question, [expenses])).toBeNull();
+    const meanings = new Map([
+      ["R&D expenses", 0.86],
+      ["Selling and marketing", 0.71],
+    ]);
+    expect(
+      answerFromTables(
+        question,
+        [expenses],
+        () => null,
+        () => new Set(),
+        () => meanings,
+      )?.write(1),
+    ).toBe("R&D expenses in 2019 was 120 million [1].");
+    // Two labels about as close in meaning decide nothing.
+    const tied = new Map([
+      ["R&D expenses", 0.86],
+      ["Selling and marketing", 0.85],
+    ]);
+    expect(
+      answerFromTables(
+        question,
+        [expenses],
+        () => null,
+        () => new Set(),
+        () => tied,
+      ),
+    ).toBeNull();
+  });
+
   it("answers nothing when no row names what the question asks", () => {
     expect(answer("What was the company's headcount in 2019?")).toBeNull();
   });

@@ -58,7 +58,7 @@ function planFor(reading: Reading): Plan | null {
   const terms = expandedTerms(question.terms);
   if (question.operation === "listPeriods") return listPeriods(reading, terms);
   if (question.operation === "listItems" || question.operation === "countItems") return listItems(reading, terms);
-  const matches = scoreRows(grid, question, terms, reading.caption);
+  const matches = scoreRows(grid, question, terms, reading.caption, reading.meaning);
   if (question.cue !== null && labelHoldsCue(question, matches[0]))
     return planFor({ ...reading, question: readTableQuestion(question.text, [...question.masked, question.cue]) });
   const best = usableMatch(matches);
@@ -127,6 +127,9 @@ function coverage(
   return [...asked].filter((term) => held.has(term) || question.operationWords.has(term)).length / asked.size;
 }
 
+/** A label this close in meaning to the question's measure covers the question's words (see table-operands.ts). */
+const MEANING_COVERS = 0.8;
+
 /** What a figure read from a sentence gives up against a table's row. */
 const PROSE_PENALTY = 0.75;
 
@@ -143,6 +146,8 @@ export function answerFromTables(
   scaleOf: (source: NumberedSource) => UnitScale | null = () => null,
   /** Words of the sentence that introduces a source's table elsewhere in its document ("… were as follows:"). */
   captionOf: (source: NumberedSource) => ReadonlySet<string> = () => new Set(),
+  /** Row labels' meaning matches with the question's measure (label-meaning.ts), by source. */
+  meaningOf: (source: NumberedSource) => ReadonlyMap<string, number> = () => new Map(),
 ): TableAnswer | null {
   const question = readTableQuestion(questionText);
   let best: TableAnswer | null = null;
@@ -157,7 +162,7 @@ export function answerFromTables(
             sentence: { text: source.result.text.slice(start, end).trim(), start, end },
           }));
     for (const { grid, sentence } of readings) {
-      const found = answerFromGrid(question, grid, rank, source, scaleOf, captionOf, sentence);
+      const found = answerFromGrid(question, grid, rank, source, scaleOf, captionOf, meaningOf, sentence);
       if (found !== null && (best === null || found.score > best.score)) best = found;
     }
   }
@@ -171,6 +176,7 @@ function answerFromGrid(
   source: NumberedSource,
   scaleOf: (source: NumberedSource) => UnitScale | null,
   captionOf: (source: NumberedSource) => ReadonlySet<string>,
+  meaningOf: (source: NumberedSource) => ReadonlyMap<string, number>,
   sentence: QuotedPassage | null,
 ): TableAnswer | null {
   // A list of the table's own periods or items is about a table, never a sentence; a value a sentence
@@ -178,9 +184,12 @@ function answerFromGrid(
   const listsTable = ["listPeriods", "listItems", "countItems", "whichItem"].includes(question.operation);
   if (sentence !== null && (listsTable || question.operation === "lookup")) return null;
   const caption = captionOf(source);
-  const plan = planFor({ grid, question, fallbackScale: scaleOf(source), caption });
+  const meaning = sentence === null ? meaningOf(source) : new Map<string, number>();
+  const plan = planFor({ grid, question, fallbackScale: scaleOf(source), caption, meaning });
   if (plan === null) return null;
-  const covered = listsTable ? 1 : coverage(question, grid, plan.rows, caption);
+  // A row named by meaning stands for the question's words it does not share.
+  const byMeaning = plan.rows.some((row) => (meaning.get(row.label) ?? 0) >= MEANING_COVERS);
+  const covered = listsTable || byMeaning ? 1 : coverage(question, grid, plan.rows, caption);
   if (covered < MINIMUM_COVERAGE) return null;
   // A table's row outranks a sentence's figures for the same question.
   const score = plan.score - 0.05 * rank - (1 - covered) - (sentence === null ? 0 : PROSE_PENALTY);
@@ -192,4 +201,22 @@ function answerFromGrid(
     quote: sentence ?? quoteRows(grid, plan.rows),
     value: plan.value,
   };
+}
+
+/** The measure words of a question, as asked (periods and question words left out): what a label's meaning is matched with. */
+export function measurePhrase(questionText: string): string {
+  const words: string[] = [];
+  for (const term of readTableQuestion(questionText).terms) if (words.at(-1) !== term.word) words.push(term.word);
+  return words.join(" ");
+}
+
+/** The row labels of the table passages among `sources`, by source, for meaning matches (at most `tables` tables). */
+export function tableLabels(sources: readonly NumberedSource[], tables = 3): Map<NumberedSource, string[]> {
+  const labels = new Map<NumberedSource, string[]>();
+  for (const source of sources) {
+    if (labels.size >= tables) break;
+    const grid = readTableGrid(source.result);
+    if (grid !== null) labels.set(source, [...new Set(grid.rows.map((row) => row.label))]);
+  }
+  return labels;
 }

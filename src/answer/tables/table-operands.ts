@@ -57,6 +57,25 @@ export type RowMatch = {
   labelContent: number;
 };
 
+/** Below this cosine a label means something else than the question's measure (bge-small's unrelated labels sit near 0.6–0.7). */
+const MEANING_THRESHOLD = 0.8;
+/** The best label must lead the next by this much, or meaning does not decide between them. */
+const MEANING_MARGIN = 0.03;
+
+/** The one row whose label means the question's measure, clearly ahead of every other. */
+function rowByMeaning(
+  grid: TableGrid,
+  meaning: ReadonlyMap<string, number>,
+): { row: GridRow; similarity: number } | null {
+  if (meaning.size === 0) return null;
+  const ranked = grid.rows
+    .map((row) => ({ row, similarity: meaning.get(row.label) ?? 0 }))
+    .sort((left, right) => right.similarity - left.similarity);
+  const [best, next] = ranked;
+  if (best === undefined || best.similarity < MEANING_THRESHOLD) return null;
+  return next === undefined || best.similarity - next.similarity >= MEANING_MARGIN ? best : null;
+}
+
 /**
  * The question positions a label's words take: the window of the question where most of them stand
  * together, so "net bookings and in-game net bookings" gives "Net bookings" the first two words and
@@ -90,9 +109,17 @@ export function scoreRows(
   terms: readonly QuestionTerm[],
   /** Words the table is known by beyond itself (its caption in the document's prose). */
   caption: ReadonlySet<string> = new Set(),
+  /** A label's meaning match with the question's measure (label-meaning.ts), when words name no row. */
+  meaning: ReadonlyMap<string, number> = new Map(),
 ): RowMatch[] {
   const matches: RowMatch[] = [];
+  const byMeaning = rowByMeaning(grid, meaning);
   grid.rows.forEach((row, rowIndex) => {
+    if (row === byMeaning?.row) {
+      const score = 1 + (byMeaning.similarity - MEANING_THRESHOLD) * 10;
+      matches.push({ rowIndex, row, score, matched: new Set(), firstAt: 0, contentMatches: 1, labelContent: 1 });
+      return;
+    }
     const label = labelTerms(row.label);
     const section = row.section === null ? new Set<string>() : labelTerms(row.section);
     if (GENERIC_LABEL.test(row.label.trim())) for (const term of [...grid.contextTerms, ...caption]) section.add(term);

@@ -17,6 +17,8 @@ export type Reading = {
   fallbackScale: UnitScale | null;
   /** Words of the sentence that introduces the table in its document's prose ("… were as follows:"). */
   caption: ReadonlySet<string>;
+  /** Row labels' meaning matches with the question's measure, when words alone named no row. */
+  meaning?: ReadonlyMap<string, number>;
 };
 
 export type Cell = { row: GridRow; column: GridColumn; value: GridValue & { number: number } };
