@@ -309,6 +309,7 @@ async function assembleFolio(
     embedder,
     reranker,
     spellingDictionary,
+    logger,
     settings: {
       ...DEFAULT_RETRIEVAL_SETTINGS,
       defaultMode: retrievalMode,
