@@ -51,10 +51,11 @@ describe("joinSearchResults", () => {
   it("drops a hit whose chunk or document belongs to a space not searched, with a warning", async () => {
     const warnings: unknown[] = [];
     const logger = { ...silentLogger, warn: (fields: unknown) => warnings.push(fields) } as Logger;
+    // What an index whose saved files were altered reports: every hit in the asked space.
     const hits = [
-      { chunkId: "c2", score: 0.9 },
-      { chunkId: "c1", score: 0.8 },
-      { chunkId: "c3", score: 0.7 },
+      { chunkId: "c2", documentId: "d1", spaceId: "console:mine", score: 0.9 },
+      { chunkId: "c1", documentId: "d1", spaceId: "console:mine", score: 0.8 },
+      { chunkId: "c3", documentId: "d3", spaceId: "console:mine", score: 0.7 },
     ];
     const results = await joinSearchResults(catalog, hits, { spaceIds: ["console:mine"], logger });
     expect(results.map((result) => [result.chunkId, result.spaceId, result.score])).toEqual([
