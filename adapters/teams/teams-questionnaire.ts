@@ -16,6 +16,7 @@ import type { QuestionnaireDestination } from "../../src/questionnaire/questionn
 import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
 import type { TeamsFile, TeamsUploadInfo } from "./teams-activity.js";
 import { downloadTeamsFile, TEAMS_FILE_DOWNLOADS } from "./teams-files.js";
+import { literalDocumentText } from "./teams-message-format.js";
 
 export const FILE_CONSENT_CARD = "application/vnd.microsoft.teams.card.file.consent";
 export const FILE_INFO_CARD = "application/vnd.microsoft.teams.card.file.info";
@@ -70,7 +71,7 @@ export function buildSummaryText(progress: QuestionnaireProgress): string {
   const seconds = Math.max(1, Math.round(progress.elapsedMs / 1000));
   const took = seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
   return [
-    `**${progress.fileName}** — ${progress.total} question${progress.total === 1 ? "" : "s"} in ${took}:`,
+    `**${literalDocumentText(progress.fileName)}** — ${progress.total} question${progress.total === 1 ? "" : "s"} in ${took}:`,
     `- ${progress.answered} answered`,
     `- ${progress.notFound} not found in the documents`,
     `- ${progress.needsReview} need review`,
@@ -144,14 +145,16 @@ export async function answerQuestionnaireInPersonalChat(
     await chat.send(
       text(
         failure.code === "internal_error"
-          ? `Sorry — something went wrong while reading ${fileName}. Reference: \`${input.requestId}\``
-          : `I can't answer ${fileName} as a questionnaire: ${failure.message}`,
+          ? `Sorry — something went wrong while reading ${literalDocumentText(fileName)}. Reference: \`${input.requestId}\``
+          : `I can't answer ${literalDocumentText(fileName)} as a questionnaire: ${literalDocumentText(failure.message)}`,
       ),
     );
     return;
   }
 
-  const progressId = await chat.send(text(`Answering **${fileName}**… reading the questions. Say “cancel” to stop.`));
+  const progressId = await chat.send(
+    text(`Answering **${literalDocumentText(fileName)}**… reading the questions. Say “cancel” to stop.`),
+  );
   if (progressId) {
     await questionnaires.setDestination(
       jobId,
@@ -188,7 +191,7 @@ export async function followQuestionnaireInPersonalChat(
   const { questionnaires } = dependencies;
   const { jobId } = input;
   const log = dependencies.logger.child({ requestId: input.requestId, jobId });
-  const label = `**${input.fileName}**${input.resumed ? " (resumed after a restart)" : ""}`;
+  const label = `**${literalDocumentText(input.fileName)}**${input.resumed ? " (resumed after a restart)" : ""}`;
   const progressId = input.progressId ?? (await chat.send(text(`Answering ${label}…`)));
   let lastWrittenAt = 0;
   let writing: Promise<void> = Promise.resolve();
@@ -224,7 +227,9 @@ export async function followQuestionnaireInPersonalChat(
     await writing;
     if (!settled || !final || settled.status !== "succeeded") {
       await chat.send(
-        text(`Stopped answering ${input.fileName}: ${final ? describeProgress(final) : "the job is gone"}.`),
+        text(
+          `Stopped answering ${literalDocumentText(input.fileName)}: ${final ? describeProgress(final) : "the job is gone"}.`,
+        ),
       );
       await questionnaires.markReported(jobId);
       return;
@@ -323,12 +328,14 @@ export async function deliverFilledCopy(
     return;
   }
   if (input.action === "decline" || !input.uploadInfo) {
-    await chat.send(text(`OK — I did not upload the filled copy of ${job.fileName}.`));
+    await chat.send(text(`OK — I did not upload the filled copy of ${literalDocumentText(job.fileName)}.`));
     return;
   }
   if (job.fileDeletedAt !== null) {
     await chat.send(
-      text(`The file of ${job.fileName} was deleted after the retention period — send it again to have it answered.`),
+      text(
+        `The file of ${literalDocumentText(job.fileName)} was deleted after the retention period — send it again to have it answered.`,
+      ),
     );
     return;
   }

@@ -12,9 +12,10 @@
  * label could be a top-level domain (letters only, two or more; or `xn--…`), any dotted IPv4 address,
  * any `scheme://`, and a browser scheme written without slashes (`https:evil.ca`). A dot is also the
  * ideographic and full-width dots that IDNA maps to one (`evil。com`), and zero-width characters inside
- * a host are ignored as a client would (`evil\u200b.com`). The price is that file names and dotted names
- * are defanged too (`report[.]pdf`, `Node[.]js`): a file extension and a top-level domain cannot be told
- * apart by shape (`.zip` and `.mov` are both).
+ * a host are ignored as a client would (`evil\u200b.com`). A file extension and a top-level domain
+ * cannot be told apart by shape (`.zip`, `.mov`, `.md` and `.py` are both), so file names are defanged
+ * too (`evil[.]zip`, `README[.]md`), except for the document and web file extensions that no registry
+ * delegates (NOT_TOP_LEVEL_DOMAINS: `report.pdf`, `Node.js` stay readable; a client links neither).
  */
 
 /** Characters that render as nothing; a client drops them inside a host name, so they cannot hide one. */
@@ -51,8 +52,42 @@ const hostRun = new RegExp(`${labelCharacters}+(?:${dot}${labelCharacters}+)+`, 
 /** Sentence punctuation after a URL belongs to the sentence, as linkifiers read it. */
 const trailingPunctuation = /[.,;:!?\u3002\uFF0E\uFF61]+$/u;
 
+/**
+ * File extensions that are not top-level domains (checked against the root zone), so a client links no
+ * `name.pdf`. A label here is skipped as a top-level domain, never the labels before it: `evil.com.pdf`
+ * is still `evil[.]com.pdf`. Only ever shorten this list: an extension that became a top-level domain
+ * would leave names ending in it linkable.
+ */
+const NOT_TOP_LEVEL_DOMAINS = new Set([
+  "pdf",
+  "doc",
+  "docx",
+  "xls",
+  "xlsx",
+  "xlsm",
+  "csv",
+  "tsv",
+  "txt",
+  "rtf",
+  "odt",
+  "ods",
+  "ppt",
+  "pptx",
+  "json",
+  "xml",
+  "html",
+  "htm",
+  "png",
+  "jpg",
+  "jpeg",
+  "gif",
+  "svg",
+  "js",
+  "ts",
+]);
+
 function isTopLevelDomainShape(label: string): boolean {
-  return /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/iu.test(label);
+  return /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/iu.test(label) && !NOT_TOP_LEVEL_DOMAINS.has(label.toLowerCase());
 }
 
 function isIpv4(labels: readonly string[]): boolean {

@@ -15,8 +15,9 @@ describe("defangUrls", () => {
     expect(defangUrls(text)).toBe(expected);
   });
 
-  it("leaves prose with dots alone: decimals, abbreviations, versions", () => {
-    const prose = "Revenue rose 3.5 percent in U.S. dollars, e.g. in v1.2.3 at 10:30 a.m., No.5 of 1,577.25.";
+  it("leaves prose with dots alone: decimals, abbreviations, versions, document file names", () => {
+    const prose =
+      "Revenue rose 3.5 percent in U.S. dollars, e.g. in v1.2.3 at 10:30 a.m., No.5 of 1,577.25, in report.pdf and Node.js.";
     expect(defangUrls(prose)).toBe(prose);
   });
 
@@ -34,7 +35,7 @@ describe("defangUrls", () => {
     ["javascript:alert(1)", "javascript[:]alert(1)"],
     ["slack://open?team=T1", "slack[:]//open?team=T1"],
     ["evil.com:8080/x", "evil[.]com:8080/x"],
-    ["a file named report.pdf, built with Node.js", "a file named report[.]pdf, built with Node[.]js"],
+    ["README.md, run.py and evil.com.pdf", "README[.]md, run[.]py and evil[.]com.pdf"],
   ])("%s → %s", (text, expected) => {
     expect(defangUrls(text)).toBe(expected);
   });
@@ -43,7 +44,9 @@ describe("defangUrls", () => {
 describe("findLinkShapes", () => {
   it("finds what a client could link, trailing punctuation left out, and no decimals or versions", () => {
     expect(
-      findLinkShapes("Go to evil.ca/login, or https:evil.example, not v1.2 or 3.5; see //x.org.").map((link) => link.text),
+      findLinkShapes("Go to evil.ca/login, or https:evil.example, not v1.2 or 3.5; see //x.org.").map(
+        (link) => link.text,
+      ),
     ).toEqual(["evil.ca/login", "https:evil.example", "x.org"]);
   });
 });
