@@ -11,7 +11,12 @@
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { ChatQuestionnaires } from "../../src/folio-core.js";
 import type { Logger } from "../../src/logger.js";
-import { hostAllowed, type OutboundPolicy } from "../../src/outbound/public-fetch.js";
+import {
+  fetchPublic,
+  hostAllowed,
+  type OutboundPolicy,
+  type PublicFetchInit,
+} from "../../src/outbound/public-fetch.js";
 import type { QuestionnaireDestination } from "../../src/questionnaire/questionnaire-destination.js";
 import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
 import type { TeamsFile, TeamsUploadInfo } from "./teams-activity.js";
@@ -280,6 +285,8 @@ export async function uploadToConsentedUrl(
   uploadUrl: string,
   bytes: Uint8Array,
   policy: OutboundPolicy = TEAMS_FILE_DOWNLOADS,
+  /** Tests: the DNS lookup and what counts as internal (public-fetch.ts). */
+  connect: Pick<PublicFetchInit, "lookup" | "isInternalAddress"> = {},
 ): Promise<void> {
   let target: URL;
   try {
@@ -291,15 +298,18 @@ export async function uploadToConsentedUrl(
   if (!protocols.includes(target.protocol) || !hostAllowed(target.hostname, policy.allowedHosts)) {
     throw new FolioError("teams_upload_url_rejected", "The upload address is not on Microsoft's file hosts.");
   }
-  const response = await fetch(target, {
+  // Through fetchPublic, as downloads go (issue #30): the host must also resolve to no internal address.
+  const response = await fetchPublic(target, policy, {
     method: "PUT",
     headers: {
       "Content-Type": "application/octet-stream",
+      "Content-Length": String(bytes.byteLength),
       "Content-Range": `bytes 0-${bytes.byteLength - 1}/${bytes.byteLength}`,
     },
     body: bytes,
-    redirect: "error",
+    redirect: "manual",
     signal: AbortSignal.timeout(120_000),
+    ...connect,
   });
   await response.body?.cancel().catch(() => undefined);
   if (!response.ok) {
