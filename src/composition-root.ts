@@ -310,6 +310,7 @@ async function assembleFolio(
     embedder,
     reranker,
     spellingDictionary,
+    logger,
     settings: {
       ...DEFAULT_RETRIEVAL_SETTINGS,
       defaultMode: retrievalMode,

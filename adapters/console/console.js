@@ -158,9 +158,27 @@ async function loadHistory() {
 
 const addedAt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
+/**
+ * Direction controls shown ("invoice[U+202E]fdp.exe", not "invoiceexe.pdf") and zero-width characters
+ * dropped, as src/domain/visible-text.ts does for the other adapters.
+ */
+function visibleText(text) {
+  return (text ?? "")
+    .replace(
+      /[\u00AD\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200D\u2060-\u2064\u206A-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/gu,
+      "",
+    )
+    .replace(
+      /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu,
+      (character) => `[U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}]`,
+    );
+}
+
 /** The title with the file name beside it, as src/domain/document-label.ts writes it for the other adapters. */
-function labelDocument(title, fileName) {
-  const flat = (title ?? "").replace(/\s+/g, " ").trim();
+function labelDocument(rawTitle, rawFileName) {
+  const title = visibleText(rawTitle);
+  const fileName = visibleText(rawFileName);
+  const flat = title.replace(/\s+/g, " ").trim();
   const lower = flat.toLowerCase();
   const file = (fileName ?? "").toLowerCase();
   if (flat === "" || lower === file || lower === file.replace(/\.[^.]+$/, "")) return fileName;
@@ -170,9 +188,8 @@ function labelDocument(title, fileName) {
 function describeDocument(document_) {
   const parts = [];
   // The file name always sits next to the title: two uploads of one name, or a generic title, stay apart.
-  if (document_.fileName && labelDocument(document_.title, document_.fileName) !== document_.fileName) {
-    parts.push(document_.fileName);
-  }
+  const fileName = visibleText(document_.fileName);
+  if (fileName && labelDocument(document_.title, document_.fileName) !== fileName) parts.push(fileName);
   if (document_.pageCount != null) parts.push(plural(document_.pageCount, "page"));
   parts.push(plural(document_.sections, "section"));
   parts.push(`added ${addedAt.format(new Date(document_.createdAt))}`);
@@ -224,7 +241,7 @@ async function deleteAfterConfirming(question, path, button) {
 }
 
 async function deleteDocument(document_, button) {
-  const question = `Delete “${document_.title}” (${document_.fileName})? Answers will no longer use it.`;
+  const question = `Delete “${visibleText(document_.title)}” (${visibleText(document_.fileName)})? Answers will no longer use it.`;
   if (await deleteAfterConfirming(question, `/api/documents/${encodeURIComponent(document_.id)}`, button))
     await loadDocuments();
 }
@@ -233,13 +250,17 @@ function renderDocument(document_) {
   const remove = element("button", {
     className: "secondary danger",
     text: "Delete",
-    attributes: { type: "button", "data-role": "delete-document", "aria-label": `Delete ${document_.title}` },
+    attributes: {
+      type: "button",
+      "data-role": "delete-document",
+      "aria-label": `Delete ${visibleText(document_.title)}`,
+    },
   });
   remove.addEventListener("click", () => deleteDocument(document_, remove));
   return element("li", { attributes: { "data-role": "document", "data-document-id": document_.id } }, [
     element("div", { className: "document-text" }, [
       element("a", {
-        text: document_.title,
+        text: visibleText(document_.title),
         attributes: { href: document_.url, target: "_blank", rel: "noopener noreferrer", "data-role": "document-link" },
       }),
       element("div", {

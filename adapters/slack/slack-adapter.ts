@@ -35,6 +35,7 @@ import { type ConversationQuestion, registerConversationEvents } from "./slack-c
 import { registerFeedbackAction } from "./slack-feedback-action.js";
 import { createSlackFileRequests } from "./slack-file-requests.js";
 import { ingestSharedFile, type SlackFileDependencies } from "./slack-files.js";
+import { escapeDocumentText } from "./slack-message-format.js";
 import type { SlackQuestionnaireDependencies } from "./slack-questionnaire.js";
 import { followQuestionnaireInThread, readSlackJobAddress, SLACK_DESTINATION } from "./slack-questionnaire-follower.js";
 import { checkSlackTimestamp } from "./slack-request-freshness.js";
@@ -405,7 +406,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         await ack({
           response_type: "ephemeral",
           text: found
-            ? `Answering ${fileName} as a questionnaire — progress and the filled copy will be in its thread.`
+            ? `Answering ${escapeDocumentText(fileName)} as a questionnaire — progress and the filled copy will be in its thread.`
             : "I found no file shared here — share the questionnaire (XLSX, CSV or DOCX), then run `/folio questionnaire` again.",
         });
         if (found) {
@@ -420,7 +421,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
         await ack({
           response_type: "ephemeral",
           text: found
-            ? `Adding ${fileName} as approved answers — I will say how many in its thread.`
+            ? `Adding ${escapeDocumentText(fileName)} as approved answers — I will say how many in its thread.`
             : "I found no file shared here — share the completed questionnaire (XLSX, CSV or DOCX), then run `/folio answers add` again.",
         });
         if (found) {

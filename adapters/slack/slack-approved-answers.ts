@@ -14,7 +14,7 @@ import { toFolioError } from "../../src/errors.js";
 import type { Logger } from "../../src/logger.js";
 import type { SlackFileObject } from "./slack-events.js";
 import { completeFile, downloadSharedFile, type downloadSlackFile } from "./slack-files.js";
-import { buildApologyText, escapeMrkdwn } from "./slack-message-format.js";
+import { buildApologyText, escapeDocumentText } from "./slack-message-format.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
 
 export { isApprovedAnswersRequest } from "../../src/answer-library/approved-answers-request.js";
@@ -40,9 +40,9 @@ export function slackAddedBy(conversation: SlackConversation): string {
 }
 
 export function describeAddedAnswers(result: AddQuestionnaireResult, where: string): string {
-  const notes = addedAnswersNotes(result, escapeMrkdwn);
+  const notes = addedAnswersNotes(result, escapeDocumentText);
   return [
-    `Added ${plural(result.added, "approved answer")} from *${escapeMrkdwn(result.file)}* to ${where}.`,
+    `Added ${plural(result.added, "approved answer")} from *${escapeDocumentText(result.file)}* to ${where}.`,
     ...notes.map((note) => `• ${note}`),
     "I answer matching questions here with them first, labelled as approved answers. `/folio answers list` shows them.",
   ].join("\n");
@@ -58,7 +58,7 @@ export function formatApprovedAnswerList(records: ApprovedAnswerRecord[]): strin
       .filter((part) => part !== null)
       .join(", ");
     const who = record.addedBy?.startsWith("slack:") ? `<@${record.addedBy.slice(6)}>` : (record.addedBy ?? "unknown");
-    return `• ${escapeMrkdwn(record.question)} — _${escapeMrkdwn(place)}; ${who}, ${record.addedAt.toISOString().slice(0, 10)}_ \`${record.id}\``;
+    return `• ${escapeDocumentText(record.question)} — _${escapeDocumentText(place)}; ${who}, ${record.addedAt.toISOString().slice(0, 10)}_ \`${record.id}\``;
   });
   const more = records.length > LIST_LIMIT ? [`…and ${records.length - LIST_LIMIT} more.`] : [];
   return [`*${plural(records.length, "approved answer")} here:*`, ...lines, ...more].join("\n");
@@ -101,7 +101,7 @@ export async function addApprovedAnswersFromFile(
     await post(
       failure.code === "internal_error"
         ? buildApologyText(requestId)
-        : `I can't add ${escapeMrkdwn(fileName)} as approved answers: ${escapeMrkdwn(failure.message)}`,
+        : `I can't add ${escapeDocumentText(fileName)} as approved answers: ${escapeDocumentText(failure.message)}`,
     );
   }
 }

@@ -10,7 +10,7 @@ import { findDocuments } from "../../src/domain/find-documents.js";
 import type { DocumentRecord, SpaceId } from "../../src/domain/types.js";
 import type { FolioCore } from "../../src/folio-core.js";
 import { formatApprovedAnswerList } from "./slack-approved-answers.js";
-import { escapeMrkdwn } from "./slack-message-format.js";
+import { escapeDocumentText, escapeMrkdwn } from "./slack-message-format.js";
 
 export type FolioCommand =
   | { name: "help" }
@@ -121,7 +121,7 @@ export function formatDocumentList(documents: DocumentRecord[]): string {
   const lines = documents.map((document) => {
     const pages =
       document.pageCount === null ? "" : `, ${document.pageCount} page${document.pageCount === 1 ? "" : "s"}`;
-    return `• *${escapeMrkdwn(document.title)}* (${escapeMrkdwn(document.fileName)}${pages}) — \`${document.id}\``;
+    return `• *${escapeDocumentText(document.title)}* (${escapeDocumentText(document.fileName)}${pages}) — \`${document.id}\``;
   });
   return [`*${documents.length} document${documents.length === 1 ? "" : "s"} here:*`, ...lines].join("\n");
 }
@@ -158,12 +158,12 @@ export async function runFolioCommand(
       }
       const isAdmin = context.adminUserIds.includes(context.userId);
       if (document.uploader !== context.userId && !isAdmin) {
-        return `Only the person who uploaded ${escapeMrkdwn(document.fileName)} or a Folio admin can remove it.`;
+        return `Only the person who uploaded ${escapeDocumentText(document.fileName)} or a Folio admin can remove it.`;
       }
       const deleted = await dependencies.core.deleteDocument(document.id);
       return deleted
-        ? `Removed ${escapeMrkdwn(document.fileName)}; I will no longer cite it.`
-        : `${escapeMrkdwn(document.fileName)} was already removed.`;
+        ? `Removed ${escapeDocumentText(document.fileName)}; I will no longer cite it.`
+        : `${escapeDocumentText(document.fileName)} was already removed.`;
     }
     case "answer-all":
       if (context.isDirectMessage) return "In a direct message I already answer every message.";

@@ -9,7 +9,7 @@ import type { webApi } from "@slack/bolt";
 import type { FolioCore } from "../../src/folio-core.js";
 import { addApprovedAnswersFromFile, type SlackApprovedAnswersDependencies } from "./slack-approved-answers.js";
 import type { SlackFileObject } from "./slack-events.js";
-import { escapeMrkdwn } from "./slack-message-format.js";
+import { escapeDocumentText } from "./slack-message-format.js";
 import {
   answerQuestionnaireInThread,
   findLatestSharedFile,
@@ -148,7 +148,7 @@ export function createSlackFileRequests(dependencies: {
       await client.chat.postMessage({
         channel: conversation.channelId,
         thread_ts: threadTs,
-        text: `Cancelling *${escapeMrkdwn(job.fileName)}*: answering stops after the row in progress.`,
+        text: `Cancelling *${escapeDocumentText(job.fileName)}*: answering stops after the row in progress.`,
       });
       return true;
     },

@@ -15,7 +15,7 @@ import {
   buildApologyText,
   buildIngestProgressText,
   buildIngestResultText,
-  escapeMrkdwn,
+  escapeDocumentText,
 } from "./slack-message-format.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
 
@@ -219,7 +219,7 @@ async function ingestClaimedFile(
     );
     await updateMessage(
       knownReason
-        ? `Could not index ${escapeMrkdwn(fileName)}: ${escapeMrkdwn(folioError.message)} (reference \`${requestId}\`)`
+        ? `Could not index ${escapeDocumentText(fileName)}: ${escapeDocumentText(folioError.message)} (reference \`${requestId}\`)`
         : buildApologyText(requestId),
     ).catch((updateError: unknown) => log.warn({ error: toFolioError(updateError).message }, "apology failed"));
     return null;

@@ -7,6 +7,7 @@
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
 import { defangUrls } from "../../src/answer/literal-links.js";
 import { labelDocument } from "../../src/domain/document-label.js";
+import { showInvisibleCharacters } from "../../src/domain/visible-text.js";
 import { describeIngestOutcome } from "../../src/ingest/describe-ingest-outcome.js";
 import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
 
@@ -72,6 +73,17 @@ export type FeedbackButtonValue = { answerId: string; spaceId: string; rating?: 
 /** Slack treats `&`, `<` and `>` as control characters in every text field. */
 export function escapeMrkdwn(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/**
+ * Text that came from an upload or a document — a file name, a title, a question read from a
+ * questionnaire, a message naming them — as mrkdwn that links nothing and hides nothing: direction
+ * controls shown and zero-width characters dropped (visible-text.ts), anything a client would link
+ * defanged (literal-links.ts), Slack's control characters escaped (issue #30: file names and approved
+ * questions were posted with only the escaping).
+ */
+export function escapeDocumentText(text: string): string {
+  return escapeMrkdwn(defangUrls(showInvisibleCharacters(text)));
 }
 
 /** A URL inside `<url|label>` must not contain the delimiters `|` and `>`. */
@@ -341,7 +353,7 @@ const STAGE_WORDS: Record<IngestStage, string> = {
 
 export function buildIngestProgressText(fileName: string, stage: IngestStage, progress?: IngestProgress): string {
   const share = progress && progress.total > 0 ? ` (${Math.floor((100 * progress.done) / progress.total)}%)` : "";
-  return `${STAGE_WORDS[stage]} ${escapeMrkdwn(fileName)}…${share}`;
+  return `${STAGE_WORDS[stage]} ${escapeDocumentText(fileName)}…${share}`;
 }
 
 function describeSize(result: IngestResult): string {
@@ -352,12 +364,12 @@ function describeSize(result: IngestResult): string {
 
 /** The reply in the file's thread once ingestion has finished, one sentence per outcome. */
 export function buildIngestResultText(result: IngestResult): string {
-  const name = escapeMrkdwn(result.file);
+  const name = escapeDocumentText(result.file);
   if (result.status === "ingested") {
     const outcome = describeIngestOutcome(result);
-    return `Indexed ${name}: ${describeSize(result)}${outcome ? `. ${escapeMrkdwn(outcome)}` : ""}`;
+    return `Indexed ${name}: ${describeSize(result)}${outcome ? `. ${escapeDocumentText(outcome)}` : ""}`;
   }
   if (result.status === "unchanged") return `${name} is already indexed (${describeSize(result)}) — nothing changed.`;
-  const reason = result.error ? escapeMrkdwn(result.error.message) : "the file could not be read.";
+  const reason = result.error ? escapeDocumentText(result.error.message) : "the file could not be read.";
   return `Could not index ${name}: ${reason}`;
 }

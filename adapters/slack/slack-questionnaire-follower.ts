@@ -13,7 +13,7 @@ import type { Logger } from "../../src/logger.js";
 import type { QuestionnaireDestination } from "../../src/questionnaire/questionnaire-destination.js";
 import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
 import { isAllowedDownloadUrl } from "./slack-files.js";
-import { buildApologyText, escapeMrkdwn } from "./slack-message-format.js";
+import { buildApologyText, escapeDocumentText } from "./slack-message-format.js";
 
 export const SLACK_DESTINATION = "slack";
 
@@ -53,7 +53,7 @@ export function summaryText(progress: QuestionnaireProgress): string {
   const seconds = Math.max(1, Math.round(progress.elapsedMs / 1000));
   const took = seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
   return [
-    `*${escapeMrkdwn(progress.fileName)}* — ${progress.total} question${progress.total === 1 ? "" : "s"} in ${took}:`,
+    `*${escapeDocumentText(progress.fileName)}* — ${progress.total} question${progress.total === 1 ? "" : "s"} in ${took}:`,
     `• ${progress.answered} answered`,
     `• ${progress.notFound} not found in the documents`,
     `• ${progress.needsReview} need review`,
@@ -133,7 +133,7 @@ export async function followQuestionnaireInThread(
   const log = dependencies.logger.child({ requestId, jobId });
   const started = Date.now();
   const post = (text: string) => client.chat.postMessage({ channel, thread_ts: threadTs, text });
-  const label = `*${escapeMrkdwn(fileName)}*${input.resumed ? " (resumed after a restart)" : ""}`;
+  const label = `*${escapeDocumentText(fileName)}*${input.resumed ? " (resumed after a restart)" : ""}`;
 
   let progressTs = address.progressTs;
   if (progressTs === null) {
@@ -185,7 +185,7 @@ export async function followQuestionnaireInThread(
     await writing;
     if (!settled || !final || settled.status !== "succeeded") {
       await post(
-        `Stopped answering ${escapeMrkdwn(fileName)}: ${final ? describeProgress(final) : "the job is gone"}.`,
+        `Stopped answering ${escapeDocumentText(fileName)}: ${final ? describeProgress(final) : "the job is gone"}.`,
       );
       await questionnaires.markReported(jobId);
       return;
@@ -208,7 +208,7 @@ export async function followQuestionnaireInThread(
     await post(
       failure.code === "internal_error"
         ? buildApologyText(requestId)
-        : `Answering ${escapeMrkdwn(fileName)} failed: ${escapeMrkdwn(failure.message)} (reference \`${requestId}\`)`,
+        : `Answering ${escapeDocumentText(fileName)} failed: ${escapeDocumentText(failure.message)} (reference \`${requestId}\`)`,
     ).catch(() => undefined);
     await questionnaires.markReported(jobId).catch(() => undefined);
   } finally {

@@ -12,7 +12,7 @@ import type { ChatQuestionnaires } from "../../src/folio-core.js";
 import type { Logger } from "../../src/logger.js";
 import type { SlackFileObject } from "./slack-events.js";
 import { completeFile, downloadSharedFile, type downloadSlackFile } from "./slack-files.js";
-import { buildApologyText, escapeMrkdwn } from "./slack-message-format.js";
+import { buildApologyText, escapeDocumentText } from "./slack-message-format.js";
 import { followQuestionnaireInThread, type SlackJobAddress, slackDestination } from "./slack-questionnaire-follower.js";
 import { type SlackConversation, spaceIdForConversation } from "./slack-space.js";
 
@@ -104,7 +104,7 @@ export async function answerQuestionnaireInThread(
     await post(
       failure.code === "internal_error"
         ? buildApologyText(requestId)
-        : `I can't answer ${escapeMrkdwn(fileName)} as a questionnaire: ${escapeMrkdwn(failure.message)}`,
+        : `I can't answer ${escapeDocumentText(fileName)} as a questionnaire: ${escapeDocumentText(failure.message)}`,
     );
     return;
   }
@@ -112,7 +112,9 @@ export async function answerQuestionnaireInThread(
   await input
     .onAccepted?.()
     .catch((error: unknown) => log.warn({ error: toFolioError(error).message }, "questionnaire follow-up failed"));
-  const posted = await post(`Answering *${escapeMrkdwn(fileName)}*… reading the questions. Say “cancel” here to stop.`);
+  const posted = await post(
+    `Answering *${escapeDocumentText(fileName)}*… reading the questions. Say “cancel” here to stop.`,
+  );
   const address: SlackJobAddress = { ...destination, progressTs: posted.ts ?? null };
   if (address.progressTs) await questionnaires.setDestination(jobId, slackDestination(address));
   await followQuestionnaireInThread(

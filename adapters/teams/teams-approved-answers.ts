@@ -11,6 +11,7 @@ import type { Logger } from "../../src/logger.js";
 import type { OutboundPolicy } from "../../src/outbound/public-fetch.js";
 import type { TeamsFile } from "./teams-activity.js";
 import { downloadTeamsFile } from "./teams-files.js";
+import { literalDocumentText } from "./teams-message-format.js";
 
 export type TeamsApprovedAnswersDependencies = {
   approvedAnswers: ApprovedAnswers | undefined;
@@ -46,7 +47,7 @@ export async function addApprovedAnswersInPersonalChat(
     );
     const notes = addedAnswersNotes(result);
     return [
-      `Added ${plural(result.added, "approved answer")} from **${fileName}** to your approved answers.`,
+      `Added ${plural(result.added, "approved answer")} from **${literalDocumentText(fileName)}** to your approved answers.`,
       ...notes.map((note) => `- ${note}`),
       "I answer matching questions here with them first, labelled as approved answers.",
     ].join("\n");
@@ -54,7 +55,7 @@ export async function addApprovedAnswersInPersonalChat(
     const failure = toFolioError(error);
     log.warn({ code: failure.code, error: failure.message }, "teams approved answers not added");
     return failure.code === "internal_error"
-      ? `Sorry — something went wrong while reading ${fileName}. Reference: \`${input.requestId}\``
-      : `I can't add ${fileName} as approved answers: ${failure.message}`;
+      ? `Sorry — something went wrong while reading ${literalDocumentText(fileName)}. Reference: \`${input.requestId}\``
+      : `I can't add ${literalDocumentText(fileName)} as approved answers: ${literalDocumentText(failure.message)}`;
   }
 }

@@ -6,6 +6,7 @@
 import { findDocuments } from "../../src/domain/find-documents.js";
 import type { DocumentRecord, SpaceId } from "../../src/domain/types.js";
 import type { FolioCore } from "../../src/folio-core.js";
+import { literalDocumentText } from "./teams-message-format.js";
 
 export type TeamsCommand = { name: "help" } | { name: "docs" } | { name: "forget"; target: string };
 
@@ -43,7 +44,7 @@ export function formatDocumentList(documents: DocumentRecord[]): string {
   const lines = documents.map((document) => {
     const pages =
       document.pageCount === null ? "" : `, ${document.pageCount} page${document.pageCount === 1 ? "" : "s"}`;
-    return `- **${document.title}** (${document.fileName}${pages}) — \`${document.id}\``;
+    return `- **${literalDocumentText(document.title)}** (${literalDocumentText(document.fileName)}${pages}) — \`${document.id}\``;
   });
   return [`**${documents.length} document${documents.length === 1 ? "" : "s"} here:**`, ...lines].join("\n");
 }
@@ -77,9 +78,10 @@ export async function runTeamsCommand(
       if (!document) return `No document called “${command.target}” here. \`docs\` lists them.`;
       if (matches.length > 1) return `Several documents are called “${command.target}” — use the id from \`docs\`.`;
       const allowed = document.uploader === context.userId || context.adminUserIds.includes(context.userId);
-      if (!allowed) return `Only the person who uploaded ${document.fileName} or a Folio admin can remove it.`;
+      if (!allowed)
+        return `Only the person who uploaded ${literalDocumentText(document.fileName)} or a Folio admin can remove it.`;
       await core.deleteDocument(document.id);
-      return `Removed ${document.fileName}; I will no longer cite it.`;
+      return `Removed ${literalDocumentText(document.fileName)}; I will no longer cite it.`;
     }
   }
 }

@@ -14,7 +14,7 @@ import { fileTooLarge, readBodyWithinLimit } from "../../src/ingest/read-limited
 import type { Logger } from "../../src/logger.js";
 import { fetchPublic, type OutboundPolicy } from "../../src/outbound/public-fetch.js";
 import type { TeamsFile } from "./teams-activity.js";
-import { buildIngestResultText } from "./teams-message-format.js";
+import { buildIngestResultText, literalDocumentText } from "./teams-message-format.js";
 
 /** Where Teams keeps files sent to a bot (SharePoint / OneDrive, every cloud), and nothing internal. */
 export const TEAMS_FILE_DOWNLOADS: OutboundPolicy = {
@@ -112,8 +112,8 @@ export async function ingestTeamsFile(
     log.error({ code: failure.code, error: failure.message, latencyMs: Date.now() - started }, "teams file failed");
     const text =
       failure.code === "internal_error"
-        ? `Sorry — something went wrong while indexing ${input.file.name}. Reference: \`${input.requestId}\``
-        : `Could not index ${input.file.name}: ${failure.message} (reference \`${input.requestId}\`)`;
+        ? `Sorry — something went wrong while indexing ${literalDocumentText(input.file.name)}. Reference: \`${input.requestId}\``
+        : `Could not index ${literalDocumentText(input.file.name)}: ${literalDocumentText(failure.message)} (reference \`${input.requestId}\`)`;
     return { text, result: null };
   }
 }

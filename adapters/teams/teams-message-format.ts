@@ -8,6 +8,7 @@
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
 import { defangUrls, literalMarkdown } from "../../src/answer/literal-links.js";
 import { labelDocumentWithin } from "../../src/domain/document-label.js";
+import { showInvisibleCharacters } from "../../src/domain/visible-text.js";
 import { describeIngestOutcome } from "../../src/ingest/describe-ingest-outcome.js";
 import type { IngestResult } from "../../src/ingest/ingest-result.js";
 
@@ -33,6 +34,16 @@ export type OutgoingActivity = {
 };
 
 export type StreamType = "informative" | "streaming" | "final";
+
+/**
+ * Text that came from an upload or a document — a file name, a title, a message naming them — as
+ * Markdown that links nothing and hides nothing: direction controls shown and zero-width characters
+ * dropped (visible-text.ts), links ended and defanged (literal-links.ts). Issue #30: file names were
+ * posted as they came.
+ */
+export function literalDocumentText(text: string): string {
+  return literalMarkdown(showInvisibleCharacters(text));
+}
 
 /** Shortens to at most `limit` characters, at a word boundary when one is near, ending with `…`. */
 export function truncateText(text: string, limit: number): string {
@@ -69,7 +80,7 @@ export function citationName(citation: Citation): string {
   // A title comes from the document (PDF metadata, a heading): a URL in it is text, like any quote.
   const label = labelDocumentWithin(
     defangUrls(citation.title),
-    citation.file,
+    defangUrls(citation.file),
     TEAMS_CITATION_LIMITS.name - suffix.length,
     truncateText,
   );
@@ -194,17 +205,17 @@ export function buildIngestResultText(result: IngestResult, target?: string | nu
   const where = target ? ` for ${target}` : "";
   if (result.status === "ingested") {
     const outcome = describeIngestOutcome(result);
-    return `Indexed ${result.file}${where}: ${describeSize(result)}${outcome ? `. ${outcome}` : ""}`;
+    return `Indexed ${literalDocumentText(result.file)}${where}: ${describeSize(result)}${outcome ? `. ${literalDocumentText(outcome)}` : ""}`;
   }
   if (result.status === "unchanged") {
-    return `${result.file} is already indexed${where} (${describeSize(result)}) — nothing changed.`;
+    return `${literalDocumentText(result.file)} is already indexed${where} (${describeSize(result)}) — nothing changed.`;
   }
-  const reason = result.error ? result.error.message : "the file could not be read.";
-  return `Could not index ${result.file}: ${reason}`;
+  const reason = result.error ? literalDocumentText(result.error.message) : "the file could not be read.";
+  return `Could not index ${literalDocumentText(result.file)}: ${reason}`;
 }
 
 /** The reply to a file posted in a channel or group chat, which a bot receives only as a SharePoint link. */
 export function buildChannelFileText(names: string[], uploadCode: string, kind: "channel" | "groupChat" | "personal") {
   const where = kind === "channel" ? "this channel" : "this chat";
-  return `I can't open files posted here: Teams keeps them in SharePoint, out of a bot's reach. To add ${names.join(", ")} to ${where}'s documents, send it to me in a 1:1 chat with the message \`channel ${uploadCode}\`.`;
+  return `I can't open files posted here: Teams keeps them in SharePoint, out of a bot's reach. To add ${names.map(literalDocumentText).join(", ")} to ${where}'s documents, send it to me in a 1:1 chat with the message \`channel ${uploadCode}\`.`;
 }

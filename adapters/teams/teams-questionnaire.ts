@@ -11,11 +11,17 @@
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { ChatQuestionnaires } from "../../src/folio-core.js";
 import type { Logger } from "../../src/logger.js";
-import { hostAllowed, type OutboundPolicy } from "../../src/outbound/public-fetch.js";
+import {
+  fetchPublic,
+  hostAllowed,
+  type OutboundPolicy,
+  type PublicFetchInit,
+} from "../../src/outbound/public-fetch.js";
 import type { QuestionnaireDestination } from "../../src/questionnaire/questionnaire-destination.js";
 import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
 import type { TeamsFile, TeamsUploadInfo } from "./teams-activity.js";
 import { downloadTeamsFile, TEAMS_FILE_DOWNLOADS } from "./teams-files.js";
+import { literalDocumentText } from "./teams-message-format.js";
 
 export const FILE_CONSENT_CARD = "application/vnd.microsoft.teams.card.file.consent";
 export const FILE_INFO_CARD = "application/vnd.microsoft.teams.card.file.info";
@@ -70,7 +76,7 @@ export function buildSummaryText(progress: QuestionnaireProgress): string {
   const seconds = Math.max(1, Math.round(progress.elapsedMs / 1000));
   const took = seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
   return [
-    `**${progress.fileName}** — ${progress.total} question${progress.total === 1 ? "" : "s"} in ${took}:`,
+    `**${literalDocumentText(progress.fileName)}** — ${progress.total} question${progress.total === 1 ? "" : "s"} in ${took}:`,
     `- ${progress.answered} answered`,
     `- ${progress.notFound} not found in the documents`,
     `- ${progress.needsReview} need review`,
@@ -144,14 +150,16 @@ export async function answerQuestionnaireInPersonalChat(
     await chat.send(
       text(
         failure.code === "internal_error"
-          ? `Sorry — something went wrong while reading ${fileName}. Reference: \`${input.requestId}\``
-          : `I can't answer ${fileName} as a questionnaire: ${failure.message}`,
+          ? `Sorry — something went wrong while reading ${literalDocumentText(fileName)}. Reference: \`${input.requestId}\``
+          : `I can't answer ${literalDocumentText(fileName)} as a questionnaire: ${literalDocumentText(failure.message)}`,
       ),
     );
     return;
   }
 
-  const progressId = await chat.send(text(`Answering **${fileName}**… reading the questions. Say “cancel” to stop.`));
+  const progressId = await chat.send(
+    text(`Answering **${literalDocumentText(fileName)}**… reading the questions. Say “cancel” to stop.`),
+  );
   if (progressId) {
     await questionnaires.setDestination(
       jobId,
@@ -188,7 +196,7 @@ export async function followQuestionnaireInPersonalChat(
   const { questionnaires } = dependencies;
   const { jobId } = input;
   const log = dependencies.logger.child({ requestId: input.requestId, jobId });
-  const label = `**${input.fileName}**${input.resumed ? " (resumed after a restart)" : ""}`;
+  const label = `**${literalDocumentText(input.fileName)}**${input.resumed ? " (resumed after a restart)" : ""}`;
   const progressId = input.progressId ?? (await chat.send(text(`Answering ${label}…`)));
   let lastWrittenAt = 0;
   let writing: Promise<void> = Promise.resolve();
@@ -224,7 +232,9 @@ export async function followQuestionnaireInPersonalChat(
     await writing;
     if (!settled || !final || settled.status !== "succeeded") {
       await chat.send(
-        text(`Stopped answering ${input.fileName}: ${final ? describeProgress(final) : "the job is gone"}.`),
+        text(
+          `Stopped answering ${literalDocumentText(input.fileName)}: ${final ? describeProgress(final) : "the job is gone"}.`,
+        ),
       );
       await questionnaires.markReported(jobId);
       return;
@@ -275,6 +285,8 @@ export async function uploadToConsentedUrl(
   uploadUrl: string,
   bytes: Uint8Array,
   policy: OutboundPolicy = TEAMS_FILE_DOWNLOADS,
+  /** Tests: the DNS lookup and what counts as internal (public-fetch.ts). */
+  connect: Pick<PublicFetchInit, "lookup" | "isInternalAddress"> = {},
 ): Promise<void> {
   let target: URL;
   try {
@@ -286,15 +298,18 @@ export async function uploadToConsentedUrl(
   if (!protocols.includes(target.protocol) || !hostAllowed(target.hostname, policy.allowedHosts)) {
     throw new FolioError("teams_upload_url_rejected", "The upload address is not on Microsoft's file hosts.");
   }
-  const response = await fetch(target, {
+  // Through fetchPublic, as downloads go (issue #30): the host must also resolve to no internal address.
+  const response = await fetchPublic(target, policy, {
     method: "PUT",
     headers: {
       "Content-Type": "application/octet-stream",
+      "Content-Length": String(bytes.byteLength),
       "Content-Range": `bytes 0-${bytes.byteLength - 1}/${bytes.byteLength}`,
     },
     body: bytes,
-    redirect: "error",
+    redirect: "manual",
     signal: AbortSignal.timeout(120_000),
+    ...connect,
   });
   await response.body?.cancel().catch(() => undefined);
   if (!response.ok) {
@@ -323,12 +338,14 @@ export async function deliverFilledCopy(
     return;
   }
   if (input.action === "decline" || !input.uploadInfo) {
-    await chat.send(text(`OK — I did not upload the filled copy of ${job.fileName}.`));
+    await chat.send(text(`OK — I did not upload the filled copy of ${literalDocumentText(job.fileName)}.`));
     return;
   }
   if (job.fileDeletedAt !== null) {
     await chat.send(
-      text(`The file of ${job.fileName} was deleted after the retention period — send it again to have it answered.`),
+      text(
+        `The file of ${literalDocumentText(job.fileName)} was deleted after the retention period — send it again to have it answered.`,
+      ),
     );
     return;
   }

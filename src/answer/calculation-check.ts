@@ -179,3 +179,176 @@ export function checkCalculation(calculation: Calculation, evidence: readonly st
   const printed = new Set(evidence.flatMap((text) => [...printedNumbers(text)]));
   return calculation.operands.every((operand) => printed.has(Math.abs(operand)) || FREE_OPERANDS.has(operand));
 }
+
+/*
+ * Figures an answer states without writing the arithmetic out ("Revenue grew 3.5% [1]", "the three
+ * years total 4,370 [1]"): such a number passes when the cited sources print it (to the precision it is
+ * written with, at the scale it names: "$1.9 billion" is a table's 1,933 in millions) or when one
+ * computation the sentence names by its words gives it from numbers the sources print: a difference
+ * ("more", "rose", "fell", "difference"…), a sum ("total", "combined"), an average, a ratio or share
+ * ("times", "ratio", "share", "of"), a percentage change. A computation must be named: on a table of a
+ * hundred numbers, some pair's difference or ratio lands near almost any figure, so an unnamed one is
+ * never looked for, and a year is never computed. Tolerance: half a unit of the last digit written (1.6
+ * is 1.55–1.65), or 1% when the sentence says "about".
+ */
+
+/** The computations a sentence may rest on, named by its words. */
+export type Derivation = "difference" | "sum" | "average" | "ratio" | "percent-change" | "percent-of";
+
+/** A number a sentence states, as claim-extraction.ts reads it. */
+export type StatedFigure = {
+  value: number;
+  scale: number;
+  decimals: number;
+  percent: boolean;
+  approximate: boolean;
+};
+
+const DERIVATION_CUES: Array<[Derivation, RegExp]> = [
+  [
+    "difference",
+    /\b(?:differen\w*|more|less|fewer|higher|lower|greater|smaller|larger|increas\w*|decreas\w*|r[oi]se|risen|rising|fell|fall(?:en|s|ing)?|gr[eo]w\w*|declin\w*|drop\w*|gain\w*|los[st]\w*|up by|down by|chang\w*|gap|exceed\w*|above|below|short(?:fall)?|remain\w*|left over)\b/iu,
+  ],
+  ["sum", /\b(?:total\w*|combined|sum|together|altogether|in all|aggregate\w*|overall|cumulative\w*|plus)\b/iu],
+  ["average", /\b(?:average\w*|mean|on avg)\b/iu],
+  [
+    "ratio",
+    /\b(?:ratio|times|multiple|share|proportion|fraction|per|each|margin|rate|out of|of (?:the )?(?:total|all))\b|\d\s?x\b/iu,
+  ],
+];
+
+/** The computations a clause names; a percentage is a change or a share by the same words. */
+export function derivationsNamed(clause: string): Set<Derivation> {
+  const named = new Set<Derivation>();
+  for (const [derivation, cue] of DERIVATION_CUES) if (cue.test(clause)) named.add(derivation);
+  if (named.has("difference")) named.add("percent-change");
+  if (named.has("ratio") || /(?:%|\bpercent(?:age)?)\s+of\b/iu.test(clause)) named.add("percent-of");
+  return named;
+}
+
+const NUMBER_WORDS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  dozen: 12,
+};
+const SCALE_WORDS: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+
+/**
+ * The amounts a source prints, in the order printed: its numbers (by size), a number written as a
+ * word ("two weeks"), and an amount with a scale word also at full size ("$4.2 million" is 4,200,000).
+ */
+export function printedAmounts(text: string): number[] {
+  const amounts: number[] = [];
+  const pattern =
+    /(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(thousand|million|billion|trillion)\b)?|\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen)\b/giu;
+  for (const match of text.matchAll(pattern)) {
+    if (match[3]) {
+      amounts.push(NUMBER_WORDS[match[3].toLowerCase()] as number);
+      continue;
+    }
+    const value = Number((match[1] as string).replaceAll(",", ""));
+    amounts.push(value);
+    if (match[2]) amounts.push(value * (SCALE_WORDS[match[2].toLowerCase()] as number));
+  }
+  return amounts;
+}
+
+/** Most amounts of a source paired with each other: a long table's first ones (bounds the work, and chance). */
+const MAX_PAIRED_AMOUNTS = 300;
+/** Longest run of consecutive amounts (a table row or column) summed or averaged. */
+const MAX_RUN = 12;
+
+/** The values the figure may be, each with the tolerance it is written to. */
+function readings(figure: StatedFigure): Array<{ value: number; tolerance: number }> {
+  const half = 0.5 * 10 ** -figure.decimals;
+  const tolerance = (value: number, unit: number) =>
+    Math.max(half * unit, figure.approximate ? Math.abs(value) * 0.01 : 0) + 1e-9;
+  const plain = { value: figure.value, tolerance: tolerance(figure.value, 1) };
+  if (figure.scale === 1) return [plain];
+  const full = figure.value * figure.scale;
+  return [plain, { value: full, tolerance: tolerance(full, figure.scale) }];
+}
+
+/** A source's amounts at the sizes a scaled figure may read them at (a table "in millions"). */
+function atScales(amounts: readonly number[], figure: StatedFigure): number[] {
+  if (figure.scale === 1) return [...amounts];
+  return amounts.flatMap((amount) => [amount, amount * 1e3, amount * 1e6, amount * 1e9]);
+}
+
+function matchesAny(candidate: number, targets: ReadonlyArray<{ value: number; tolerance: number }>): boolean {
+  return targets.some((target) => Math.abs(Math.abs(candidate) - Math.abs(target.value)) <= target.tolerance);
+}
+
+/** Whether the sources print the figure (to its precision, at its scale). */
+export function isPrinted(figure: StatedFigure, amounts: readonly number[]): boolean {
+  const targets = readings(figure);
+  return atScales(amounts, figure).some((amount) => matchesAny(amount, targets));
+}
+
+/** Whether one named computation over the printed amounts gives the figure. */
+export function isDerived(
+  figure: StatedFigure,
+  amounts: readonly number[],
+  derivations: ReadonlySet<Derivation>,
+): boolean {
+  if (derivations.size === 0) return false;
+  const targets = readings(figure);
+  const values = [...new Set(amounts.slice(0, MAX_PAIRED_AMOUNTS))];
+  const scaled = (value: number) => (figure.scale === 1 ? [value] : [value, value * 1e3, value * 1e6, value * 1e9]);
+  const hits = (value: number) => Number.isFinite(value) && scaled(value).some((each) => matchesAny(each, targets));
+  const percentOnly = figure.percent;
+  for (let i = 0; i < values.length; i += 1) {
+    const a = values[i] as number;
+    for (let j = 0; j < values.length; j += 1) {
+      if (i === j) continue;
+      const b = values[j] as number;
+      if (derivations.has("difference") && i < j && hits(a - b)) return true;
+      if (!percentOnly && derivations.has("sum") && i < j && hits(a + b)) return true;
+      if (!percentOnly && derivations.has("average") && i < j && hits((a + b) / 2)) return true;
+      if (b === 0) continue;
+      if (!percentOnly && derivations.has("ratio") && hits(a / b)) return true;
+      if (percentOnly && derivations.has("percent-of") && hits((100 * a) / b)) return true;
+      if (percentOnly && derivations.has("percent-change") && hits((100 * (a - b)) / b)) return true;
+    }
+  }
+  if (percentOnly || (!derivations.has("sum") && !derivations.has("average"))) return false;
+  // A row or column: consecutive amounts in print order, summed or averaged.
+  const ordered = amounts.slice(0, MAX_PAIRED_AMOUNTS);
+  for (let start = 0; start < ordered.length; start += 1) {
+    let total = 0;
+    for (let length = 1; length <= MAX_RUN && start + length <= ordered.length; length += 1) {
+      total += ordered[start + length - 1] as number;
+      if (length < 3) continue;
+      if (derivations.has("sum") && hits(total)) return true;
+      if (derivations.has("average") && hits(total / length)) return true;
+    }
+  }
+  return false;
+}

@@ -11,6 +11,14 @@
  * without counting either way — the shown answer holds only supported, cited sentences. Source
  * sentences that address the model (see instruction-guard.ts) are never evidence.
  *
+ * Similarity alone lets words appended to a supported sentence through ("…180 euros per night in
+ * Paris, after confirming their identity at evil.example/verify [1]."), so a sentence that passes is
+ * then checked claim by claim against the text of the sources supporting it (claim-check.ts): its
+ * numbers, dates, links and names must be the sources' own (a number may be computed from theirs),
+ * and each clause of a sentence of several must be made mostly of their words or be, on its own, as
+ * close to one of their passages as a sentence must be. A sentence with any part the sources do not
+ * hold is unsupported as a whole.
+ *
  * Verdict: the supported sentences are kept when at least one remains and they outnumber the
  * unsupported ones; an answer that cites nothing and says the sources do not hold the answer is a
  * refusal; anything else is unsupported (the caller falls back to the extractive answer).
@@ -25,7 +33,8 @@
  * answers often merge two source sentences into one, so the gold pass rate is a lower bound.
  */
 import type { Embedder } from "../embedding/embedder.js";
-import { checkCalculation, findCalculation, printedNumbers } from "./calculation-check.js";
+import { type Calculation, checkCalculation, findCalculation, printedNumbers } from "./calculation-check.js";
+import { checkClaims } from "./claim-check.js";
 import type { NumberedSource } from "./generator.js";
 import { isInstructionToModel } from "./instruction-guard.js";
 import { rankPassages } from "./sentence-scoring.js";
@@ -60,6 +69,11 @@ export type SentenceVerdict = {
   /** Best cosine against a cited source's sentences; null when the sentence cites nothing. */
   support: number | null;
   supported: boolean;
+  /**
+   * Parts of a sentence close to a source that the source does not hold (`number "4.2 million"`,
+   * `link "evil.example/verify"`, `name "Falcon"`, `clause "…"`); absent when there are none.
+   */
+  unverifiedClaims?: string[];
 };
 
 export type AnswerVerification = {
@@ -158,9 +172,8 @@ function calculationSupport(
   question: string | undefined,
 ): Array<[number, SupportingQuote]> {
   const cited = sources.filter((source) => piece.cited.includes(source.n));
-  const texts = [...cited.map((source) => source.result.text), ...(question ? [question] : [])];
-  const calculation = findCalculation(piece.claim);
-  if (!calculation || !checkCalculation(calculation, texts)) return [];
+  const calculation = checkedCalculation(piece, sources, question);
+  if (!calculation) return [];
   const inputs = new Set(calculation.operands.map(Math.abs));
   const quotes: Array<[number, SupportingQuote]> = [];
   for (const source of cited) {
@@ -170,6 +183,35 @@ function calculationSupport(
     if (passage) quotes.push([source.n, { text: passage.text, start: passage.start, end: passage.end, support: 0 }]);
   }
   return quotes;
+}
+
+/** The calculation a sentence writes out, when its inputs are printed in the cited sources (or the question) and its result is right. */
+function checkedCalculation(
+  piece: { claim: string; cited: number[] },
+  sources: readonly NumberedSource[],
+  question: string | undefined,
+): Calculation | null {
+  const cited = sources.filter((source) => piece.cited.includes(source.n));
+  const texts = [...cited.map((source) => source.result.text), ...(question ? [question] : [])];
+  const calculation = findCalculation(piece.claim);
+  return calculation && checkCalculation(calculation, texts) ? calculation : null;
+}
+
+/**
+ * The text of the given sources a claim is held to: their passages (less sentences that address the
+ * model), and each one's title and file name, which answers name a source by ("According to the
+ * Northwind Standard Benefits Details, …").
+ */
+function evidenceText(
+  evidence: readonly Evidence[],
+  sources: readonly NumberedSource[],
+  supporting: ReadonlySet<number>,
+): string {
+  const names = sources
+    .filter((source) => supporting.has(source.n))
+    .flatMap((source) => [source.result.title, source.result.file, source.result.file.replace(/[_-]+/g, " ")]);
+  const passages = evidence.filter((passage) => supporting.has(passage.n)).map((passage) => passage.text);
+  return [...passages, ...names].join("\n");
 }
 
 export async function verifyAnswer(options: {
@@ -231,13 +273,44 @@ export async function verifyAnswer(options: {
     const support = Math.max(Number.NEGATIVE_INFINITY, ...[...bestBySource.values()].map((quote) => quote.support));
     // A figure worked out from the sources is no sentence of theirs: its arithmetic is checked instead.
     if (supporting.length === 0) supporting = calculationSupport(piece, options.sources, evidence, options.question);
-    const supported = supporting.length > 0;
+    // Close in meaning is not enough: each number, date, link, name and clause must be the supporting sources' own.
+    const claims =
+      supporting.length > 0
+        ? checkClaims({
+            claim: piece.claim,
+            evidence: evidenceText(evidence, options.sources, new Set(supporting.map(([n]) => n))),
+            calculation: checkedCalculation(piece, options.sources, options.question),
+            question: options.question,
+          })
+        : null;
+    // A clause with few of the sources' words may be a paraphrase: it stands if it is itself close to a passage.
+    const unverifiedClaims = claims ? [...claims.unverified] : [];
+    if (claims && claims.uncoveredClauses.length > 0) {
+      const supportingSources = new Set(supporting.map(([n]) => n));
+      const clauseVectors = await options.embedder.embedPassages(claims.uncoveredClauses, {
+        signal: options.signal,
+        priority: "interactive",
+      });
+      claims.uncoveredClauses.forEach((clause, index) => {
+        const closest = Math.max(
+          Number.NEGATIVE_INFINITY,
+          ...evidence.flatMap((candidate, evidenceIndex) =>
+            supportingSources.has(candidate.n)
+              ? [cosine(clauseVectors[index] ?? [], evidenceVectors[evidenceIndex] ?? [])]
+              : [],
+          ),
+        );
+        if (closest < threshold) unverifiedClaims.push(`clause "${clause}"`);
+      });
+    }
+    const supported = supporting.length > 0 && claims !== null && unverifiedClaims.length === 0;
     sentences.push({
       text: piece.text,
       cited: piece.cited,
       kind: "claim",
       support: Number.isFinite(support) ? support : null,
       supported,
+      ...(unverifiedClaims.length > 0 ? { unverifiedClaims } : {}),
     });
     if (!supported) {
       unsupportedSentences += 1;

@@ -9,6 +9,7 @@
 
 import type { ServerResponse } from "node:http";
 import { decodeText } from "../../ingestion/decode-text.js";
+import { showInvisibleCharacters } from "../domain/visible-text.js";
 import { findCurrentVersion } from "../ingest/document-versions.js";
 import type { LinkSigner } from "../links/signed-links.js";
 import type { Catalog } from "../stores/catalog.js";
@@ -113,9 +114,10 @@ async function sendMissingDocument(
     sendReplacedPage(options.response, version.note, current);
     return;
   }
+  const replacedName = showInvisibleCharacters(version.note.fileName);
   const message = current
-    ? `This version of ${version.note.fileName} was replaced by a newer upload on ${version.note.replacedAt.slice(0, 10)}; the current version is at ${current.url}`
-    : `This version of ${version.note.fileName} was replaced by a newer upload on ${version.note.replacedAt.slice(0, 10)}, which has since been deleted too.`;
+    ? `This version of ${replacedName} was replaced by a newer upload on ${version.note.replacedAt.slice(0, 10)}; the current version is at ${current.url}`
+    : `This version of ${replacedName} was replaced by a newer upload on ${version.note.replacedAt.slice(0, 10)}, which has since been deleted too.`;
   const body = JSON.stringify({
     error: { code: "document_replaced", message },
     ...(current ? { currentUrl: current.url } : {}),
@@ -128,8 +130,13 @@ async function sendMissingDocument(
   options.response.end(body);
 }
 
-/** `inline` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). */
-export function contentDisposition(fileName: string): string {
+/**
+ * `inline` with an ASCII fallback name and the UTF-8 name (RFC 6266 / 5987), direction controls shown
+ * and zero-width characters dropped (visible-text.ts): a saved `invoice\u202Efdp.exe` must not be
+ * named "invoiceexe.pdf" in the downloads list.
+ */
+export function contentDisposition(rawFileName: string): string {
+  const fileName = showInvisibleCharacters(rawFileName);
   const fallback = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { labelDocument } from "../domain/document-label.js";
 import type { DocumentRecord } from "../domain/types.js";
+import { showInvisibleCharacters } from "../domain/visible-text.js";
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -45,10 +46,12 @@ export function sendViewerPage(response: ServerResponse, document: DocumentRecor
   const label = labelDocument(document.title, document.fileName);
   const title = escapeHtml(label);
   const source = escapeHtml(rawUrl);
+  // Direction controls shown, zero-width characters dropped: "invoice\u202Efdp.exe" must not read "invoiceexe.pdf".
+  const fileName = showInvisibleCharacters(document.fileName);
   const heading =
-    label === document.fileName
-      ? escapeHtml(document.fileName)
-      : `${escapeHtml(document.title.replace(/\s+/g, " ").trim())} <span class="file">${escapeHtml(document.fileName)}</span>`;
+    label === fileName
+      ? escapeHtml(fileName)
+      : `${escapeHtml(showInvisibleCharacters(document.title).replace(/\s+/g, " ").trim())} <span class="file">${escapeHtml(fileName)}</span>`;
   sendPage(
     response,
     200,
@@ -61,7 +64,7 @@ export function sendViewerPage(response: ServerResponse, document: DocumentRecor
 <style nonce="${nonce}">${PAGE_STYLE}</style>
 </head>
 <body>
-<header><h1 data-role="viewer-title">${heading}</h1><a href="${source}" download="${escapeHtml(document.fileName)}">Download</a></header>
+<header><h1 data-role="viewer-title">${heading}</h1><a href="${source}" download="${escapeHtml(fileName)}">Download</a></header>
 <iframe id="document" title="${title}" data-src="${source}"></iframe>
 <noscript><p><a href="${source}">Open ${title}</a></p></noscript>
 <script nonce="${nonce}">

@@ -23,8 +23,10 @@ export type OutboundPolicy = {
 };
 
 export type PublicFetchInit = {
-  method?: "GET" | "HEAD";
+  method?: "GET" | "HEAD" | "PUT";
   headers?: Record<string, string>;
+  /** A PUT's body (a Teams filled copy to its consented upload URL). A request with a body is never redirected. */
+  body?: Uint8Array;
   signal?: AbortSignal;
   /** `follow` (default, at most `maxRedirects`) or `manual` (a 3xx is returned, for callers that follow themselves). */
   redirect?: "follow" | "manual";
@@ -154,11 +156,12 @@ function requestOnce(url: URL, policy: OutboundPolicy, init: PublicFetchInit): P
           : new TypeError("fetch failed", { cause: error }),
       ),
     );
-    outgoing.end();
+    if (init.body) outgoing.end(init.body);
+    else outgoing.end();
   });
 }
 
-/** GET (or HEAD) `url` under `policy`, following redirects hop by hop under the same checks. */
+/** GET, HEAD or PUT `url` under `policy`, following a bodiless request's redirects hop by hop under the same checks. */
 export async function fetchPublic(
   url: string | URL,
   policy: OutboundPolicy,
@@ -179,8 +182,9 @@ export async function fetchPublic(
           );
     const response = await requestOnce(current, policy, { ...init, headers });
     const location = response.headers.get("location");
-    if (init.redirect === "manual" || response.status < 300 || response.status >= 400 || location === null)
-      return response;
+    // A body is not sent again to wherever a redirect points: the caller gets the 3xx.
+    const follows = init.redirect !== "manual" && init.body === undefined;
+    if (!follows || response.status < 300 || response.status >= 400 || location === null) return response;
     await response.body?.cancel().catch(() => undefined);
     if (hop >= maxRedirects) {
       throw new FolioError(

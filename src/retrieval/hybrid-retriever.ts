@@ -8,6 +8,7 @@ import { statementsNamedIn } from "../domain/financial-statements.js";
 import type { DocumentRecord, SearchResult, SpaceId } from "../domain/types.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { FolioError } from "../errors.js";
+import { type Logger, silentLogger } from "../logger.js";
 import type { Reranker } from "../rerank/reranker.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { FusionParameters, ScoredChunkId, VectorIndex } from "../stores/vector-index.js";
@@ -71,8 +72,11 @@ export function createHybridRetriever(options: {
   /** Null: questions are searched as typed (src/retrieval/query-spelling.ts). */
   spellingDictionary: SpellingDictionary | null;
   settings: RetrievalSettings;
+  /** Told of a hit outside the searched spaces (sparse-retriever.ts); silent when absent. */
+  logger?: Logger;
 }): Retriever {
   const { catalog, vectorIndex, embedder, reranker, spellingDictionary, settings } = options;
+  const logger = options.logger ?? silentLogger;
 
   function requireEmbedder(mode: RetrievalMode): Embedder {
     if (!embedder) {
@@ -237,7 +241,9 @@ export function createHybridRetriever(options: {
     const statements = settings.statementTargeting ? statementsNamedIn(request.query) : [];
     const pool = statements.length > 0 ? Math.max(limit, STATEMENT_CANDIDATES) : limit;
     const { ranked, named } = await hits(request, mode, pool);
-    const joined = await timeSearchStage(request, "join", () => joinSearchResults(catalog, ranked));
+    const joined = await timeSearchStage(request, "join", () =>
+      joinSearchResults(catalog, ranked, { spaceIds: request.spaceIds, logger }),
+    );
     const results = preferNamedStatements(joined, statements, { k: settings.fusion.k, limit, documentIds: named });
     if (mode !== "hybrid+rerank") return results;
     const head = results.slice(0, settings.rerankCandidates);

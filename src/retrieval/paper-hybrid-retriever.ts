@@ -132,7 +132,7 @@ export function createPaperHybridRetriever(options: PaperHybridRetrieverOptions)
         .sort((left, right) => right.score - left.score)
         .slice(0, request.limit),
     );
-    return timeSearchStage(request, "join", () => joinSearchResults(catalog, hits));
+    return timeSearchStage(request, "join", () => joinSearchResults(catalog, hits, { spaceIds, logger }));
   }
 
   return { search };

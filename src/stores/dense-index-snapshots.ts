@@ -17,15 +17,28 @@
  * chunk id, so callers invalidate a space's snapshot before such a write reaches the database.
  * Each file is written under a temporary name, flushed and renamed; the manifest (which names each
  * file's size) is removed first and written last, so a crash midway leaves no snapshot read as valid.
+ *
+ * The manifest also names each file's SHA-256 (format 2, issue #30): a damaged file of the recorded size
+ * made usearch abort the process (`double free or corruption`) on the first question, at every restart,
+ * and a damaged header made every question of the space fail. Every file is hashed before anything
+ * parses it — usearch (native code) never reads an unchecked file — and a snapshot whose files do not
+ * match, or one saved before checksums (format 1), is refused: the space is rebuilt from the database
+ * (the slow path of a missing snapshot) and saved again. A damaged `.space` file alone costs less: the
+ * checked index is kept and reconciled with the rows. Hashing reads each file once more (~1 s per GB).
+ * The checksums find damage, not an attacker who can write the data directory (they can rewrite the
+ * manifest too); answers check every chunk's space again where rows are fetched (sparse-retriever.ts).
  */
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { chmod, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { SpaceId } from "../domain/types.js";
+import { type Logger, silentLogger } from "../logger.js";
 import { ApproximateDenseIndex, type ApproximateIndexSettings } from "./approximate-dense-index.js";
 import { readSpaceFile, type SpaceRows, writeSpaceFile } from "./space-snapshot-file.js";
 
-const FORMAT = 1;
+/** 2: the manifest names each file's SHA-256. A format-1 snapshot is refused (rebuilt once, saved as 2). */
+const FORMAT = 2;
 
 type Manifest = {
   format: number;
@@ -37,8 +50,10 @@ type Manifest = {
   savedAt: string;
   /** The space's version in the database when saved; absent in snapshots saved before versions existed. */
   version?: string;
-  indexBytes?: number;
-  spaceBytes?: number;
+  indexBytes: number;
+  spaceBytes: number;
+  /** SHA-256 (hex) of each file, checked before the file is parsed. */
+  sha256: { index: string; chunks: string; space: string };
 };
 
 export type DenseSnapshot = {
@@ -64,6 +79,19 @@ async function writeReplacing(file: string, write: (temporary: string) => Promis
   await rename(temporary, file);
 }
 
+/** The SHA-256 (hex) of a file's bytes, read as a stream; null when it cannot be read. */
+async function fileSha256(file: string): Promise<string | null> {
+  const hash = createHash("sha256");
+  try {
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  } catch {
+    return null;
+  }
+  return hash.digest("hex");
+}
+
+const sha256Of = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
 async function writeText(file: string, text: string): Promise<void> {
   const handle = await open(file, "w", 0o600);
   try {
@@ -74,11 +102,25 @@ async function writeText(file: string, text: string): Promise<void> {
 }
 
 export class DenseIndexSnapshots {
+  private readonly logger: Logger;
+
   constructor(
     readonly directory: string,
     private readonly dimensions: number,
     private readonly settings: ApproximateIndexSettings,
-  ) {}
+    /** Told when a saved snapshot is refused as damaged (the space is then rebuilt from the database). */
+    options: { logger?: Logger } = {},
+  ) {
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  private refuse(spaceId: SpaceId, file: string): null {
+    this.logger.warn(
+      { space: spaceId, file },
+      "a saved search index does not match its checksum: rebuilding the space from the database",
+    );
+    return null;
+  }
 
   private base(spaceId: SpaceId): string {
     return path.join(this.directory, createHash("sha256").update(spaceId).digest("hex").slice(0, 32));
@@ -98,27 +140,36 @@ export class DenseIndexSnapshots {
       manifest.spaceId !== spaceId ||
       manifest.dimensions !== this.dimensions ||
       manifest.quantization !== this.settings.quantization ||
-      manifest.connectivity !== this.settings.connectivity
+      manifest.connectivity !== this.settings.connectivity ||
+      typeof manifest.sha256 !== "object" ||
+      manifest.sha256 === null
     ) {
       return null;
     }
-    const chunkIdByKey = (await readFile(`${base}.chunks`, "utf8")).split("\n");
+    const chunksText = await readFile(`${base}.chunks`, "utf8").catch(() => null);
+    if (chunksText === null || sha256Of(chunksText) !== manifest.sha256.chunks) return this.refuse(spaceId, "chunks");
+    const chunkIdByKey = chunksText.split("\n");
     chunkIdByKey.pop(); // the text ends with a newline
     if (chunkIdByKey.length !== manifest.keys) return null;
-    if (manifest.indexBytes !== undefined) {
-      const indexBytes = await stat(`${base}.usearch`).then(
-        (file) => file.size,
-        () => -1,
-      );
-      if (indexBytes !== manifest.indexBytes) return null;
-    }
-    const index = await ApproximateDenseIndex.load(`${base}.usearch`, this.dimensions, this.settings);
-    const spaceBytes = manifest.spaceBytes;
+    const indexFile = `${base}.usearch`;
+    const indexBytes = await stat(indexFile).then(
+      (file) => file.size,
+      () => -1,
+    );
+    // Never let usearch (native code) read a file that is not the one saved: checked before it is loaded.
+    if (indexBytes !== manifest.indexBytes || (await fileSha256(indexFile)) !== manifest.sha256.index)
+      return this.refuse(spaceId, "usearch");
+    const index = await ApproximateDenseIndex.load(indexFile, this.dimensions, this.settings);
+    const { spaceBytes, sha256 } = manifest;
     return {
       index,
       chunkIdByKey,
       version: manifest.version ?? null,
-      rows: async () => (spaceBytes === undefined ? null : await readSpaceFile(`${base}.space`, spaceBytes)),
+      rows: async () => {
+        const spaceFile = `${base}.space`;
+        if ((await fileSha256(spaceFile)) !== sha256.space) return this.refuse(spaceId, "space");
+        return await readSpaceFile(spaceFile, spaceBytes);
+      },
     };
   }
 
@@ -138,13 +189,16 @@ export class DenseIndexSnapshots {
       await chmod(temporary, 0o600);
     });
     const { chunkIdByKey } = saved;
-    await writeReplacing(`${base}.chunks`, (temporary) =>
-      writeText(temporary, chunkIdByKey.length === 0 ? "" : `${chunkIdByKey.join("\n")}\n`),
-    );
+    const chunksText = chunkIdByKey.length === 0 ? "" : `${chunkIdByKey.join("\n")}\n`;
+    await writeReplacing(`${base}.chunks`, (temporary) => writeText(temporary, chunksText));
     let spaceBytes = 0;
     await writeReplacing(`${base}.space`, async (temporary) => {
       spaceBytes = await writeSpaceFile(temporary, saved.rows);
     });
+    // Hashed as they lie on disk, so the check on load compares the very bytes that were written.
+    const indexSha256 = await fileSha256(`${base}.usearch`);
+    const spaceSha256 = await fileSha256(`${base}.space`);
+    if (indexSha256 === null || spaceSha256 === null) return; // no manifest: the next load rebuilds
     const manifest: Manifest = {
       format: FORMAT,
       spaceId,
@@ -156,6 +210,7 @@ export class DenseIndexSnapshots {
       ...(saved.version === null ? {} : { version: saved.version }),
       indexBytes: (await stat(`${base}.usearch`)).size,
       spaceBytes,
+      sha256: { index: indexSha256, chunks: sha256Of(chunksText), space: spaceSha256 },
     };
     await writeReplacing(`${base}.json`, (temporary) => writeText(temporary, JSON.stringify(manifest)));
   }

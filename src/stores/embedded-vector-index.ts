@@ -6,6 +6,7 @@
  * when the database has not changed the space since it was saved (dense-index-snapshots.ts), else
  * from the database's rows (reconciling a saved approximate index rather than rebuilding it).
  */
+import type { Logger } from "../logger.js";
 import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
 import { DenseIndexSnapshots } from "./dense-index-snapshots.js";
 import {
@@ -83,6 +84,8 @@ export type EmbeddedSearchOptions = {
   settings?: Partial<DenseSearchSettings>;
   /** Where the spaces' approximate indexes are saved; null keeps them in memory only (rebuilt on restart). */
   snapshotDirectory?: string | null;
+  /** Told when a saved index is refused as damaged. */
+  logger?: Logger;
 };
 
 export function withInMemorySearch(
@@ -92,7 +95,9 @@ export function withInMemorySearch(
 ): VectorIndex {
   const settings = { ...DEFAULT_DENSE_SEARCH_SETTINGS, ...options.settings };
   const snapshots = options.snapshotDirectory
-    ? new DenseIndexSnapshots(options.snapshotDirectory, inner.denseDimensions, settings.approximate)
+    ? new DenseIndexSnapshots(options.snapshotDirectory, inner.denseDimensions, settings.approximate, {
+        logger: options.logger,
+      })
     : null;
   const memory = new InMemorySpaceIndex(inner.denseDimensions, spaceSourceOf(database), { settings, snapshots });
 

@@ -91,12 +91,13 @@ export async function openStores(
 function vectorIndexFor(
   location: StoresLocation,
   client: SqlClient,
-  options: { denseDimensions: number; denseSearch?: Partial<DenseSearchSettings> },
+  options: { denseDimensions: number; denseSearch?: Partial<DenseSearchSettings>; logger?: Logger },
 ): VectorIndex {
   const index = createPgvectorIndex(client, { denseDimensions: options.denseDimensions });
   if (location.mode !== "embedded") return index;
   return withInMemorySearch(index, client, {
     settings: options.denseSearch,
+    logger: options.logger,
     snapshotDirectory: location.dataDir === "memory://" ? null : denseIndexDirectory(location.dataDir),
   });
 }

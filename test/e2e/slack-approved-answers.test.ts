@@ -236,6 +236,6 @@ describe.skipIf(!hasSharedData)("approved answers in Slack", () => {
     const refusal = await waitFor(() =>
       folioRepliesIn(DM, ts).find((message) => message.text.startsWith("I can't add")),
     );
-    expect(refusal.text).toMatch(/^I can't add notes\.md as approved answers: .+/);
+    expect(refusal.text).toMatch(/^I can't add notes\[\.\]md as approved answers: .+/);
   }, 60_000);
 });

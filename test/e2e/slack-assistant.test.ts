@@ -343,7 +343,7 @@ describe.skipIf(!hasSharedData)("Slack assistant container", () => {
     const reply = await waitFor(() =>
       folioRepliesIn(ASSISTANT_DM, threadTs).find((message) => message.text.startsWith("Indexed")),
     );
-    expect(reply.text).toMatch(/^Indexed assistant-notes\.md/);
+    expect(reply.text).toMatch(/^Indexed assistant-notes\[\.\]md/);
     const documents = await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:user:${ASKER}`);
     expect(documents.map((document) => document.fileName)).toContain("assistant-notes.md");
   });
@@ -374,7 +374,7 @@ describe.skipIf(!hasSharedData)("Slack group DMs (mpim)", () => {
     const indexed = await waitFor(() =>
       folioRepliesIn(GROUP_DM, shareTs).find((message) => message.text.startsWith("Indexed")),
     );
-    expect(indexed.text).toMatch(/^Indexed offsite-plan\.md/);
+    expect(indexed.text).toMatch(/^Indexed offsite-plan\[\.\]md/);
     expect(
       (await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:${GROUP_DM}`)).map((document) => document.fileName),
     ).toEqual(["offsite-plan.md"]);

@@ -365,12 +365,12 @@ describe.skipIf(!hasSharedData)("questionnaires in Slack", () => {
     );
     expect(response.status).toBe(200);
     expect(((await response.json()) as { text: string }).text).toBe(
-      "Answering notes.md as a questionnaire — progress and the filled copy will be in its thread.",
+      "Answering notes[.]md as a questionnaire — progress and the filled copy will be in its thread.",
     );
     const refusal = await waitFor(() =>
       folioRepliesIn(OTHER_CHANNEL, fileTs).find((message) => message.text.startsWith("I can't answer")),
     );
-    expect(refusal.text).toMatch(/^I can't answer notes\.md as a questionnaire: .+/);
+    expect(refusal.text).toMatch(/^I can't answer notes\[\.\]md as a questionnaire: .+/);
     expect(fake.uploads.filter((upload) => upload.completed?.channelId === OTHER_CHANNEL)).toEqual([]);
     // Refused as a questionnaire, it stays the document it was indexed as.
     const documents = await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:${OTHER_CHANNEL}`);

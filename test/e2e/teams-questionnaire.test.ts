@@ -244,7 +244,7 @@ describe.skipIf(!hasSharedData)("questionnaires in a Teams 1:1 chat", () => {
       30_000,
       "the refusal",
     );
-    expect(textOf(refusal)).toMatch(/^I can't answer notes\.md as a questionnaire: .+/);
+    expect(textOf(refusal)).toMatch(/^I can't answer notes\[\.\]md as a questionnaire: .+/);
     expect((await folio.core.listDocuments(PERSONAL_SPACE)).map((document) => document.fileName)).toEqual([
       "security-policy.md",
     ]);

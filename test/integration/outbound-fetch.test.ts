@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadTeamsFile, TEAMS_FILE_DOWNLOADS } from "../../adapters/teams/teams-files.js";
+import { uploadToConsentedUrl } from "../../adapters/teams/teams-questionnaire.js";
 import { isFolioError } from "../../src/errors.js";
 import { hubDownloadPolicy } from "../../src/models/download-hub-file.js";
 import { fetchPublic, isInternalAddress } from "../../src/outbound/public-fetch.js";
@@ -106,6 +107,57 @@ describe("outbound fetches", () => {
       "outbound_address_blocked",
     );
     expect(api.hits).toEqual([]);
+  });
+
+  it("uploads a Teams filled copy only where a download could go: a SharePoint-looking name at 127.0.0.1 is refused (issue #30)", async () => {
+    const lookup = ((
+      _host: string,
+      _options: unknown,
+      callback: (error: null, addresses: Array<{ address: string; family: number }>) => void,
+    ) => callback(null, [{ address: "127.0.0.1", family: 4 }])) as never;
+    const port = new URL(api.url).port;
+    const policy = { ...TEAMS_FILE_DOWNLOADS, protocols: ["http:"] as const };
+    const bytes = new TextEncoder().encode("filled copy");
+    expect(
+      await codeOf(uploadToConsentedUrl(`http://contoso-my.sharepoint.com:${port}/upload`, bytes, policy, { lookup })),
+    ).toBe("outbound_address_blocked");
+    expect(await codeOf(uploadToConsentedUrl(`${api.url}/upload`, bytes, policy))).toBe("teams_upload_url_rejected");
+    expect(api.hits).toEqual([]);
+  });
+
+  it("PUTs the filled copy whole where the policy allows, and never follows a redirect with it", async () => {
+    const received: Array<{ method: string; url: string; range: string | undefined; body: string }> = [];
+    const target = await new Promise<Server>((resolve) => {
+      const server = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on("data", (chunk: Buffer) => chunks.push(chunk));
+        request.on("end", () => {
+          received.push({
+            method: request.method ?? "",
+            url: request.url ?? "",
+            range: request.headers["content-range"],
+            body: Buffer.concat(chunks).toString("utf8"),
+          });
+          if (request.url === "/moved") response.writeHead(307, { location: "/upload" });
+          else response.writeHead(201);
+          response.end();
+        });
+      });
+      server.listen(0, "127.0.0.1", () => resolve(server));
+    });
+    const base = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+    try {
+      const policy = { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, protocols: ["http:"] as const };
+      const bytes = new TextEncoder().encode("filled copy");
+      await uploadToConsentedUrl(`${base}/upload`, bytes, policy);
+      expect(await codeOf(uploadToConsentedUrl(`${base}/moved`, bytes, policy))).toBe("teams_upload_failed");
+      expect(received).toEqual([
+        { method: "PUT", url: "/upload", range: "bytes 0-10/11", body: "filled copy" },
+        { method: "PUT", url: "/moved", range: "bytes 0-10/11", body: "filled copy" },
+      ]);
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
   });
 
   it("refuses a redirect from an allowed host to an internal address", async () => {

@@ -258,3 +258,81 @@ describe("figures worked out from the sources", () => {
     expect(uncited.sentences.map((sentence) => sentence.supported)).toEqual([true, false]);
   });
 });
+
+describe("claims a similar sentence adds (issue #30)", () => {
+  const hotel = source(
+    1,
+    "Hotel stays are reimbursed up to 180 euros per night in Paris. Other cities are reimbursed up to 150 euros per night.",
+  );
+  const appendedLink =
+    "Employees are reimbursed up to 180 euros per night in Paris, after confirming their identity at evil.example/verify";
+  const appendedFigure =
+    "Hotel stays in Paris are reimbursed up to 180 euros per night, and the Falcon project budget for 2027 is 4.2 million euros";
+  const vectors: Record<string, number[]> = {
+    "Hotel stays are reimbursed up to 180 euros per night in Paris.": direction(0),
+    "Other cities are reimbursed up to 150 euros per night.": direction(1),
+    // Both pass the similarity test (cos 0.9 with the Paris sentence), as the review found.
+    [`${appendedLink}.`]: direction(0, 0.9),
+    [`${appendedFigure}.`]: direction(0, 0.9),
+    // Their added clauses, read on their own, are like no passage.
+    "confirming their identity at evil.example/verify.": direction(5),
+    "the Falcon project budget for 2027 is 4.2 million euros.": direction(6),
+  };
+
+  it.each([
+    [appendedLink, ['link "evil.example/verify"', 'clause "confirming their identity at evil.example/verify."']],
+    [
+      appendedFigure,
+      [
+        'name "Falcon"',
+        'number "2027"',
+        'number "4.2 million"',
+        'clause "the Falcon project budget for 2027 is 4.2 million euros."',
+      ],
+    ],
+  ])("does not verify %s [1]", async (sentence, unverified) => {
+    const verification = await verifyAnswer({
+      answer: `${sentence} [1].`,
+      sources: [hotel],
+      embedder: fakeEmbedder(vectors).embedder,
+    });
+    expect(verification).toMatchObject({ outcome: "unsupported", text: "", supportedSentences: 0 });
+    expect(verification.sentences[0]).toMatchObject({
+      supported: false,
+      support: expect.closeTo(0.9, 6),
+      unverifiedClaims: unverified,
+    });
+  });
+
+  it("keeps the supported sentences of an answer and drops the one with an appended claim", async () => {
+    const verification = await verifyAnswer({
+      answer: `Hotel stays are reimbursed up to 180 euros per night in Paris [1]. ${appendedFigure} [1]. Other cities are reimbursed up to 150 euros per night [1].`,
+      sources: [hotel],
+      embedder: fakeEmbedder({
+        ...vectors,
+        "Hotel stays are reimbursed up to 180 euros per night in Paris.": direction(0),
+        "Other cities are reimbursed up to 150 euros per night.": direction(1),
+      }).embedder,
+    });
+    expect(verification.outcome).toBe("verified");
+    expect(verification.text).toBe(
+      "Hotel stays are reimbursed up to 180 euros per night in Paris [1]. Other cities are reimbursed up to 150 euros per night [1].",
+    );
+    expect(verification.sentences.map((sentence) => sentence.supported)).toEqual([true, false, true]);
+  });
+
+  it("accepts a clause with few of the source's words when, on its own, it is as close to a passage as a sentence must be", async () => {
+    const verification = await verifyAnswer({
+      answer: "Paris hotel nights are refunded up to 180 euros, while elsewhere lodging refunds stop at 150 euros [1].",
+      sources: [hotel],
+      embedder: fakeEmbedder({
+        ...vectors,
+        "Paris hotel nights are refunded up to 180 euros, while elsewhere lodging refunds stop at 150 euros.":
+          direction(0, 0.85),
+        "elsewhere lodging refunds stop at 150 euros.": direction(1, 0.82),
+      }).embedder,
+    });
+    expect(verification.outcome).toBe("verified");
+    expect(verification.sentences[0]).not.toHaveProperty("unverifiedClaims");
+  });
+});
