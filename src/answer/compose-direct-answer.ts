@@ -96,9 +96,18 @@ async function withPageUnit(evidence: FigureEvidence, input: DirectAnswerInput):
   const figure = evidence.figure;
   if (figure === null || figure.cell.scale !== null || !takesTableScale(figure.cell)) return evidence;
   const { documentId, pageStart } = figure.source.result;
-  if (pageStart === null) return evidence;
-  const page = (await input.pageTexts(documentId)).find((candidate) => candidate.pageNumber === pageStart);
-  const unit = page === undefined ? null : pageScale(page.text);
+  const page =
+    pageStart === null
+      ? undefined
+      : (await input.pageTexts(documentId)).find((candidate) => candidate.pageNumber === pageStart);
+  // A document without pages (HTML, Word) that states one unit states it for its tables.
+  const documentScale = page === undefined ? await input.facts.unitScale(documentId) : null;
+  const unit =
+    page === undefined
+      ? documentScale === null
+        ? null
+        : { scale: documentScale, note: `(in ${documentScale}s)` }
+      : pageScale(page.text);
   if (unit === null) return evidence;
   return { ...evidence, figure: { ...figure, cell: { ...figure.cell, scale: unit.scale, unitNote: unit.note } } };
 }
