@@ -12,6 +12,7 @@ import type { QuotedPassage } from "../citations.js";
 import type { NumberedSource } from "../generator.js";
 import type { UnitScale } from "../table-cells.js";
 import { itemsPlan, namedRows } from "./item-plans.js";
+import { lineTables } from "./line-tables.js";
 import { listItems, listPeriods, sectionTotal, whichItem } from "./list-plans.js";
 import { proseGrids } from "./prose-grids.js";
 import { aggregate, change, countPeriods, lookup, ratioOfPeriods, whichPeriod } from "./row-plans.js";
@@ -130,6 +131,9 @@ function coverage(
 /** A label this close in meaning to the question's measure covers the question's words (see table-operands.ts). */
 const MEANING_COVERS = 0.8;
 
+/** What a row read from lines of figures gives up against a table the document's reader found. */
+const LINE_TABLE_PENALTY = 0.25;
+
 /** What a figure read from a sentence gives up against a table's row. */
 const PROSE_PENALTY = 0.75;
 
@@ -154,15 +158,20 @@ export function answerFromTables(
   for (const [rank, source] of sources.entries()) {
     const table = readTableGrid(source.result);
     // A table, or the sentences of prose that state a figure for several periods, each read as a row.
-    const readings: Array<{ grid: TableGrid; sentence: QuotedPassage | null }> =
+    // …and the lines of figures a PDF's reader left as text (a statement set without rules).
+    const readings: Array<{ grid: TableGrid; sentence: QuotedPassage | null; penalty: number }> =
       table !== null
-        ? [{ grid: table, sentence: null }]
-        : proseGrids(source.result).map(({ grid, start, end }) => ({
-            grid,
-            sentence: { text: source.result.text.slice(start, end).trim(), start, end },
-          }));
-    for (const { grid, sentence } of readings) {
-      const found = answerFromGrid(question, grid, rank, source, scaleOf, captionOf, meaningOf, sentence);
+        ? [{ grid: table, sentence: null, penalty: 0 }]
+        : [
+            ...lineTables(source.result).map(({ grid }) => ({ grid, sentence: null, penalty: LINE_TABLE_PENALTY })),
+            ...proseGrids(source.result).map(({ grid, start, end }) => ({
+              grid,
+              sentence: { text: source.result.text.slice(start, end).trim(), start, end },
+              penalty: PROSE_PENALTY,
+            })),
+          ];
+    for (const { grid, sentence, penalty } of readings) {
+      const found = answerFromGrid(question, grid, rank, penalty, source, scaleOf, captionOf, meaningOf, sentence);
       if (found !== null && (best === null || found.score > best.score)) best = found;
     }
   }
@@ -173,6 +182,7 @@ function answerFromGrid(
   question: TableQuestion,
   grid: TableGrid,
   rank: number,
+  penalty: number,
   source: NumberedSource,
   scaleOf: (source: NumberedSource) => UnitScale | null,
   captionOf: (source: NumberedSource) => ReadonlySet<string>,
@@ -192,7 +202,7 @@ function answerFromGrid(
   const covered = listsTable || byMeaning ? 1 : coverage(question, grid, plan.rows, caption);
   if (covered < MINIMUM_COVERAGE) return null;
   // A table's row outranks a sentence's figures for the same question.
-  const score = plan.score - 0.05 * rank - (1 - covered) - (sentence === null ? 0 : PROSE_PENALTY);
+  const score = plan.score - 0.05 * rank - (1 - covered) - penalty;
   return {
     source,
     score,

@@ -97,7 +97,7 @@ function splitCells(line: string): string[] {
     .map((cell) => cell.trim().replace(/^((?:19|20)?)\s?(\d) (\d) (\d) (\d)$/, "$2$3$4$5"));
 }
 
-function readValue(text: string): GridValue | null {
+export function readValue(text: string): GridValue | null {
   if (text === "") return null;
   // A dash in a statement is nil: zero in a calculation ("(228) less —").
   if (/^[$€£¥]?\s*[—–-]+$/.test(text)) return { text, number: 0, percent: false, currency: null };
@@ -180,7 +180,7 @@ export function headerWords(header: string): string {
 
 const PERCENT_HEADER = /^%|%$|\bpercent(?:age)?\b|\bas a % of\b|^% of\b/i;
 
-function readColumns(headers: string[]): GridColumn[] {
+export function readColumns(headers: string[]): GridColumn[] {
   const columns: GridColumn[] = [];
   for (let index = 1; index < headers.length; index += 1) {
     const header = headers[index] ?? "";
@@ -229,6 +229,82 @@ function tableLines(
   return { above, header, body };
 }
 
+/**
+ * Header cells that each name one period: a PDF's table reader often keeps several in one cell ("2018
+ * 2017"), and the columns below it are then read as one. A cell naming several periods and nothing else
+ * is spread over that many columns.
+ */
+function spreadPeriods(headers: string[]): string[] {
+  const spread: string[] = [headers[0] ?? ""];
+  for (const header of headers.slice(1)) {
+    const periods = periodMentions(header);
+    const rest = periods.reduceRight((text, period) => text.slice(0, period.start) + text.slice(period.end), header);
+    if (periods.length >= 2 && rest.replace(/[\s,&and]+/gi, "") === "")
+      for (const period of periods) spread.push(header.slice(period.start, period.end));
+    else spread.push(header);
+  }
+  return spread;
+}
+
+/** A figure as a statement prints it: "$ 1,452.4", "(19)", "12.4%", "—". */
+const VALUE_TOKEN = /(?:[$€£¥]\s?)?\(?\s*[$€£¥]?\s?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?\)?\s?%?|[—–]/y;
+
+/** The run of figures a row ends with, and the text before it; null when the row does not end in figures. */
+export function trailingFigures(text: string): { label: string; figures: string[] } | null {
+  const figures: Array<{ text: string; start: number }> = [];
+  let position = 0;
+  const tokens: Array<{ text: string; start: number }> = [];
+  while (position < text.length) {
+    const space = /\s+/y;
+    space.lastIndex = position;
+    if (space.exec(text) !== null) position = space.lastIndex;
+    VALUE_TOKEN.lastIndex = position;
+    const match = VALUE_TOKEN.exec(text);
+    const end = match === null ? -1 : position + match[0].trimEnd().length;
+    if (match !== null && (end === text.length || /\s/.test(text[end] ?? ""))) {
+      tokens.push({ text: match[0].trim(), start: position });
+      position = end;
+      continue;
+    }
+    tokens.length = 0;
+    const word = /\S+/y;
+    word.lastIndex = position;
+    position = word.exec(text) === null ? position + 1 : word.lastIndex;
+  }
+  figures.push(...tokens);
+  if (figures.length === 0) return null;
+  return { label: text.slice(0, figures[0]?.start ?? 0).trim(), figures: figures.map((figure) => figure.text) };
+}
+
+/**
+ * A row's cells under its columns. A PDF's reader may put the label and the first figure in one cell, or
+ * two figures in one ("Fixed Price $ 1,452.4 | $ 1,146.2 $ 1,036.9"): when the cells do not line up with
+ * the columns but the row ends in exactly as many figures (or more, the rest belonging to the label, as
+ * "Notes due 2024"), it is read as its label and its figures.
+ */
+function realigned(cells: string[], columns: number): string[] {
+  const values = cells.slice(1);
+  const linedUp =
+    values.length === columns &&
+    values.every(
+      (value) =>
+        value === "" ||
+        !/\s/.test(
+          value
+            .replace(/^[$€£¥]\s+/, "")
+            .replace(/\s+%$/, "")
+            .replace(/^\(\s*|\s*\)$/g, ""),
+        ),
+    ) &&
+    trailingFigures(cells[0] ?? "") === null;
+  if (linedUp || columns === 0) return cells;
+  const read = trailingFigures(cells.join(" "));
+  if (read === null || read.figures.length < columns) return cells;
+  const extra = read.figures.slice(0, read.figures.length - columns);
+  const label = [read.label, ...extra].join(" ").trim();
+  return [label, ...read.figures.slice(read.figures.length - columns)];
+}
+
 /** The grid of a table passage; null for prose or a table without values. */
 export function readTableGrid(result: Pick<SearchResult, "text" | "kind" | "provenance">): TableGrid | null {
   if (result.kind !== "table") return null;
@@ -236,13 +312,21 @@ export function readTableGrid(result: Pick<SearchResult, "text" | "kind" | "prov
   if (lines === null) return null;
   const bodyCells = lines.body.map((line) => ({ ...line, cells: splitCells(line.text) }));
   const width = Math.max(lines.header.length, ...bodyCells.map((row) => row.cells.length));
-  const headerRows = [lines.header.map((cell) => cell.trim())];
+  // A PDF's reader may leave out the label column's empty header: "2019 | 2018 2017" heads three figure columns.
+  const header = lines.header.map((cell) => cell.trim());
+  const firstNamesPeriod =
+    header.length > 0 &&
+    periodMentions(header[0] ?? "").length > 0 &&
+    isHeaderText(header[0] ?? "") &&
+    header[0] !== "";
+  const headerRows = [firstNamesPeriod ? ["", ...header] : header];
+  const headerWidth = Math.max(width, headerRows[0]?.length ?? 0);
   let first = 0;
   while (first < bodyCells.length - 1 && isHeaderRow(bodyCells[first]?.cells ?? [])) {
     headerRows.push(bodyCells[first]?.cells ?? []);
     first += 1;
   }
-  const headers = joinHeaders(headerRows, width);
+  const headers = spreadPeriods(joinHeaders(headerRows, headerWidth));
   const columns = readColumns(headers);
   const labelCells = headerRows.map((row) => row[0] ?? "").filter((cell) => cell !== "");
   const context = [...lines.above, ...labelCells, ...headers].join(" \n ");
@@ -250,7 +334,7 @@ export function readTableGrid(result: Pick<SearchResult, "text" | "kind" | "prov
   const rows: GridRow[] = [];
   let section: string | null = null;
   for (const line of bodyCells.slice(first)) {
-    const [label = "", ...rest] = line.cells;
+    const [label = "", ...rest] = realigned(line.cells, columns.length);
     const values = columns.map((column) => readValue(rest[column.index - 1] ?? ""));
     if (values.every((value) => value === null)) {
       if (label !== "") section = label.replace(/:$/, "").trim();
