@@ -21,8 +21,12 @@ import {
   type QuestionnaireRowRecord,
 } from "./questionnaire-job-store.js";
 import { progressOf, type QuestionnaireProgress } from "./questionnaire-progress.js";
-import { readQuestionnaireGrid } from "./read-questionnaire-grid.js";
-import { type FilledCopy, writeFilledCopy } from "./write-filled-copy.js";
+import {
+  closeQuestionnaireWorkers,
+  readQuestionnaireInWorker,
+  writeFilledCopyInWorker,
+} from "./questionnaire-worker-pool.js";
+import type { FilledCopy } from "./write-filled-copy.js";
 
 export type QuestionnaireSettings = {
   /** FOLIO_QUESTIONNAIRE_MAX_ROWS: the most rows a sheet may have. */
@@ -219,7 +223,8 @@ export function createQuestionnaireService(options: {
           { details: { status: 413 } },
         );
       }
-      const grid = await readQuestionnaireGrid(input.bytes, input.fileName);
+      // In the worker: a hostile file costs that thread, and its time and memory are bounded.
+      const grid = await readQuestionnaireInWorker(input.bytes, input.fileName);
       const read = findQuestions(grid, { sheet: input.sheet, column: input.column, maxRows: options.settings.maxRows });
       const job = await store.createJob({
         spaceId: input.spaceId,
@@ -287,7 +292,7 @@ export function createQuestionnaireService(options: {
       }
       const [bytes, rows] = await Promise.all([store.getJobBytes(id), store.listRows(id)]);
       if (!bytes) return null;
-      return writeFilledCopy({
+      return writeFilledCopyInWorker({
         bytes,
         fileName: job.fileName,
         format: job.format,
@@ -327,6 +332,7 @@ export function createQuestionnaireService(options: {
       const entries = [...running.values()];
       for (const entry of entries) entry.controller.abort("shutdown");
       await Promise.allSettled(entries.map((entry) => entry.settled));
+      await closeQuestionnaireWorkers();
     },
   };
 }

@@ -11,7 +11,8 @@ import type ExcelJS from "exceljs";
 import { detectMediaType } from "../../ingestion/detect-media-type.js";
 import { filledFileName } from "./filled-file-name.js";
 import type { QuestionnaireFormat, SheetLayout } from "./questionnaire.js";
-import { loadWorkbook } from "./read-questionnaire-grid.js";
+import { DEFAULT_QUESTIONNAIRE_READ_LIMITS, type QuestionnaireReadLimits } from "./questionnaire-read-limits.js";
+import { loadWorkbookForFilling } from "./read-questionnaire-grid.js";
 import { ADDED_COLUMNS, answerCellText, describeSource, type RowAnswer, statusCellText } from "./row-answer.js";
 import { writeFilledDocx } from "./write-filled-docx.js";
 
@@ -48,13 +49,16 @@ function addedCells(answer: RowAnswer | null, extraSources: number) {
   };
 }
 
-export async function writeFilledCopy(input: {
-  bytes: Uint8Array;
-  fileName: string;
-  format: QuestionnaireFormat;
-  layouts: SheetLayout[];
-  rows: FilledRow[];
-}): Promise<FilledCopy> {
+export async function writeFilledCopy(
+  input: {
+    bytes: Uint8Array;
+    fileName: string;
+    format: QuestionnaireFormat;
+    layouts: SheetLayout[];
+    rows: FilledRow[];
+  },
+  limits: QuestionnaireReadLimits = DEFAULT_QUESTIONNAIRE_READ_LIMITS,
+): Promise<FilledCopy> {
   const fileName = filledFileName(input.fileName, input.format);
   if (input.format === "csv") {
     const tab = fileName.endsWith(".tsv");
@@ -65,7 +69,7 @@ export async function writeFilledCopy(input: {
     };
   }
   if (input.format === "docx") return { bytes: writeFilledDocx(input), fileName, mediaType: DOCX_MEDIA_TYPE };
-  const workbook = await loadWorkbook(input.bytes, input.fileName);
+  const workbook = await loadWorkbookForFilling(input.bytes, input.fileName, limits);
   fillWorkbook(workbook, input.layouts, input.rows);
   const buffer = await workbook.xlsx.writeBuffer();
   return { bytes: new Uint8Array(buffer as ArrayBuffer), fileName, mediaType: XLSX_MEDIA_TYPE };
