@@ -251,3 +251,21 @@ export function honestQuestionnaire(): Uint8Array {
     },
   ]);
 }
+
+/**
+ * Sends a bomb the way the console does: a questionnaire as the body of POST /api/questionnaires, a
+ * completed one as multipart to POST /api/answers (with the console's header).
+ */
+export function submitBomb(url: string, bomb: Pick<QuestionnaireBomb, "bytes" | "fileName" | "as">): Promise<Response> {
+  const headers = { "X-Folio-Console": "1" };
+  if (bomb.as === "questionnaire") {
+    return fetch(`${url}/api/questionnaires?file=${encodeURIComponent(bomb.fileName)}`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/octet-stream" },
+      body: bomb.bytes,
+    });
+  }
+  const form = new FormData();
+  form.append("file", new Blob([bomb.bytes]), bomb.fileName);
+  return fetch(`${url}/api/answers`, { method: "POST", body: form, headers });
+}
