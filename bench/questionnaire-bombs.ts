@@ -89,7 +89,12 @@ function largestCsv(): Uint8Array {
 async function main() {
   const json = process.argv.includes("--json");
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "folio-bombs-bench-"));
-  const served = await startFolioServe({ FOLIO_DATA_DIR: dataDir, FOLIO_EMBED_MODEL: "none" });
+  // "All at once" sends twelve files together: the receive cap (default 4) is lifted so each is read.
+  const served = await startFolioServe({
+    FOLIO_DATA_DIR: dataDir,
+    FOLIO_EMBED_MODEL: "none",
+    FOLIO_QUESTIONNAIRE_MAX_RECEIVING: "16",
+  });
   const figures: Figures[] = [];
   try {
     const bombs = questionnaireBombs();

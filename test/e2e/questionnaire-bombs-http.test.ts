@@ -22,6 +22,8 @@ describe("questionnaire bombs through the console API", () => {
     served = await startFolioServe({
       FOLIO_DATA_DIR: dataDir,
       FOLIO_EMBED_MODEL: "none",
+      // All twelve are sent at once: each must reach the reader (the cap has its own test).
+      FOLIO_QUESTIONNAIRE_MAX_RECEIVING: "16",
     });
   }, 120_000);
 
