@@ -123,6 +123,7 @@ export function createBoundedWorkerPool<Task, Result>(
       if ("started" in message) {
         // The worker's modules are loaded: the file's cost is measured, and timed, from here.
         memoryWatch.restart();
+        clearTimeout(timer);
         timer = setTimeout(() => fail({ kind: "timeout", limitMs: limits.timeMs }), limits.timeMs);
         return;
       }
@@ -159,6 +160,9 @@ export function createBoundedWorkerPool<Task, Result>(
       if (next) runQueued(next);
     }
 
+    // A worker that never starts the task (its start-up stuck) is stopped too: the limit runs from now
+    // and starts again once the worker says it has the task.
+    timer = setTimeout(() => fail({ kind: "timeout", limitMs: limits.timeMs }), limits.timeMs);
     worker.on("message", onMessage);
     worker.once("error", onError);
     worker.once("exit", onExit);
