@@ -635,11 +635,21 @@ const questionnaireInput = document.getElementById("questionnaire-input");
 
 /** "61/245 done · 58 answered · 12 not found · 2 min left", as the server's progress says it. */
 function describeQuestionnaire(progress) {
+  if (progress.status === "queued") {
+    // Waiting for a slot (FOLIO_QUESTIONNAIRE_MAX_RUNNING): how many wait before it.
+    const place =
+      progress.ahead === null || progress.ahead === undefined
+        ? "Queued"
+        : progress.ahead === 0
+          ? "Queued, next in line"
+          : `Queued, ${progress.ahead} ahead`;
+    return `${place} · ${progress.done}/${progress.total} done`;
+  }
   const parts = [`${progress.done}/${progress.total} done`, `${progress.answered} answered`];
   if (progress.notFound > 0) parts.push(`${progress.notFound} not found`);
   if (progress.needsReview > 0) parts.push(`${progress.needsReview} need review`);
   if (progress.errors > 0) parts.push(`${progress.errors} error${progress.errors === 1 ? "" : "s"}`);
-  if (progress.status === "running" || progress.status === "queued") {
+  if (progress.status === "running") {
     if (progress.secondsLeft !== null) {
       parts.push(
         progress.secondsLeft < 60

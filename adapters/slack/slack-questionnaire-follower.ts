@@ -166,10 +166,9 @@ export async function followQuestionnaireInThread(
     if (Date.now() - lastWrittenAt >= dependencies.progressIntervalMs) writeProgress(progress);
   });
   try {
-    if (input.resumed) {
-      const now = await questionnaires.progress(jobId);
-      if (now) writeProgress(now);
-    }
+    // A resumed job says where it is; a job waiting for a slot says how many wait before it.
+    const now = await questionnaires.progress(jobId);
+    if (now && (input.resumed || (now.status === "queued" && now.ahead !== null))) writeProgress(now);
     const settled = await Promise.race([questionnaires.whenSettled(jobId), whenAborted(input.stop)]);
     unsubscribe();
     const final = (await questionnaires.progress(jobId)) ?? latest;

@@ -6,12 +6,13 @@
  * number "3"). Rows with a question and an answer become pairs; section headings and rows left
  * unanswered are skipped and counted. Tables without both columns are passed over. The file is read by
  * the questionnaire reader (questionnaire/read-questionnaire-grid.ts), the same one that reads
- * questionnaires to fill; its refusals are reworded here for a completed questionnaire.
+ * questionnaires to fill, in its worker thread (questionnaire/questionnaire-worker-pool.ts: time, heap and
+ * memory bounds, the event loop free meanwhile); its refusals are reworded here for a completed questionnaire.
  */
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import { FolioError, isFolioError, ParseError } from "../errors.js";
 import type { QuestionnaireGrid } from "../questionnaire/questionnaire.js";
-import { readQuestionnaireGrid } from "../questionnaire/read-questionnaire-grid.js";
+import { readQuestionnaireInWorker } from "../questionnaire/questionnaire-worker-pool.js";
 
 export type QuestionTableRow = { row: number; cells: string[] };
 
@@ -233,7 +234,7 @@ export async function readQuestionAnswerPairs(
       { file: fileName },
     );
   }
-  const grid = await readQuestionnaireGrid(bytes, fileName).catch((error: unknown) => {
+  const grid = await readQuestionnaireInWorker(bytes, fileName).catch((error: unknown) => {
     throw asApprovedAnswersRefusal(error, fileName);
   });
   return pairsFromTables(tablesFromGrid(grid, fileName), fileName, columns);

@@ -129,7 +129,18 @@ export type FolioConfig = {
   chunking: { maxTokens: number; overlapTokens: number };
   bm25: { k1: number; b: number };
   /** Questionnaire limits and pace (src/questionnaire/questionnaire-service.ts). */
-  questionnaire: { maxRows: number; maxBytes: number; concurrency: number; retentionDays: number };
+  questionnaire: {
+    maxRows: number;
+    maxBytes: number;
+    concurrency: number;
+    retentionDays: number;
+    /** FOLIO_QUESTIONNAIRE_MAX_RUNNING: jobs one process answers at once (more wait in line). */
+    maxRunningJobs: number;
+    /** FOLIO_QUESTIONNAIRE_MAX_RUNNING_PER_SPACE: jobs of one space answered at once. */
+    maxRunningJobsPerSpace: number;
+    /** FOLIO_QUESTIONNAIRE_MAX_RECEIVING: questionnaire files received and read at once over HTTP (more get 429). */
+    maxReceiving: number;
+  };
   /**
    * FOLIO_APPROVED_ANSWER_THRESHOLD: the embedding similarity at which an approved answer is reused
    * (src/answer-library/approved-answer-threshold.ts; calibrated for bge-small-en-v1.5).
@@ -536,6 +547,9 @@ export function loadConfig(environment: Environment, workingDirectory = process.
       maxBytes: reader.integer("FOLIO_QUESTIONNAIRE_MAX_MB", 20, { min: 1, max: 1024 }) * 1024 * 1024,
       concurrency: reader.integer("FOLIO_QUESTIONNAIRE_CONCURRENCY", 2, { min: 1, max: 64 }),
       retentionDays: reader.integer("FOLIO_QUESTIONNAIRE_RETENTION_DAYS", 7, { min: 0, max: 3650 }),
+      maxRunningJobs: reader.integer("FOLIO_QUESTIONNAIRE_MAX_RUNNING", 2, { min: 1, max: 1_000 }),
+      maxRunningJobsPerSpace: reader.integer("FOLIO_QUESTIONNAIRE_MAX_RUNNING_PER_SPACE", 1, { min: 1, max: 1_000 }),
+      maxReceiving: reader.integer("FOLIO_QUESTIONNAIRE_MAX_RECEIVING", 4, { min: 1, max: 1_000 }),
     },
     approvedAnswers: {
       threshold: reader.decimal("FOLIO_APPROVED_ANSWER_THRESHOLD", DEFAULT_APPROVED_ANSWER_THRESHOLD, {

@@ -30,7 +30,7 @@ import { describeListenError } from "./listen-error.js";
 import { createLocalCliApi, LOCAL_CLI_API_PREFIX } from "./local-cli-api.js";
 import { createQuestionnaireApi } from "./questionnaire-api.js";
 import { FILES_PATH_PREFIX, serveSourceFile } from "./source-viewer.js";
-import { createWorkGate, sendRefusal, type WorkGate } from "./work-gate.js";
+import { createReceiveGate, createWorkGate, sendRefusal, type WorkGate } from "./work-gate.js";
 
 export const DEFAULT_CONSOLE_SPACE_ID = "console:default";
 
@@ -128,11 +128,14 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       : {}),
     logger: options.logger,
   });
+  // Questionnaires and approved answers share one cap on files received and read at once.
+  const questionnaireReceiving = createReceiveGate(folio.config.questionnaire.maxReceiving);
   const consoleAnswers = createConsoleApprovedAnswers({
     core: folio.coreFor("console"),
     spaceId,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_PARSE_LIMITS.maxBytes,
     logger: options.logger,
+    receiving: questionnaireReceiving,
   });
   const documentStreams = createConsoleDocumentStreams({ events: folio.documentEvents, spaceId });
   const localCliApi = createLocalCliApi({ folio, token: options.localApiToken ?? null });
@@ -140,6 +143,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     questionnaires: folio.questionnaires,
     maxBytes: folio.config.questionnaire.maxBytes,
     fixedSpaceId: spaceId,
+    receiving: questionnaireReceiving,
   });
   const routes = options.routes ?? [];
 

@@ -2,7 +2,9 @@
  * The questionnaire endpoints, for the console (its own space) and for `folio questionnaire fill`
  * through the local API (any space): upload a questionnaire to answer, follow its progress, cancel it,
  * download the filled copy, list a space's jobs. Bad input is refused with the reader's own message
- * (400: not a spreadsheet, encrypted, too many rows, no question column, formulas only).
+ * (400: not a spreadsheet, encrypted, too many rows, no question column, formulas only, a file past the
+ * reader's limits). At most `receiving.limit` files are received and read at once (the gate is shared with
+ * the console's approved answers); more are told to retry (429 `questionnaire_busy`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FolioError, isFolioError } from "../errors.js";
@@ -10,6 +12,7 @@ import { progressOf } from "../questionnaire/questionnaire-progress.js";
 import type { QuestionnaireService } from "../questionnaire/questionnaire-service.js";
 import { sendJson } from "./http-responses.js";
 import { readBody } from "./read-body.js";
+import { createReceiveGate, type ReceiveGate, refuseReceiving } from "./work-gate.js";
 
 export type QuestionnaireApi = {
   /** Handles `<prefix>questionnaires[/progress|/cancel|/filled]`; false when the path is not one of them. */
@@ -33,8 +36,11 @@ export function createQuestionnaireApi(options: {
   maxBytes: number;
   /** The console's space: every job it submits or reads is in it. Null: the space comes with the request. */
   fixedSpaceId: string | null;
+  /** Bounds the questionnaire files received and read at once; one of its own when not shared. */
+  receiving?: ReceiveGate;
 }): QuestionnaireApi {
   const { questionnaires } = options;
+  const receiving = options.receiving ?? createReceiveGate();
 
   const jobInScope = async (url: URL) => {
     const id = url.searchParams.get("id") ?? "";
@@ -50,29 +56,38 @@ export function createQuestionnaireApi(options: {
     if (!fileName) throw refused(400, "invalid_request", 'Send the file\'s name as "file".');
     const spaceId = options.fixedSpaceId ?? url.searchParams.get("space")?.trim() ?? "";
     if (!spaceId) throw refused(400, "invalid_request", 'Send the space to answer from as "space".');
-    const body = await readBody(request, options.maxBytes).catch((error: unknown) => {
-      if (isFolioError(error) && error.code === "body_too_large") {
-        throw refused(
-          413,
-          "questionnaire_too_large",
-          `This questionnaire is larger than ${(options.maxBytes / 1_048_576).toFixed(0)} MB — split it, or raise FOLIO_QUESTIONNAIRE_MAX_MB.`,
-        );
-      }
-      throw error;
-    });
-    if (body.byteLength === 0) throw refused(400, "no_file", "The upload is empty — choose the questionnaire file.");
-    const job = await questionnaires
-      .submit({
-        bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
-        fileName,
-        spaceId,
-        sheet: url.searchParams.get("sheet") ?? undefined,
-        column: url.searchParams.get("column") ?? undefined,
-      })
-      .catch((error: unknown) => {
-        throw asClientError(error);
+    const leave = receiving.tryEnter();
+    if (!leave) throw refuseReceiving(response, receiving);
+    let job: Awaited<ReturnType<QuestionnaireService["submit"]>>;
+    try {
+      const body = await readBody(request, options.maxBytes).catch((error: unknown) => {
+        if (isFolioError(error) && error.code === "body_too_large") {
+          response.setHeader("Connection", "close");
+          throw refused(
+            413,
+            "questionnaire_too_large",
+            `This questionnaire is larger than ${(options.maxBytes / 1_048_576).toFixed(0)} MB — split it, or raise FOLIO_QUESTIONNAIRE_MAX_MB.`,
+          );
+        }
+        throw error;
       });
-    sendJson(response, 202, { progress: progressOf(job, null) });
+      if (body.byteLength === 0) throw refused(400, "no_file", "The upload is empty — choose the questionnaire file.");
+      job = await questionnaires
+        .submit({
+          bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+          fileName,
+          spaceId,
+          sheet: url.searchParams.get("sheet") ?? undefined,
+          column: url.searchParams.get("column") ?? undefined,
+        })
+        .catch((error: unknown) => {
+          throw asClientError(error);
+        });
+    } finally {
+      // Held until the file is read: a body waiting for the reader is memory as much as one arriving.
+      leave();
+    }
+    sendJson(response, 202, { progress: (await questionnaires.progress(job.id)) ?? progressOf(job, null) });
   };
 
   const filled = async (response: ServerResponse, url: URL) => {

@@ -1,9 +1,12 @@
 /**
  * Admission for the HTTP server: counts requests in progress, bounds how many questions are answered
  * at once (more are refused with "busy", so overload is back-pressure rather than failure), and on
- * shutdown turns new work away while what was admitted finishes (`startDraining`, `whenIdle`).
+ * shutdown turns new work away while what was admitted finishes (`startDraining`, `whenIdle`). A
+ * receive gate (`createReceiveGate`) bounds the large bodies held in memory at once — questionnaire
+ * files, from the first byte received until the file is read.
  */
 import type { ServerResponse } from "node:http";
+import { FolioError } from "../errors.js";
 
 export type Admission = { admitted: true } | { admitted: false; reason: "busy" | "draining" };
 
@@ -108,4 +111,47 @@ export async function settleWithin(work: Array<Promise<unknown>>, limitMs: numbe
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Bodies being received and read now, out of `limit`; `tryEnter` gives the function that ends one, or null when full. */
+export type ReceiveGate = {
+  tryEnter(): (() => void) | null;
+  readonly receiving: number;
+  readonly limit: number;
+};
+
+/** The default of FOLIO_QUESTIONNAIRE_MAX_RECEIVING, as uploads' own cap (console-api.ts). */
+export const DEFAULT_MAX_RECEIVING = 4;
+
+export function createReceiveGate(limit: number = DEFAULT_MAX_RECEIVING): ReceiveGate {
+  let receiving = 0;
+  return {
+    tryEnter() {
+      if (receiving >= limit) return null;
+      receiving += 1;
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        receiving -= 1;
+      };
+    },
+    get receiving() {
+      return receiving;
+    },
+    get limit() {
+      return limit;
+    },
+  };
+}
+
+/** The refusal when the receive gate is full (429, retry in a few seconds); `Connection: close` stops the unread body. */
+export function refuseReceiving(response: ServerResponse, gate: ReceiveGate): FolioError {
+  response.setHeader("Connection", "close");
+  response.setHeader("Retry-After", "5");
+  return new FolioError(
+    "questionnaire_busy",
+    `Folio is receiving ${gate.limit} questionnaire file${gate.limit === 1 ? "" : "s"} already — try again in a few seconds.`,
+    { retryable: true, details: { status: 429 } },
+  );
 }

@@ -2,7 +2,9 @@
  * Answers a questionnaire job's pending rows through the same answer pipeline as a chat question,
  * a few at a time, each row waiting its turn behind people's interactive questions
  * (interactive-priority.ts). An approved answer, when a source of them is given and one matches, is
- * used first; the pipeline still runs to attach the document citations that support it. A row that
+ * used first; the pipeline still runs to attach the document citations that support it. A row started
+ * while nobody was asking gives way when a person's question begins — it is stopped and asked again
+ * after (at most MAX_GIVE_WAYS times, so questions never starve a job) — and a row that
  * fails is tried once more, then saved as an error with the reason. Cancelling stops new rows; the rows
  * answered so far stay saved, so a resumed job starts where this one stopped.
  */
@@ -21,6 +23,9 @@ export type AnswerPipeline = (question: string, context: AnswerContext) => Async
 
 /** Failed attempts a row gets before it is saved as an error: the first try and one retry. */
 const MAX_FAILURES = 2;
+
+/** Times one row stops for people's questions; after that it finishes whatever arrives. */
+const MAX_GIVE_WAYS = 5;
 
 /** A heading that only numbers its part ("Section 9", "Part IV", "3.2") says nothing a search could use. */
 const NUMBERING_ONLY = /^(section|part|chapter|annex|appendix|table)?\s*[\divxlc.]+$/i;
@@ -73,9 +78,15 @@ export async function answerQuestionnaireRows(options: RowsRunOptions): Promise<
 
   const answerRow = async (row: QuestionnaireRowRecord): Promise<void> => {
     let failures = row.failures;
+    let gaveWay = 0;
     while (!options.signal.aborted) {
-      await options.priority.waitForTurn(options.signal);
+      const turn = await options.priority.waitForTurn(options.signal);
       if (options.signal.aborted) return;
+      // Taken in a quiet moment: the row stops (its queued model work dropped) when a person asks.
+      const rowSignal =
+        turn === "quiet" && gaveWay < MAX_GIVE_WAYS
+          ? AbortSignal.any([options.signal, options.priority.nextInteractive()])
+          : options.signal;
       await options.store.markRowStarted(options.jobId, row.position);
       try {
         const text = questionForPipeline(row.question);
@@ -85,7 +96,7 @@ export async function answerQuestionnaireRows(options: RowsRunOptions): Promise<
             spaceIds: options.spaceIds,
             history: [],
             requestId: randomUUID(),
-            signal: options.signal,
+            signal: rowSignal,
           }),
         );
         const result = rowAnswerFrom(row.question, answer, approved);
@@ -95,6 +106,11 @@ export async function answerQuestionnaireRows(options: RowsRunOptions): Promise<
         return;
       } catch (error) {
         if (options.signal.aborted) return;
+        if (rowSignal.aborted) {
+          // Gave way to a person's question: not a failure; asked again once it is answered.
+          gaveWay += 1;
+          continue;
+        }
         failures = await options.store.recordRowFailure(options.jobId, row.position);
         const code = isFolioError(error) ? error.code : "internal_error";
         const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 /**
  * How far a questionnaire job is, in numbers and in the one line a chat thread or a terminal shows:
- * "61/245 answered · 12 not found · 2 min left".
+ * "61/245 answered · 12 not found · 2 min left", or "queued, 3 ahead · 0/245 done" while it waits for a
+ * slot (questionnaire-job-queue.ts).
  */
 import type { QuestionnaireJob } from "./questionnaire-job-store.js";
 
@@ -22,12 +23,15 @@ export type QuestionnaireProgress = {
   secondsLeft: number | null;
   errorCode: string | null;
   errorMessage: string | null;
+  /** While queued in the process answering it: jobs waiting before it; null otherwise (or unknown). */
+  ahead: number | null;
 };
 
 export function progressOf(
   job: QuestionnaireJob,
   pace: { rowsThisRun: number; runStartedAt: number } | null,
   now = Date.now(),
+  ahead: number | null = null,
 ): QuestionnaireProgress {
   const counts = job.counts;
   const done = job.total - counts.pending;
@@ -54,7 +58,14 @@ export function progressOf(
     secondsLeft,
     errorCode: job.errorCode,
     errorMessage: job.errorMessage,
+    ahead: job.status === "queued" ? ahead : null,
   };
+}
+
+/** "queued, 3 ahead", "queued, next in line", or "queued" when another process holds the queue. */
+export function describeQueued(ahead: number | null): string {
+  if (ahead === null) return "queued";
+  return ahead === 0 ? "queued, next in line" : `queued, ${ahead} ahead`;
 }
 
 function describeDuration(seconds: number): string {
@@ -65,11 +76,13 @@ function describeDuration(seconds: number): string {
 
 /** "61/245 answered · 12 not found · 2 min left" while running; the summary once finished. */
 export function describeProgress(progress: QuestionnaireProgress): string {
+  if (progress.status === "queued")
+    return `${describeQueued(progress.ahead)} · ${progress.done}/${progress.total} done`;
   const parts = [`${progress.done}/${progress.total} done`, `${progress.answered} answered`];
   if (progress.notFound > 0) parts.push(`${progress.notFound} not found`);
   if (progress.needsReview > 0) parts.push(`${progress.needsReview} need review`);
   if (progress.errors > 0) parts.push(`${progress.errors} error${progress.errors === 1 ? "" : "s"}`);
-  if (progress.status === "running" || progress.status === "queued") {
+  if (progress.status === "running") {
     if (progress.secondsLeft !== null) parts.push(`${describeDuration(progress.secondsLeft)} left`);
     return parts.join(" · ");
   }

@@ -14,6 +14,7 @@ import { type AnswerPipeline, answerQuestionnaireRows } from "./answer-questionn
 import { findQuestions } from "./find-questions.js";
 import type { InteractivePriority } from "./interactive-priority.js";
 import type { QuestionnaireDestination } from "./questionnaire-destination.js";
+import { createQuestionnaireJobQueue } from "./questionnaire-job-queue.js";
 import {
   createQuestionnaireJobStore,
   type QuestionnaireJob,
@@ -21,8 +22,12 @@ import {
   type QuestionnaireRowRecord,
 } from "./questionnaire-job-store.js";
 import { progressOf, type QuestionnaireProgress } from "./questionnaire-progress.js";
-import { readQuestionnaireGrid } from "./read-questionnaire-grid.js";
-import { type FilledCopy, writeFilledCopy } from "./write-filled-copy.js";
+import {
+  closeQuestionnaireWorkers,
+  readQuestionnaireInWorker,
+  writeFilledCopyInWorker,
+} from "./questionnaire-worker-pool.js";
+import type { FilledCopy } from "./write-filled-copy.js";
 
 export type QuestionnaireSettings = {
   /** FOLIO_QUESTIONNAIRE_MAX_ROWS: the most rows a sheet may have. */
@@ -33,6 +38,10 @@ export type QuestionnaireSettings = {
   concurrency: number;
   /** FOLIO_QUESTIONNAIRE_RETENTION_DAYS: a finished job's file is deleted after this many days; 0 keeps it. */
   retentionDays: number;
+  /** FOLIO_QUESTIONNAIRE_MAX_RUNNING: jobs this process answers at once; more wait in line. */
+  maxRunningJobs: number;
+  /** FOLIO_QUESTIONNAIRE_MAX_RUNNING_PER_SPACE: jobs of one space answered at once. */
+  maxRunningJobsPerSpace: number;
 };
 
 export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
@@ -40,6 +49,8 @@ export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
   maxBytes: 20 * 1024 * 1024,
   concurrency: 2,
   retentionDays: 7,
+  maxRunningJobs: 2,
+  maxRunningJobsPerSpace: 1,
 };
 
 /** How often a running job is touched, well inside the stale limit other replicas wait (serve-command.ts). */
@@ -98,8 +109,10 @@ export type QuestionnaireService = {
   close(): Promise<void>;
 };
 
-type RunningJob = {
+/** A job this process has taken on: waiting for a slot (questionnaire-job-queue.ts) or being answered. */
+type ActiveJob = {
   controller: AbortController;
+  /** Resolves once the job is neither waiting nor running here any more. */
   settled: Promise<void>;
   rowsThisRun: number;
   runStartedAt: number;
@@ -118,7 +131,11 @@ export function createQuestionnaireService(options: {
 }): QuestionnaireService {
   const store: QuestionnaireJobStore = createQuestionnaireJobStore(options.client);
   const logger = options.logger.child({ component: "questionnaires" });
-  const running = new Map<string, RunningJob>();
+  const active = new Map<string, ActiveJob>();
+  const queue = createQuestionnaireJobQueue({
+    maxRunning: options.settings.maxRunningJobs,
+    maxRunningPerSpace: options.settings.maxRunningJobsPerSpace,
+  });
   const resumedListeners = new Map<string, Set<(job: QuestionnaireJob) => void>>();
   const tellAdapter = (job: QuestionnaireJob) => {
     for (const listener of resumedListeners.get(job.destination?.adapter ?? "") ?? []) {
@@ -132,32 +149,85 @@ export function createQuestionnaireService(options: {
   let closed = false;
 
   const pace = (id: string) => {
-    const entry = running.get(id);
-    return entry ? { rowsThisRun: entry.rowsThisRun, runStartedAt: entry.runStartedAt } : null;
+    const entry = active.get(id);
+    return entry && queue.ahead(id) === null
+      ? { rowsThisRun: entry.rowsThisRun, runStartedAt: entry.runStartedAt }
+      : null;
   };
 
+  const progressOfJob = (job: QuestionnaireJob) => progressOf(job, pace(job.id), Date.now(), queue.ahead(job.id));
+
   const notify = async (id: string) => {
-    const entry = running.get(id);
+    const entry = active.get(id);
     if (!entry || entry.listeners.size === 0) return;
     const job = await store.getJob(id);
     if (!job) return;
-    const progress = progressOf(job, pace(id));
+    const progress = progressOfJob(job);
     for (const listener of entry.listeners) listener(progress);
   };
 
+  // Waiting jobs moved up (or one started): their chats and consoles hear the new place in line.
+  queue.onChange(() => {
+    for (const id of active.keys()) if (queue.ahead(id) !== null) void notify(id).catch(() => {});
+  });
+
+  /** Answers the job's rows (its slot is taken) and records how it ended. */
+  const run = async (job: QuestionnaireJob, entry: ActiveJob) => {
+    const { controller } = entry;
+    try {
+      await store.setJobStatus(job.id, "running");
+      void notify(job.id).catch(() => {});
+      await answerQuestionnaireRows({
+        jobId: job.id,
+        spaceIds: [job.spaceId, ...(options.extraSpaceIds ?? []).filter((space) => space !== job.spaceId)],
+        store,
+        answerQuestion: options.answerQuestion,
+        priority: options.priority,
+        approvedAnswers: options.approvedAnswers,
+        concurrency: options.settings.concurrency,
+        signal: controller.signal,
+        logger,
+        // A cancel recorded through any replica is seen here between rows.
+        beforeRow: async () => {
+          if (await store.isCancelRequested(job.id)) controller.abort("cancelled");
+        },
+        onRowSaved: () => {
+          entry.rowsThisRun += 1;
+          void notify(job.id).catch(() => {});
+        },
+      });
+      const reason = controller.signal.reason as unknown;
+      if (!controller.signal.aborted) await store.setJobStatus(job.id, "succeeded");
+      else if (reason === "cancelled") await store.setJobStatus(job.id, "cancelled");
+      logger.info({ jobId: job.id, aborted: controller.signal.aborted }, "questionnaire job stopped");
+    } catch (error) {
+      logger.error({ jobId: job.id, err: error }, "questionnaire job failed");
+      await store
+        .setJobStatus(job.id, "failed", {
+          code: "questionnaire_failed",
+          message: `Answering stopped: ${error instanceof Error ? error.message : String(error)}`,
+        })
+        .catch(() => {});
+    }
+  };
+
+  /** Takes the job on: it waits for a slot (caps per process and per space), then runs. */
   const start = (job: QuestionnaireJob) => {
-    if (running.has(job.id) || closed) return;
+    if (active.has(job.id) || closed) return;
     const controller = new AbortController();
-    const entry: RunningJob = {
+    let markSettled = () => {};
+    const entry: ActiveJob = {
       controller,
-      settled: Promise.resolve(),
+      settled: new Promise<void>((resolve) => {
+        markSettled = resolve;
+      }),
       rowsThisRun: 0,
       runStartedAt: Date.now(),
       listeners: new Set(),
     };
-    running.set(job.id, entry);
-    // A row can take longer than the stale limit (a language model on a CPU): the job says it is alive,
-    // and hears of a cancel made through another replica.
+    active.set(job.id, entry);
+    // A row can take longer than the stale limit (a language model on a CPU), and a job can wait long
+    // for a slot: the job says it is alive, and hears of a cancel made through another replica.
     const heartbeat = setInterval(() => {
       void store
         .touchJob(job.id)
@@ -168,46 +238,36 @@ export function createQuestionnaireService(options: {
         .catch(() => {});
     }, HEARTBEAT_MS);
     heartbeat.unref();
-    entry.settled = (async () => {
-      try {
-        await store.setJobStatus(job.id, "running");
-        await answerQuestionnaireRows({
-          jobId: job.id,
-          spaceIds: [job.spaceId, ...(options.extraSpaceIds ?? []).filter((space) => space !== job.spaceId)],
-          store,
-          answerQuestion: options.answerQuestion,
-          priority: options.priority,
-          approvedAnswers: options.approvedAnswers,
-          concurrency: options.settings.concurrency,
-          signal: controller.signal,
-          logger,
-          // A cancel recorded through any replica is seen here between rows.
-          beforeRow: async () => {
-            if (await store.isCancelRequested(job.id)) controller.abort("cancelled");
-          },
-          onRowSaved: () => {
-            entry.rowsThisRun += 1;
-            void notify(job.id).catch(() => {});
-          },
-        });
-        const reason = controller.signal.reason as unknown;
-        if (!controller.signal.aborted) await store.setJobStatus(job.id, "succeeded");
-        else if (reason === "cancelled") await store.setJobStatus(job.id, "cancelled");
-        logger.info({ jobId: job.id, aborted: controller.signal.aborted }, "questionnaire job stopped");
-      } catch (error) {
-        logger.error({ jobId: job.id, err: error }, "questionnaire job failed");
-        await store
-          .setJobStatus(job.id, "failed", {
-            code: "questionnaire_failed",
-            message: `Answering stopped: ${error instanceof Error ? error.message : String(error)}`,
-          })
-          .catch(() => {});
-      } finally {
-        clearInterval(heartbeat);
-        await notify(job.id).catch(() => {});
-        running.delete(job.id);
-      }
-    })();
+    const finish = async () => {
+      clearInterval(heartbeat);
+      await notify(job.id).catch(() => {});
+      active.delete(job.id);
+      markSettled();
+    };
+    // Stopped while still waiting: a cancel ends it; on shutdown it stays queued for the next start.
+    controller.signal.addEventListener(
+      "abort",
+      () => {
+        if (!queue.remove(job.id)) return;
+        void (async () => {
+          if (controller.signal.reason === "cancelled") {
+            await store.setJobStatus(job.id, "cancelled").catch(() => {});
+            logger.info({ jobId: job.id }, "queued questionnaire job cancelled");
+          }
+          await finish();
+        })();
+      },
+      { once: true },
+    );
+    queue.enqueue({ id: job.id, spaceId: job.spaceId }, () => {
+      entry.runStartedAt = Date.now();
+      void run(job, entry)
+        .then(finish)
+        .finally(() => queue.release(job.id));
+    });
+    if (queue.ahead(job.id) !== null) {
+      logger.info({ jobId: job.id, ahead: queue.ahead(job.id), running: queue.running }, "questionnaire job queued");
+    }
   };
 
   return {
@@ -219,7 +279,8 @@ export function createQuestionnaireService(options: {
           { details: { status: 413 } },
         );
       }
-      const grid = await readQuestionnaireGrid(input.bytes, input.fileName);
+      // In the worker: a hostile file costs that thread, and its time and memory are bounded.
+      const grid = await readQuestionnaireInWorker(input.bytes, input.fileName);
       const read = findQuestions(grid, { sheet: input.sheet, column: input.column, maxRows: options.settings.maxRows });
       const job = await store.createJob({
         spaceId: input.spaceId,
@@ -243,21 +304,21 @@ export function createQuestionnaireService(options: {
     listJobs: (spaceId) => store.listJobs(spaceId, 50),
     async progress(id) {
       const job = await store.getJob(id);
-      return job ? progressOf(job, pace(id)) : null;
+      return job ? progressOfJob(job) : null;
     },
     listRows: (id) => store.listRows(id),
     onProgress(id, listener) {
-      const entry = running.get(id);
+      const entry = active.get(id);
       if (!entry) return () => {};
       entry.listeners.add(listener);
       return () => entry.listeners.delete(listener);
     },
     async whenSettled(id) {
-      await running.get(id)?.settled;
+      await active.get(id)?.settled;
       return store.getJob(id);
     },
     async cancel(id) {
-      const entry = running.get(id);
+      const entry = active.get(id);
       if (entry) {
         entry.controller.abort("cancelled");
         await entry.settled;
@@ -287,7 +348,7 @@ export function createQuestionnaireService(options: {
       }
       const [bytes, rows] = await Promise.all([store.getJobBytes(id), store.listRows(id)]);
       if (!bytes) return null;
-      return writeFilledCopy({
+      return writeFilledCopyInWorker({
         bytes,
         fileName: job.fileName,
         format: job.format,
@@ -324,9 +385,10 @@ export function createQuestionnaireService(options: {
     },
     async close() {
       closed = true;
-      const entries = [...running.values()];
+      const entries = [...active.values()];
       for (const entry of entries) entry.controller.abort("shutdown");
       await Promise.allSettled(entries.map((entry) => entry.settled));
+      await closeQuestionnaireWorkers();
     },
   };
 }

@@ -8,20 +8,38 @@
  * (ingestion/detect-media-type.ts, which also refuses encrypted packages and programs); ZIP packages
  * are unpacked within the zip-bomb limits before exceljs or the XML parser sees them. Anything else is
  * refused with a ParseError that says what the file is (`details.fileKind`) and what to upload instead.
+ *
+ * Every size is bounded before anything is built from it (questionnaire-read-limits.ts): an XLSX is
+ * surveyed first (survey-xlsx-package.ts) and only the cells that exist are visited, a CSV's lines and
+ * fields are measured as they are read, a DOCX table's columns and rows counted. The service and the
+ * answer library call this inside a worker thread (questionnaire-worker-pool.ts), which adds a time
+ * limit, a heap cap and the memory watchdog.
  */
 import { parse as parseCsvText } from "csv-parse/sync";
 import ExcelJS from "exceljs";
+import { zipSync } from "fflate";
 import { detectMediaType } from "../../ingestion/detect-media-type.js";
-import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import { unpackZip } from "../../ingestion/unpack-zip.js";
 import { isFolioError, ParseError } from "../errors.js";
 import { damagedDocx, openDocxPackage } from "./docx-package.js";
 import type { DocxTableMap } from "./docx-tables.js";
 import { mapDocxTables } from "./map-docx-tables.js";
 import type { GridRow, GridSheet, QuestionnaireFormat, QuestionnaireGrid } from "./questionnaire.js";
-
-/** The most cells of one data-validation range expanded into per-cell lists. */
-const MAX_VALIDATION_CELLS = 100_000;
+import {
+  DEFAULT_QUESTIONNAIRE_READ_LIMITS,
+  QUESTIONNAIRE_WORKER_LIMITS,
+  type QuestionnaireReadLimits,
+} from "./questionnaire-read-limits.js";
+import {
+  lineTooLong,
+  recordTooWide,
+  tableTooLarge,
+  tooManyCells,
+  tooManySheets,
+  tooMuchText,
+} from "./questionnaire-read-refusals.js";
+import { packageForFilling, packageForReading, surveyXlsxPackage, validationListsOf } from "./survey-xlsx-package.js";
+import type { CellRange } from "./xlsx-references.js";
 
 /** What the file is, in words, for a refusal ("a PDF", "plain text"). */
 function describeFileKind(mediaType: string): string {
@@ -69,19 +87,21 @@ export function detectQuestionnaireFormat(bytes: Uint8Array, fileName: string): 
   }
 }
 
-export async function readQuestionnaireGrid(bytes: Uint8Array, fileName: string): Promise<QuestionnaireGrid> {
+export async function readQuestionnaireGrid(
+  bytes: Uint8Array,
+  fileName: string,
+  limits: QuestionnaireReadLimits = DEFAULT_QUESTIONNAIRE_READ_LIMITS,
+): Promise<QuestionnaireGrid> {
   const format = detectQuestionnaireFormat(bytes, fileName);
-  if (format === "xlsx") return { format, sheets: await readXlsxSheets(bytes, fileName) };
-  if (format === "docx") return { format, sheets: readDocxTables(bytes, fileName) };
-  return { format, sheets: [readCsvSheet(bytes, fileName)] };
+  if (format === "xlsx") return { format, sheets: await readXlsxSheets(bytes, fileName, limits) };
+  if (format === "docx") return { format, sheets: readDocxTables(bytes, fileName, limits) };
+  return { format, sheets: [readCsvSheet(bytes, fileName, limits)] };
 }
 
-/** The workbook as exceljs sees it, unpacked within the zip-bomb limits first. */
-export async function loadWorkbook(bytes: Uint8Array, fileName: string): Promise<ExcelJS.Workbook> {
-  const unpacked = unpackZip(bytes, fileName, DEFAULT_PARSE_LIMITS);
+async function openWorkbook(files: Record<string, Uint8Array>, fileName: string): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.load(Buffer.from(unpacked.stored()) as unknown as ArrayBuffer);
+    await workbook.xlsx.load(Buffer.from(zipSync(files, { level: 0 })) as unknown as ArrayBuffer);
   } catch (error) {
     throw new ParseError(
       "questionnaire_unreadable",
@@ -92,9 +112,22 @@ export async function loadWorkbook(bytes: Uint8Array, fileName: string): Promise
   return workbook;
 }
 
+/**
+ * The workbook as exceljs sees it for writing its filled copy: unpacked within the zip-bomb limits,
+ * surveyed (a file past the reading limits is refused here too), validation ranges clipped to the rows
+ * in use (survey-xlsx-package.ts).
+ */
+export async function loadWorkbookForFilling(
+  bytes: Uint8Array,
+  fileName: string,
+  limits: QuestionnaireReadLimits = DEFAULT_QUESTIONNAIRE_READ_LIMITS,
+): Promise<ExcelJS.Workbook> {
+  const unpacked = unpackZip(bytes, fileName, QUESTIONNAIRE_WORKER_LIMITS);
+  const survey = surveyXlsxPackage(unpacked.files, fileName, limits);
+  return openWorkbook(packageForFilling(unpacked.files, survey), fileName);
+}
+
 function cellText(cell: ExcelJS.Cell): string {
-  // A merged range shows its text once, in its top-left cell.
-  if (cell.isMerged && cell.master !== cell) return "";
   let text: string;
   try {
     text = cell.text ?? "";
@@ -106,73 +139,80 @@ function cellText(cell: ExcelJS.Cell): string {
   return text.replace(/\r\n?/g, "\n").trim();
 }
 
-async function readXlsxSheets(bytes: Uint8Array, fileName: string): Promise<GridSheet[]> {
-  const workbook = await loadWorkbook(bytes, fileName);
+/** Whether a cell is covered by a merged range other than as its top-left cell (which shows the text). */
+function mergedAway(merges: CellRange[], lastRow: number): (row: number, column: number) => boolean {
+  const byRow = new Map<number, CellRange[]>();
+  for (const merge of merges) {
+    for (let row = merge.top; row <= Math.min(merge.bottom, lastRow); row++) {
+      const list = byRow.get(row) ?? [];
+      list.push(merge);
+      byRow.set(row, list);
+    }
+  }
+  return (row, column) =>
+    byRow
+      .get(row)
+      ?.some(
+        (merge) => column >= merge.left && column <= merge.right && (row !== merge.top || column !== merge.left),
+      ) ?? false;
+}
+
+async function readXlsxSheets(
+  bytes: Uint8Array,
+  fileName: string,
+  limits: QuestionnaireReadLimits,
+): Promise<GridSheet[]> {
+  const unpacked = unpackZip(bytes, fileName, QUESTIONNAIRE_WORKER_LIMITS);
+  const survey = surveyXlsxPackage(unpacked.files, fileName, limits);
+  const workbook = await openWorkbook(packageForReading(unpacked.files, survey), fileName);
   return workbook.worksheets.map((worksheet) => {
+    const surveyed = survey.bySheetName.get(worksheet.name);
+    const isMergedAway = mergedAway(surveyed?.merges ?? [], surveyed?.lastRow ?? 0);
     const rows: GridRow[] = [];
-    const columnCount = worksheet.columnCount;
+    // Only the rows and cells that hold values: the survey held their number under the limits, and a
+    // cell far right (column XFD) costs one entry, not a row of sixteen thousand.
     worksheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
       const cells: string[] = [];
       const formulaColumns: number[] = [];
-      for (let column = 1; column <= columnCount; column++) {
-        const cell = row.getCell(column);
-        cells.push(cellText(cell));
+      row.eachCell({ includeEmpty: false }, (cell, column) => {
+        cells[column - 1] = isMergedAway(rowNumber, column) ? "" : cellText(cell);
         if (cell.type === ExcelJS.ValueType.Formula) formulaColumns.push(column - 1);
+      });
+      const filled = Array.from(cells, (text) => text ?? "");
+      while (filled.length > 0 && filled[filled.length - 1] === "") filled.pop();
+      if (filled.length > 0) {
+        rows.push({ rowNumber, cells: filled, ...(formulaColumns.length > 0 ? { formulaColumns } : {}) });
       }
-      while (cells.length > 0 && cells[cells.length - 1] === "") cells.pop();
-      if (cells.length > 0) rows.push({ rowNumber, cells, ...(formulaColumns.length > 0 ? { formulaColumns } : {}) });
     });
-    return { name: worksheet.name, rows, rowCount: worksheet.rowCount, validationLists: validationLists(worksheet) };
+    return {
+      name: worksheet.name,
+      rows,
+      rowCount: surveyed?.rowCount ?? worksheet.rowCount,
+      validationLists: surveyed ? validationListsOf(surveyed) : new Map(),
+    };
   });
 }
 
-/** `"Yes,No,N/A"` (an inline list) -> its values; a list that refers to cells is not followed. */
-function inlineListValues(formula: string | undefined): string[] {
-  if (!formula?.startsWith('"')) return [];
-  return formula
-    .slice(1, -1)
-    .split(",")
-    .map((value) => value.trim())
-    .filter((value) => value.length > 0);
-}
-
-function expandRange(range: string): Array<{ row: number; column: number }> {
-  const match = /^([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?$/i.exec(range.replace(/\$/g, ""));
-  if (!match) return [];
-  const toColumn = (letters: string) =>
-    [...letters.toUpperCase()].reduce((sum, letter) => sum * 26 + letter.charCodeAt(0) - 64, 0);
-  const firstColumn = toColumn(match[1] ?? "A");
-  const firstRow = Number(match[2]);
-  const lastColumn = match[3] ? toColumn(match[3]) : firstColumn;
-  const lastRow = match[4] ? Number(match[4]) : firstRow;
-  const cells: Array<{ row: number; column: number }> = [];
-  for (let row = firstRow; row <= lastRow; row++) {
-    for (let column = firstColumn; column <= lastColumn; column++) {
-      cells.push({ row, column });
-      if (cells.length >= MAX_VALIDATION_CELLS) return cells;
-    }
+/** Refuses a line longer than the limit (a file without line breaks, or one enormous cell) before parsing. */
+function checkLineLengths(text: string, fileName: string, limits: QuestionnaireReadLimits): void {
+  let line = 1;
+  let start = 0;
+  for (let index = 0; index <= text.length; index++) {
+    const code = index < text.length ? text.charCodeAt(index) : 10;
+    if (code !== 10 && code !== 13) continue;
+    if (index - start > limits.maxLineCharacters) throw lineTooLong(fileName, line, index - start, limits);
+    if (code === 13 && text.charCodeAt(index + 1) === 10) index += 1;
+    line += 1;
+    start = index + 1;
   }
-  return cells;
 }
 
-function validationLists(worksheet: ExcelJS.Worksheet): Map<string, string[]> {
-  const lists = new Map<string, string[]>();
-  const model = (worksheet as unknown as { dataValidations?: { model?: Record<string, ExcelJS.DataValidation> } })
-    .dataValidations?.model;
-  for (const [address, validation] of Object.entries(model ?? {})) {
-    if (validation.type !== "list") continue;
-    const values = inlineListValues(validation.formulae?.[0]);
-    if (values.length === 0) continue;
-    for (const range of address.split(/\s+/)) {
-      for (const cell of expandRange(range)) lists.set(`${cell.row}:${cell.column}`, values);
-    }
-  }
-  return lists;
-}
-
-function readCsvSheet(bytes: Uint8Array, fileName: string): GridSheet {
+function readCsvSheet(bytes: Uint8Array, fileName: string, limits: QuestionnaireReadLimits): GridSheet {
   const detected = detectMediaType(bytes, fileName);
   const text = detected.decoded?.text ?? new TextDecoder().decode(bytes);
+  if (text.length > limits.maxTextCharacters) throw tooMuchText(fileName, limits);
+  checkLineLengths(text, fileName, limits);
+  let filledCells = 0;
   let records: string[][];
   try {
     records = parseCsvText(text, {
@@ -181,8 +221,19 @@ function readCsvSheet(bytes: Uint8Array, fileName: string): GridSheet {
       relax_quotes: true,
       skip_empty_lines: false,
       bom: true,
+      max_record_size: limits.maxLineCharacters,
+      // Measured record by record, so a file too wide or too full is refused before the rest is parsed.
+      on_record: (record: string[], context: { lines: number }) => {
+        let width = record.length;
+        while (width > 0 && (record[width - 1] ?? "").trim() === "") width -= 1;
+        if (width > limits.maxColumns) throw recordTooWide(fileName, context.lines, width, limits);
+        for (let column = 0; column < width; column++) if ((record[column] ?? "").trim() !== "") filledCells += 1;
+        if (filledCells > limits.maxCells) throw tooManyCells(fileName, limits);
+        return record;
+      },
     }) as string[][];
   } catch (error) {
+    if (isFolioError(error)) throw error;
     throw new ParseError(
       "questionnaire_unreadable",
       `${fileName} cannot be read as a table (${error instanceof Error ? error.message : String(error)}) — check its quoting, or save it again from a spreadsheet.`,
@@ -201,9 +252,11 @@ function readCsvSheet(bytes: Uint8Array, fileName: string): GridSheet {
 /**
  * Every outermost table of the document, one "sheet" each (Table 1, Table 2…), its rows numbered as
  * they stand (empty ones counted) and each cell's text at its first grid column, so a cell spanning
- * columns reads like a merged spreadsheet cell. A document without tables reads as no sheets.
+ * columns reads like a merged spreadsheet cell. A document without tables reads as no sheets. A table
+ * is refused when its rows or grid columns (a `gridSpan` of a billion costs nothing in the XML) pass
+ * the limits.
  */
-function readDocxTables(bytes: Uint8Array, fileName: string): GridSheet[] {
+function readDocxTables(bytes: Uint8Array, fileName: string, limits: QuestionnaireReadLimits): GridSheet[] {
   const docx = openDocxPackage(bytes, fileName);
   let map: DocxTableMap;
   try {
@@ -211,14 +264,36 @@ function readDocxTables(bytes: Uint8Array, fileName: string): GridSheet[] {
   } catch (error) {
     throw damagedDocx(fileName, error);
   }
+  if (map.tables.length > limits.maxSheets) throw tooManySheets(fileName, map.tables.length, limits);
+  let filledCells = 0;
+  let characters = 0;
   return map.tables.map((table, index) => {
+    if (table.rows.length > limits.maxTableRows) {
+      throw tableTooLarge(
+        fileName,
+        index + 1,
+        `has ${table.rows.length.toLocaleString("en-US")} rows; Folio reads tables of up to ${limits.maxTableRows.toLocaleString("en-US")}`,
+      );
+    }
     const rows: GridRow[] = [];
     for (const row of table.rows) {
+      const width = row.cells.reduce((end, cell) => Math.max(end, cell.gridStart + cell.gridSpan), row.gridBefore);
+      if (width > limits.maxColumns) {
+        throw tableTooLarge(
+          fileName,
+          index + 1,
+          `has a row ${width.toLocaleString("en-US")} grid columns wide; Folio reads tables of up to ${limits.maxColumns.toLocaleString("en-US")} columns`,
+        );
+      }
       const cells: string[] = Array.from({ length: row.gridBefore }, () => "");
       for (const cell of row.cells) {
         cells[cell.gridStart] = cell.text;
         for (let column = cell.gridStart + 1; column < cell.gridStart + cell.gridSpan; column++) cells[column] = "";
+        characters += cell.text.length;
+        if (cell.text !== "") filledCells += 1;
       }
+      if (filledCells > limits.maxCells) throw tooManyCells(fileName, limits);
+      if (characters > limits.maxTextCharacters) throw tooMuchText(fileName, limits);
       const filled = Array.from(cells, (text) => text ?? "");
       while (filled.length > 0 && filled[filled.length - 1] === "") filled.pop();
       if (filled.length > 0) rows.push({ rowNumber: row.rowNumber, cells: filled });

@@ -3,15 +3,18 @@
  * formatting and formula left as it was, plus the columns Answer, Status, Sources and Quote after the
  * last column in use of each sheet that holds questions (and Source 2…N when a row cites several
  * documents, so each source is a link of its own). The copy has the original's format: XLSX is edited
- * in place with exceljs; CSV lines are copied byte for byte with the new fields appended; a DOCX gets
+ * in place with exceljs; CSV lines are copied byte for byte with the new fields appended (each kept from
+ * being read as a formula, neutralise-formula.ts, and each source with its own link); a DOCX gets
  * the columns added to its question tables (write-filled-docx.ts), every source a link in one cell.
  */
 import { parse as parseCsvText } from "csv-parse/sync";
 import type ExcelJS from "exceljs";
 import { detectMediaType } from "../../ingestion/detect-media-type.js";
 import { filledFileName } from "./filled-file-name.js";
+import { neutraliseFormula } from "./neutralise-formula.js";
 import type { QuestionnaireFormat, SheetLayout } from "./questionnaire.js";
-import { loadWorkbook } from "./read-questionnaire-grid.js";
+import { DEFAULT_QUESTIONNAIRE_READ_LIMITS, type QuestionnaireReadLimits } from "./questionnaire-read-limits.js";
+import { loadWorkbookForFilling } from "./read-questionnaire-grid.js";
 import { ADDED_COLUMNS, answerCellText, describeSource, type RowAnswer, statusCellText } from "./row-answer.js";
 import { writeFilledDocx } from "./write-filled-docx.js";
 
@@ -39,6 +42,10 @@ function addedCells(answer: RowAnswer | null, extraSources: number) {
     answer: answerCellText(answer),
     status: statusCellText(answer),
     sources: answer.sources.map((source) => `[${source.n}] ${describeSource(source)}`).join("\n"),
+    /** Each source on its own line with its own link, for a copy whose cells cannot hold links (CSV). */
+    sourcesWithLinks: answer.sources
+      .map((source) => `[${source.n}] ${describeSource(source)} <${source.url}>`)
+      .join("\n"),
     firstLink: first?.url ?? null,
     quote: answer.quote,
     others: Array.from({ length: extraSources }, (_, index) => {
@@ -48,13 +55,16 @@ function addedCells(answer: RowAnswer | null, extraSources: number) {
   };
 }
 
-export async function writeFilledCopy(input: {
-  bytes: Uint8Array;
-  fileName: string;
-  format: QuestionnaireFormat;
-  layouts: SheetLayout[];
-  rows: FilledRow[];
-}): Promise<FilledCopy> {
+export async function writeFilledCopy(
+  input: {
+    bytes: Uint8Array;
+    fileName: string;
+    format: QuestionnaireFormat;
+    layouts: SheetLayout[];
+    rows: FilledRow[];
+  },
+  limits: QuestionnaireReadLimits = DEFAULT_QUESTIONNAIRE_READ_LIMITS,
+): Promise<FilledCopy> {
   const fileName = filledFileName(input.fileName, input.format);
   if (input.format === "csv") {
     const tab = fileName.endsWith(".tsv");
@@ -65,7 +75,7 @@ export async function writeFilledCopy(input: {
     };
   }
   if (input.format === "docx") return { bytes: writeFilledDocx(input), fileName, mediaType: DOCX_MEDIA_TYPE };
-  const workbook = await loadWorkbook(input.bytes, input.fileName);
+  const workbook = await loadWorkbookForFilling(input.bytes, input.fileName, limits);
   fillWorkbook(workbook, input.layouts, input.rows);
   const buffer = await workbook.xlsx.writeBuffer();
   return { bytes: new Uint8Array(buffer as ArrayBuffer), fileName, mediaType: XLSX_MEDIA_TYPE };
@@ -145,18 +155,18 @@ function writeFilledCsv(input: {
     if (layout && rowNumber === layout.headerRow) added = addedHeaders(extraSources);
     const cells = addedCells(byRow.get(rowNumber) ?? null, extraSources);
     if (cells) {
-      const firstSource =
-        cells.sources === "" ? "" : `${cells.sources}${cells.firstLink ? ` <${cells.firstLink}>` : ""}`;
       added = [
         cells.answer,
         cells.status,
-        firstSource,
+        cells.sourcesWithLinks,
         cells.quote,
         ...cells.others.map((other) => (other ? `${other.text} <${other.link}>` : "")),
       ];
     }
     if (added === null) return raw;
-    return `${raw}${padding}${delimiter}${added.map((value) => csvField(value, delimiter)).join(delimiter)}`;
+    // Answers and quotes carry documents' text: none may reach a spreadsheet as a formula.
+    const fields = added.map((value) => csvField(neutraliseFormula(value), delimiter));
+    return `${raw}${padding}${delimiter}${fields.join(delimiter)}`;
   });
   // The byte-order mark, when the original had one, stays.
   const bom = input.bytes[0] === 0xef && input.bytes[1] === 0xbb && input.bytes[2] === 0xbf ? "\ufeff" : "";

@@ -20,7 +20,28 @@ describe("loadConfig", () => {
       maxBytes: 20 * 1024 * 1024,
       concurrency: 2,
       retentionDays: 7,
+      maxRunningJobs: 2,
+      maxRunningJobsPerSpace: 1,
+      maxReceiving: 4,
     });
+  });
+
+  it("reads the questionnaire job and receive caps, and refuses a cap of 0", () => {
+    const config = loadConfig(
+      {
+        FOLIO_QUESTIONNAIRE_MAX_RUNNING: "4",
+        FOLIO_QUESTIONNAIRE_MAX_RUNNING_PER_SPACE: "2",
+        FOLIO_QUESTIONNAIRE_MAX_RECEIVING: "8",
+      },
+      "/srv",
+    );
+    expect([
+      config.questionnaire.maxRunningJobs,
+      config.questionnaire.maxRunningJobsPerSpace,
+      config.questionnaire.maxReceiving,
+    ]).toEqual([4, 2, 8]);
+    expect(() => loadConfig({ FOLIO_QUESTIONNAIRE_MAX_RUNNING: "0" }, "/srv")).toThrow(ConfigError);
+    expect(() => loadConfig({ FOLIO_QUESTIONNAIRE_MAX_RECEIVING: "0" }, "/srv")).toThrow(ConfigError);
   });
 
   it("reads FOLIO_QUESTIONNAIRE_RETENTION_DAYS (0 keeps files) and refuses a negative one", () => {

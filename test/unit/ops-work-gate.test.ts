@@ -1,11 +1,12 @@
 /**
  * Admission for the HTTP server: questions beyond the limit are refused as busy while other requests
- * pass, nothing new is admitted once draining, and `whenIdle` waits for what was admitted.
+ * pass, nothing new is admitted once draining, and `whenIdle` waits for what was admitted; the receive
+ * gate holds questionnaire bodies to its limit.
  */
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { createWorkGate, settleWithin } from "../../src/http/work-gate.js";
+import { createReceiveGate, createWorkGate, settleWithin } from "../../src/http/work-gate.js";
 
 /** Stands in for a response: the gate only listens for its "close". */
 const response = () => new EventEmitter() as unknown as ServerResponse;
@@ -45,5 +46,20 @@ describe("work gate", () => {
   it("settleWithin says whether the work finished before the limit", async () => {
     expect(await settleWithin([Promise.resolve(1), Promise.reject(new Error("failed, but settled"))], 100)).toBe(true);
     expect(await settleWithin([new Promise(() => {})], 20)).toBe(false);
+  });
+});
+
+describe("receive gate", () => {
+  it("lets `limit` bodies in at once, refuses the next, and frees a place once (leaving twice frees one)", () => {
+    const gate = createReceiveGate(2);
+    const first = gate.tryEnter();
+    const second = gate.tryEnter();
+    expect([first === null, second === null, gate.tryEnter()]).toEqual([false, false, null]);
+    expect([gate.receiving, gate.limit]).toEqual([2, 2]);
+    first?.();
+    first?.();
+    expect(gate.receiving).toBe(1);
+    expect(gate.tryEnter()).not.toBeNull();
+    expect(gate.tryEnter()).toBeNull();
   });
 });

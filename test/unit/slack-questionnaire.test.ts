@@ -54,6 +54,7 @@ describe("answerQuestionnaireInThread (Slack and the job service faked)", () => 
     secondsLeft: status === "running" ? 10 - done : 0,
     errorCode: null,
     errorMessage: null,
+    ahead: null,
   });
 
   it("edits the progress message at most once per interval, always ending on the final count", async () => {
@@ -139,6 +140,68 @@ describe("answerQuestionnaireInThread (Slack and the job service faked)", () => 
     expect(updates[1]).toMatch(/^Answering \*review\.csv\*: 10\/10 done · 10 answered · took 2 s$/);
     expect(uploaded).toEqual(["https://files.slack.com/upload/v1/x"]);
     expect(posts.at(-1)).toContain("*review.csv* — 10 questions in 2 s:");
+  });
+
+  it("says how many jobs wait before a queued one, then follows it once it runs", async () => {
+    const updates: string[] = [];
+    const hooks: { listener: ((progress: QuestionnaireProgress) => void) | null; settle: (() => void) | null } = {
+      listener: null,
+      settle: null,
+    };
+    let current: QuestionnaireProgress = { ...progressAt(0, "queued"), ahead: 3 };
+    const client = {
+      chat: {
+        postMessage: async () => ({ ok: true, ts: "1.1" }),
+        update: async (args: { text: string }) => {
+          updates.push(args.text);
+          return { ok: true };
+        },
+      },
+    };
+    const questionnaires = {
+      submit: async () => ({ id: "job-1" }),
+      setDestination: async () => {},
+      markReported: async () => {},
+      onProgress: (_id: string, callback: (progress: QuestionnaireProgress) => void) => {
+        hooks.listener = callback;
+        return () => {
+          hooks.listener = null;
+        };
+      },
+      whenSettled: () => new Promise((resolve) => (hooks.settle = () => resolve({ status: "cancelled" }))),
+      progress: async () => current,
+    };
+    const running = answerQuestionnaireInThread(
+      {
+        client: client as never,
+        questionnaires: questionnaires as never,
+        botToken: "xoxb",
+        apiOrigin: null,
+        maxBytes: 1_000_000,
+        logger: silentLogger,
+        progressIntervalMs: 0,
+        createRequestId: () => "req-1",
+        download: async () => new TextEncoder().encode("Question\nA?\n"),
+      },
+      {
+        file: { id: "F0", name: "review.csv", url_private: "https://files.slack.com/f" },
+        conversation: { teamId: "T", channelId: "C", userId: "U", isDirectMessage: false },
+        threadTs: "1.0",
+      },
+    );
+    await vi.waitFor(() => expect(updates).toHaveLength(1));
+    expect(updates[0]).toBe("Answering *review.csv*: queued, 3 ahead · 0/10 done");
+    current = { ...progressAt(0, "queued"), ahead: 0 };
+    hooks.listener?.(current);
+    hooks.listener?.(progressAt(1, "running"));
+    current = progressAt(1, "cancelled");
+    hooks.settle?.();
+    await running;
+    expect(updates.slice(0, 3)).toEqual([
+      "Answering *review.csv*: queued, 3 ahead · 0/10 done",
+      "Answering *review.csv*: queued, next in line · 0/10 done",
+      "Answering *review.csv*: 1/10 done · 1 answered · 9 s left",
+    ]);
   });
 });
 
