@@ -229,6 +229,13 @@ function tableLines(
   return { above, header, body };
 }
 
+/** A cell that names one or more periods and nothing else ("2019", "2019 2018", "FY19"). */
+function onlyPeriods(cell: string): boolean {
+  const periods = periodMentions(cell);
+  const rest = periods.reduceRight((text, period) => text.slice(0, period.start) + text.slice(period.end), cell);
+  return periods.length > 0 && rest.replace(/[\s,&]+|\band\b/gi, "") === "";
+}
+
 /**
  * Header cells that each name one period: a PDF's table reader often keeps several in one cell ("2018
  * 2017"), and the columns below it are then read as one. A cell naming several periods and nothing else
@@ -238,8 +245,7 @@ function spreadPeriods(headers: string[]): string[] {
   const spread: string[] = [headers[0] ?? ""];
   for (const header of headers.slice(1)) {
     const periods = periodMentions(header);
-    const rest = periods.reduceRight((text, period) => text.slice(0, period.start) + text.slice(period.end), header);
-    if (periods.length >= 2 && rest.replace(/[\s,&and]+/gi, "") === "")
+    if (periods.length >= 2 && onlyPeriods(header))
       for (const period of periods) spread.push(header.slice(period.start, period.end));
     else spread.push(header);
   }
@@ -284,19 +290,13 @@ export function trailingFigures(text: string): { label: string; figures: string[
  */
 function realigned(cells: string[], columns: number): string[] {
   const values = cells.slice(1);
-  const linedUp =
-    values.length === columns &&
-    values.every(
-      (value) =>
-        value === "" ||
-        !/\s/.test(
-          value
-            .replace(/^[$€£¥]\s+/, "")
-            .replace(/\s+%$/, "")
-            .replace(/^\(\s*|\s*\)$/g, ""),
-        ),
-    ) &&
-    trailingFigures(cells[0] ?? "") === null;
+  // A label may end in a number of its own ("Notes due 2024", "as at June 30, 2019") and a cell may be
+  // text: only a row with fewer cells than columns, or a cell holding two figures, was split badly.
+  const twoFigures = (value: string) => {
+    const read = trailingFigures(value);
+    return read !== null && read.label === "" && read.figures.length >= 2;
+  };
+  const linedUp = values.length >= columns && !values.some(twoFigures);
   if (linedUp || columns === 0) return cells;
   const read = trailingFigures(cells.join(" "));
   if (read === null || read.figures.length < columns) return cells;
@@ -314,11 +314,7 @@ export function readTableGrid(result: Pick<SearchResult, "text" | "kind" | "prov
   const width = Math.max(lines.header.length, ...bodyCells.map((row) => row.cells.length));
   // A PDF's reader may leave out the label column's empty header: "2019 | 2018 2017" heads three figure columns.
   const header = lines.header.map((cell) => cell.trim());
-  const firstNamesPeriod =
-    header.length > 0 &&
-    periodMentions(header[0] ?? "").length > 0 &&
-    isHeaderText(header[0] ?? "") &&
-    header[0] !== "";
+  const firstNamesPeriod = onlyPeriods(header[0] ?? "");
   const headerRows = [firstNamesPeriod ? ["", ...header] : header];
   const headerWidth = Math.max(width, headerRows[0]?.length ?? 0);
   let first = 0;
