@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { NumberedSource } from "../../src/answer/generator.js";
+import { lineTables } from "../../src/answer/tables/line-tables.js";
 import { answerFromTables } from "../../src/answer/tables/table-answer.js";
 import { readTableGrid } from "../../src/answer/tables/table-grid.js";
 import { pdfPassage, tablePassage } from "../support/answer-fixtures.js";
@@ -75,6 +76,34 @@ describe("readTableGrid", () => {
     expect(grid?.scale).toBe("thousand");
     expect(grid?.rows.map((row) => [row.section, row.label, row.values.map((value) => value?.number)])).toEqual([
       ["Deferred", "Federal", [-4206, 0]],
+    ]);
+  });
+
+  it("realigns a PDF row whose label and figures the reader split badly", () => {
+    const grid = readTableGrid(
+      table([
+        ["2019", "2018 2017"],
+        ["Fixed Price $ 1,452.4", "$ 1,146.2 $ 1,036.9"],
+        ["Notes due 2024 1,000", "900 800"],
+      ]).result,
+    );
+    expect(grid?.columns.map((column) => column.header)).toEqual(["2019", "2018", "2017"]);
+    expect(grid?.rows.map((row) => [row.label, row.values.map((value) => value?.number)])).toEqual([
+      ["Fixed Price", [1452.4, 1146.2, 1036.9]],
+      ["Notes due 2024", [1000, 900, 800]],
+    ]);
+  });
+
+  it("reads lines of figures under a period line as a table (a statement set without rules)", () => {
+    const text =
+      "F19 F18 CHANGE\n$ MILLION\nSales 8,657 8,244 5.0%\nEBITDA 579 603 (4.1)%\nEBIT 474 516 (8.2)%\nSales rose on price and mix.";
+    const [found] = lineTables({ text, kind: "text" });
+    expect(found?.grid.scale).toBe("million");
+    expect(found?.grid.columns.map((column) => column.period?.year ?? null)).toEqual([2019, 2018, null]);
+    expect(found?.grid.rows.map((row) => [row.label, row.values.map((value) => value?.number)])).toEqual([
+      ["Sales", [8657, 8244, 5]],
+      ["EBITDA", [579, 603, -4.1]],
+      ["EBIT", [474, 516, -8.2]],
     ]);
   });
 
