@@ -115,7 +115,7 @@ export function readValue(text: string): GridValue | null {
  * December 31,", "Fair value", "%". A cell that reads as a number (other than a year) is an amount.
  */
 function isHeaderText(cell: string): boolean {
-  if (cell === "") return true;
+  if (cell === "" || statedScale(cell) !== null) return true;
   const periods = periodMentions(cell);
   const withoutPeriods = periods.reduceRight(
     (text, period) => text.slice(0, period.start) + text.slice(period.end),
@@ -314,7 +314,13 @@ export function readTableGrid(result: Pick<SearchResult, "text" | "kind" | "prov
   const width = Math.max(lines.header.length, ...bodyCells.map((row) => row.cells.length));
   // A PDF's reader may leave out the label column's empty header: "2019 | 2018 2017" heads three figure columns.
   const header = lines.header.map((cell) => cell.trim());
-  const firstNamesPeriod = onlyPeriods(header[0] ?? "");
+  // Only when the rows hold more figures than the header has figure columns ("30 June 2019 | Current |
+  // … | Total" over rows of as many cells heads its label column with the date).
+  const figureCounts = bodyCells
+    .map((row) => trailingFigures(row.cells.join(" "))?.figures.length ?? 0)
+    .sort((left, right) => left - right);
+  const typicalFigures = figureCounts[Math.floor(figureCounts.length / 2)] ?? 0;
+  const firstNamesPeriod = onlyPeriods(header[0] ?? "") && spreadPeriods(header).length - 1 < typicalFigures;
   const headerRows = [firstNamesPeriod ? ["", ...header] : header];
   const headerWidth = Math.max(width, headerRows[0]?.length ?? 0);
   let first = 0;

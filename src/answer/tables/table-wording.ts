@@ -81,7 +81,8 @@ export function columnPhrase(column: GridColumn, grid?: TableGrid): string {
     .replace(/\s+/g, " ")
     .trim();
   if (column.period !== null && words !== "") return `(${words}, ${name})`;
-  return `(${header})`;
+  // "Current $'000" is the column "Current": its unit is written with the value.
+  return `(${words === "" ? header : words})`;
 }
 
 /** A row of percentages: "(%)", "as a percentage of sales", "Gross margin", "Effective tax rate" (not "Amount at the … rate"). */
