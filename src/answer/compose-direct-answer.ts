@@ -286,6 +286,13 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   return answer;
 }
 
+/** Whether a grid answer's rows hold more of the question's measure words than the statements' cell's row does. */
+function namesMoreOf(measureTerms: ReadonlySet<string>, gridLabels: readonly string[], cell: TableCell): boolean {
+  const held = (text: string) => [...uniqueTerms(text)].filter((term) => measureTerms.has(term)).length;
+  const gridHeld = Math.max(0, ...gridLabels.map(held));
+  return gridHeld > held([cell.label, ...cell.parents].join(" "));
+}
+
 /** Operations worked out from a period's figures: a period the documents do not report leaves them nothing to work with. */
 const CALCULATIONS = new Set([
   "change",
@@ -339,8 +346,13 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     const evidence = await figureEvidence(analysis, input.results, input);
     // "How many employees…" is a count: an amount of money ("Employee benefits … $299 million") is no answer.
     const figure = evidence.figure !== null && answersAsked(input.need, evidence.figure.cell) ? evidence.figure : null;
+    const grid = plainLookup && uncoveredMessage(evidence, entity) === null ? await tableEvidence(input) : null;
+    // The statements' lookup stands when it found the row exactly, unless the grid's row names more of the
+    // question ("Total other operating expenses" where it took "Other operating expenses").
     const table =
-      plainLookup && !figure?.exact && uncoveredMessage(evidence, entity) === null ? await tableEvidence(input) : null;
+      grid !== null && (!figure?.exact || namesMoreOf(contentTerms(input.need), grid.rowLabels, figure.cell))
+        ? grid
+        : null;
     if (table !== null) direct.addTableAnswer(table);
     else if (figure !== null) direct.addFigure(figure, entity);
     else if (uncoveredMessage(evidence, entity) === null) {

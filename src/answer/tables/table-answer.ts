@@ -32,6 +32,8 @@ export type TableAnswer = {
   write(n: number): string;
   quote: QuotedPassage;
   value: AnswerValue;
+  /** The labels (with their sections) of the rows the answer used. */
+  rowLabels: string[];
 };
 
 /** Operations whose words are often a line item's own ("Weighted average exercise price", "Debt ratio"). */
@@ -210,6 +212,7 @@ function answerFromGrid(
     write: plan.write,
     quote: sentence ?? quoteRows(grid, plan.rows),
     value: plan.value,
+    rowLabels: plan.rows.map((row) => `${row.label} ${row.section ?? ""}`.trim()),
   };
 }
 
