@@ -234,7 +234,12 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   if (ASKS_ABOUT_TEXT.test(input.need) || asksAboutText(input.need)) return null;
   // A value is only looked up in a table for a question that asks for a figure; a list, a count or a
   // comparison of the table's items ("What types of receivables are there?") is a table question anyway.
-  if (readTableQuestion(input.need).operation === "lookup" && !ASKS_FOR_FIGURE.test(input.need)) return null;
+  if (
+    readTableQuestion(input.need).operation === "lookup" &&
+    input.analysis.kind !== "figure" &&
+    !ASKS_FOR_FIGURE.test(input.need)
+  )
+    return null;
   const { analysis } = input;
   const names = await coverNames(analysis.entities, input.results, input.facts, analysis.measureTerms);
   if (names.missing.length > 0) return null;

@@ -26,6 +26,19 @@ const DOWN = new Set(
   ),
 );
 
+/**
+ * A verdict is read from a sentence, never from a run of table cells a PDF left as text ("Layoff
+ * Permanent 12/31/2015 11/09/2015 Boeing Company Long Beach 1 Layoff Unknown…"): one with a verb and
+ * more words than figures and dates.
+ */
+function readsAsSentence(text: string): boolean {
+  const words = text.split(/\s+/).filter(Boolean);
+  const figures = words.filter((word) => /\d/.test(word)).length;
+  const verb =
+    /\b(?:is|are|was|were|be|been|has|have|had|does|do|did|will|shall|can|may|must|includes?|covers?|provides?|requires?|applies|offers?|pays?|paid|completed|closed|raised|increased|reduced|declared|approved|ratified)\b|\w+ed\b/i;
+  return verb.test(text) && figures * 4 < words.length;
+}
+
 function direction(terms: readonly string[]): "up" | "down" | null {
   const up = terms.some((term) => UP.has(term));
   const down = terms.some((term) => DOWN.has(term));
@@ -38,7 +51,7 @@ function direction(terms: readonly string[]): "up" | "down" | null {
  * turn a yes into a no.
  */
 export function yesNoVerdict(question: string, sentence: string, askedTerms: ReadonlySet<string>): Verdict {
-  if (HEDGE.test(sentence)) return null;
+  if (HEDGE.test(sentence) || !readsAsSentence(sentence)) return null;
   const words = sentence.split(/\s+/);
   const matchedAt = words
     .map((word, index) => ({ index, terms: analyzeText(word) }))
