@@ -104,6 +104,8 @@ export function listPeriods(reading: Reading, terms: Terms): Plan | null {
 
 /** The row with the highest (lowest) value in the asked column, among the rows that are not totals. */
 export function whichItem(reading: Reading, matches: readonly RowMatch[], terms: Terms): Plan | null {
+  // A turned table's rows are measures, not the items a "which …" question compares.
+  if (reading.grid.turned) return null;
   const section = sectionRows(reading, terms);
   const candidates = (section?.rows ?? reading.grid.rows).filter((row) => !TOTAL.test(row.label));
   const first = candidates[0];
