@@ -233,7 +233,11 @@ describe("InMemorySpaceIndex threshold and snapshots", () => {
 
   it.each([
     ["approximate", { mode: "approximate", approximate: F32 } as Partial<DenseSearchSettings>, ".usearch"],
-    ["exact (below the threshold)", { mode: "auto", exactMaxChunks: 10_000, approximate: F32 }, ".dense"],
+    [
+      "exact (below the threshold)",
+      { mode: "auto", exactMaxChunks: 10_000, approximate: F32 } as Partial<DenseSearchSettings>,
+      ".dense",
+    ],
   ])(
     "restores a saved %s space whole while its database version is unchanged, and rebuilds it when the version moved or the file is damaged",
     async (_kind, settings, vectorFile) => {
