@@ -21,7 +21,7 @@ export async function createTransformersEmbedder(options: {
   batchSize?: number;
 }): Promise<Embedder> {
   const modelDirectory = path.resolve(options.modelsDir, options.modelId);
-  const dimensions = await readHiddenSize(modelDirectory);
+  const dimensions = await readEmbeddingDimensions(options.modelsDir, options.modelId);
   const profile = embeddingModelProfile(options.modelId);
   const batchSize = options.batchSize ?? DEFAULT_EMBED_BATCH;
 
@@ -64,13 +64,18 @@ export async function createTransformersEmbedder(options: {
       }
       return vectors;
     },
+    async warmUp() {
+      await options.inference.run({ task: "load", modelDirectory, kind: "encoder" }, { priority: "interactive" });
+    },
     async close() {
       // The inference client is shared (the reranker uses it too); its owner closes it.
     },
   };
 }
 
-async function readHiddenSize(modelDirectory: string): Promise<number> {
+/** The size of the model's vectors, from its config.json (the dense column is made this wide). */
+export async function readEmbeddingDimensions(modelsDir: string, modelId: string): Promise<number> {
+  const modelDirectory = path.resolve(modelsDir, modelId);
   const configPath = path.join(modelDirectory, "config.json");
   let text: string;
   try {

@@ -121,8 +121,14 @@ function describeFailure(error: unknown, request: InferenceRequest): { code: str
   return { code: "inference_failed", message: `The model in ${request.modelDirectory} failed: ${message}` };
 }
 
+async function load(request: Extract<InferenceRequest, { task: "load" }>): Promise<InferenceReply> {
+  await loadModel(request.modelDirectory, request.kind);
+  return { id: request.id, ok: true, task: "load" };
+}
+
 parentPort?.on("message", (request: InferenceRequest) => {
-  const work = request.task === "embed" ? embed(request) : scorePairs(request);
+  const work =
+    request.task === "embed" ? embed(request) : request.task === "load" ? load(request) : scorePairs(request);
   work.then(
     (reply) => {
       if (reply.ok && reply.task === "embed") parentPort?.postMessage(reply, [reply.vectors.buffer as ArrayBuffer]);

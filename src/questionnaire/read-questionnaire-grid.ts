@@ -10,7 +10,7 @@
  * refused with a ParseError that says what the file is (`details.fileKind`) and what to upload instead.
  */
 import { parse as parseCsvText } from "csv-parse/sync";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { detectMediaType } from "../../ingestion/detect-media-type.js";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import { unpackZip } from "../../ingestion/unpack-zip.js";
@@ -79,7 +79,7 @@ export async function readQuestionnaireGrid(bytes: Uint8Array, fileName: string)
 /** The workbook as exceljs sees it, unpacked within the zip-bomb limits first. */
 export async function loadWorkbook(bytes: Uint8Array, fileName: string): Promise<ExcelJS.Workbook> {
   const unpacked = unpackZip(bytes, fileName, DEFAULT_PARSE_LIMITS);
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcelJs()).Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(unpacked.stored()) as unknown as ArrayBuffer);
   } catch (error) {
@@ -106,8 +106,17 @@ function cellText(cell: ExcelJS.Cell): string {
   return text.replace(/\r\n?/g, "\n").trim();
 }
 
+/**
+ * exceljs is imported on first use: it loads hundreds of CommonJS files (~0.3 s), which `folio ask` and
+ * every other command that never reads a spreadsheet would otherwise pay at start (issue #33).
+ */
+async function loadExcelJs(): Promise<typeof ExcelJS> {
+  return (await import("exceljs")).default;
+}
+
 async function readXlsxSheets(bytes: Uint8Array, fileName: string): Promise<GridSheet[]> {
   const workbook = await loadWorkbook(bytes, fileName);
+  const { ValueType } = await loadExcelJs();
   return workbook.worksheets.map((worksheet) => {
     const rows: GridRow[] = [];
     const columnCount = worksheet.columnCount;
@@ -117,7 +126,7 @@ async function readXlsxSheets(bytes: Uint8Array, fileName: string): Promise<Grid
       for (let column = 1; column <= columnCount; column++) {
         const cell = row.getCell(column);
         cells.push(cellText(cell));
-        if (cell.type === ExcelJS.ValueType.Formula) formulaColumns.push(column - 1);
+        if (cell.type === ValueType.Formula) formulaColumns.push(column - 1);
       }
       while (cells.length > 0 && cells[cells.length - 1] === "") cells.pop();
       if (cells.length > 0) rows.push({ rowNumber, cells, ...(formulaColumns.length > 0 ? { formulaColumns } : {}) });
