@@ -83,7 +83,7 @@ export async function readEmbeddingDimensions(modelsDir: string, modelId: string
   } catch (error) {
     throw new FolioError(
       "model_missing",
-      `The embedding model is missing: ${configPath} does not exist — run \`npm run folio -- models pull embedder\`, or set FOLIO_MODELS_DIR to the folder that holds it.`,
+      `The embedding model is missing: ${configPath} does not exist — run \`npx folio models pull embedder\`, or set FOLIO_MODELS_DIR to the folder that holds it.`,
       { cause: error },
     );
   }
