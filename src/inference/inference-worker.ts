@@ -45,7 +45,7 @@ function loadModel(directory: string, kind: "encoder" | "cross-encoder"): Promis
  * mates (cosine 0.995–0.997 between the same passage in two batches); alone, a vector depends on its text
  * only — the same at ingestion, at re-indexing and in the evaluation cache — and nothing is padded. On
  * two cores this is also faster for long passages: 15 passages/s alone against 8.5 in batches of 8
- * (400-token filing passages; the attention matrices of a padded batch of 512-token texts outgrow the caches).
+ * (400-token filing passages, measured: docs/benchmarks.md), and no slower for short ones.
  */
 async function embed(request: Extract<InferenceRequest, { task: "embed" }>): Promise<InferenceReply> {
   const { tokenizer, model } = await loadModel(request.modelDirectory, "encoder");
