@@ -3,7 +3,10 @@
  * background) into a throw-away embedded Folio, timed from the upload to the first keyword search that
  * returns one of its passages, with the stages in between (waiting for a parse worker, parse and chunk
  * in the worker, storing pages, passages and BM25 vectors), then until its passages are embedded
- * (searchable by meaning; skipped with FOLIO_EMBED_MODEL=none). Each run is printed as one JSON line.
+ * (searchable by meaning; skipped with FOLIO_EMBED_MODEL=none). Each run is printed as one JSON line, with
+ * the embedder's raw rate beside it: the same passages (their index text) embedded again with nothing
+ * else running, in passages/s and tokens/s (tokens as the model sees them, truncated at 512), so the
+ * share of the meaning wait that is embedding shows.
  *
  *   npx tsx bench/searchable-benchmark.ts ../shared/data/financebench-dev/pdfs/AMERICANEXPRESS_2022_10K.pdf [runs]
  *
@@ -15,6 +18,7 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { createFolio } from "../src/composition-root.js";
 import { loadConfig } from "../src/config/config.js";
+import { indexTextOf } from "../src/ingest/index-text.js";
 import type { IngestStage } from "../src/ingest/ingest-result.js";
 import { createLogger } from "../src/logger.js";
 
@@ -33,6 +37,32 @@ const folio = await createFolio(
   createLogger({ level: "warn" }),
 );
 const round = (milliseconds: number) => Math.round(milliseconds) / 1000;
+
+/** The embedder alone on the document's passages: seconds, passages/s and tokens/s. */
+async function measureRawRate(documentId: string) {
+  const document = await folio.catalog.getDocument(documentId);
+  const embedder = folio.embedder;
+  if (!document || !embedder) return null;
+  const texts = (await folio.catalog.listChunks(documentId)).map((chunk) => indexTextOf(document, chunk));
+  const { AutoTokenizer } = await import("@huggingface/transformers");
+  const tokenizer = await AutoTokenizer.from_pretrained(path.join(folio.config.modelsDir, embedder.modelId), {
+    local_files_only: true,
+  });
+  const tokens = texts.reduce(
+    (sum, text) => sum + ((tokenizer([text], { truncation: true }).input_ids as { dims: number[] }).dims[1] ?? 0),
+    0,
+  );
+  const started = performance.now();
+  await embedder.embedPassages(texts);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    passages: texts.length,
+    tokens,
+    seconds: Number(seconds.toFixed(2)),
+    passagesPerSecond: Number((texts.length / seconds).toFixed(2)),
+    tokensPerSecond: Math.round(tokens / seconds),
+  };
+}
 try {
   for (let run = 1; run <= runs; run += 1) {
     const spaceId = `bench:searchable-${run}`;
@@ -77,6 +107,7 @@ try {
       if (document) await folio.meaningIndexer.enqueue(document);
       meaningSeconds = round(performance.now() - started);
     }
+    const raw = meaningSeconds === null || !result.documentId ? null : await measureRawRate(result.documentId);
     console.log(
       JSON.stringify({
         run,
@@ -96,6 +127,9 @@ try {
           firstSearch: round(keywordSearchable - returned),
         },
         meaningSearchableSeconds: meaningSeconds,
+        /** The embedder alone on the same passages, right after: the floor the meaning wait is built on. */
+        rawEmbedder: raw,
+        loadAverageAfter: os.loadavg()[0],
       }),
     );
   }

@@ -66,9 +66,9 @@ import type { Reranker } from "./rerank/reranker.js";
 import { createHybridRetriever, DEFAULT_RETRIEVAL_SETTINGS } from "./retrieval/hybrid-retriever.js";
 import { loadSpellingDictionary } from "./retrieval/load-spelling-dictionary.js";
 import type { RetrievalMode, Retriever } from "./retrieval/retriever.js";
-import { DEFAULT_APPROXIMATE_INDEX_SETTINGS } from "./stores/approximate-dense-index.js";
 import type { Catalog } from "./stores/catalog.js";
-import { openStores } from "./stores/open-stores.js";
+import { DEFAULT_DENSE_DIMENSIONS, openConfiguredStores } from "./stores/open-configured-stores.js";
+import type { Stores } from "./stores/open-stores.js";
 import { securePrivateDataDirectory } from "./stores/private-data-directory.js";
 import type { VectorIndex } from "./stores/vector-index.js";
 
@@ -114,9 +114,6 @@ export type Folio = {
 /** The longest a questionnaire row waits behind people's questions before it goes anyway. */
 const QUESTIONNAIRE_MAX_WAIT_MS = 5_000;
 
-/** The dense column's size when no embedder is loaded (that of the default, bge-small-en-v1.5). */
-const DEFAULT_DENSE_DIMENSIONS = 384;
-
 export type FolioOptions = {
   /** Evaluations: passage vectors cached on disk by (model, text hash), so re-runs skip embedding. */
   embeddingCacheDir?: string;
@@ -126,11 +123,20 @@ export type FolioOptions = {
   metrics?: FolioMetrics;
   /** Approved answers a questionnaire row reuses before the pipeline (the answer library), when given. */
   approvedAnswers?: ApprovedAnswerSource;
+  /**
+   * The stores, already being opened by the caller (openStoresForConfig, sized for the configured
+   * model, in the data directory it made private), so their opening overlaps the caller's imports;
+   * Folio owns them from here on. Null: not opened (the model was not there yet), so Folio opens them.
+   */
+  stores?: Promise<Stores | null>;
+  /** Load the embedding model at once, in the inference worker, while the stores open: a question follows. */
+  warmEmbedder?: boolean;
 };
 
 export async function createFolio(config: FolioConfig, logger: Logger, options: FolioOptions = {}): Promise<Folio> {
-  // Before anything is written there: the data directory holds every space's documents.
-  await securePrivateDataDirectory(config.dataDir, logger);
+  // Before anything is written there: the data directory holds every space's documents. Stores opened by
+  // the caller (openStoresForConfig) were opened in a directory it made private first.
+  if (!options.stores) await securePrivateDataDirectory(config.dataDir, logger);
   const inference = createInferenceClient({ threads: config.inferenceThreads, logger });
   try {
     return await assembleFolio(config, logger, options, inference);
@@ -154,6 +160,8 @@ async function loadEmbedder(
     modelsDir: config.modelsDir,
     modelId: config.embedModel,
   });
+  // A failed load is not reported here: the first question asks again and reports it.
+  if (options.warmEmbedder) void embedder.warmUp?.().catch(() => undefined);
   // Only passages being indexed go through the evaluation cache: answers' sentence vectors would fill it
   // and make a second evaluation's answers look faster than they are.
   const indexingEmbedder = options.embeddingCacheDir
@@ -224,25 +232,9 @@ async function assembleFolio(
   const embedders = await loadEmbedder(config, options, inference, logger);
   const embedder = embedders?.indexingEmbedder ?? null;
   const reranker = await loadReranker(config, inference, logger);
-  const stores = await openStores(
-    config.storage.kind === "embedded"
-      ? { mode: "embedded", dataDir: path.join(config.dataDir, "db") }
-      : { mode: "postgres", databaseUrl: config.storage.databaseUrl },
-    {
-      denseDimensions: embedder?.dimensions ?? DEFAULT_DENSE_DIMENSIONS,
-      logger,
-      qdrant: config.qdrant,
-      denseSearch: {
-        mode: config.denseSearch.mode,
-        exactMaxChunks: config.denseSearch.exactMaxChunks,
-        approximate: {
-          ...DEFAULT_APPROXIMATE_INDEX_SETTINGS,
-          quantization: config.denseSearch.quantization,
-          expansionSearch: config.denseSearch.expansionSearch,
-        },
-      },
-    },
-  );
+  const stores =
+    (await options.stores) ??
+    (await openConfiguredStores(config, embedder?.dimensions ?? DEFAULT_DENSE_DIMENSIONS, logger));
   const { catalog } = stores;
   const vectorIndex = stores.vectorIndex;
   if (!vectorIndex) {

@@ -204,8 +204,11 @@ function describeSearchability(meaning, progress) {
   if (meaning === "ready") return "Searchable";
   if (meaning === "failed")
     return "Searchable by keywords · reading for meaning failed; Folio tries again when it restarts";
-  const share = progress && progress.total > 0 ? ` ${Math.floor((100 * progress.done) / progress.total)}%` : "";
-  return `Searchable by keywords · reading for meaning${share}…`;
+  // "embedding 120/310 passages": what is measured, so a long filing visibly moves.
+  if (progress && progress.total > 0) {
+    return `Searchable by keywords · embedding ${progress.done}/${progress.total} passages for meaning…`;
+  }
+  return "Searchable by keywords · reading for meaning…";
 }
 
 function searchabilityLine(document_) {

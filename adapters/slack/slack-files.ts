@@ -6,7 +6,7 @@
 import type { webApi } from "@slack/bolt";
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
-import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
+import type { IngestProgress, IngestResult, IngestStage, MeaningUpdate } from "../../src/ingest/ingest-result.js";
 import { fileTooLarge, readBodyWithinLimit } from "../../src/ingest/read-limited-body.js";
 import type { Logger } from "../../src/logger.js";
 import { fetchPublic, type OutboundPolicy } from "../../src/outbound/public-fetch.js";
@@ -181,6 +181,19 @@ async function ingestClaimedFile(
     const bytes = await downloadSharedFile(file, dependencies);
     let lastProgressAt = Date.now();
     let progress: Promise<void> = Promise.resolve();
+    // The reply, once posted, is edited as the passages are embedded after it (throttled like the
+    // progress before it; the outcome always shown). Updates before the reply wait for it.
+    const meaning = { result: null as IngestResult | null, latest: null as MeaningUpdate | null, shownAt: 0 };
+    const showMeaning = (update: MeaningUpdate) => {
+      meaning.latest = update;
+      const { result } = meaning;
+      const now = Date.now();
+      if (!result || (update.state === "embedding" && now - meaning.shownAt < dependencies.progressIntervalMs)) return;
+      meaning.shownAt = now;
+      progress = progress
+        .then(() => updateMessage(buildIngestResultText(result, update)))
+        .catch((error: unknown) => log.warn({ error: toFolioError(error).message }, "progress update failed"));
+    };
     const result: IngestResult = await core.ingestFile({
       bytes,
       fileName,
@@ -188,6 +201,7 @@ async function ingestClaimedFile(
       uploader: conversation.userId,
       // Replied to once searchable by keywords; the passages are embedded after (describeIngestOutcome).
       meaning: "background",
+      onMeaning: showMeaning,
       onProgress: (stage: IngestStage, detail?: IngestProgress) => {
         const now = Date.now();
         if (stage === "done" || now - lastProgressAt < dependencies.progressIntervalMs) return;
@@ -199,6 +213,10 @@ async function ingestClaimedFile(
     });
     await progress;
     await updateMessage(buildIngestResultText(result));
+    meaning.result = result;
+    meaning.shownAt = Date.now();
+    // Embedding that moved on (or finished) while the reply was posted.
+    if (meaning.latest) showMeaning(meaning.latest);
     log.info(
       {
         status: result.status,

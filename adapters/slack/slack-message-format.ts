@@ -9,7 +9,7 @@ import { defangUrls } from "../../src/answer/literal-links.js";
 import { labelDocument } from "../../src/domain/document-label.js";
 import { showInvisibleCharacters } from "../../src/domain/visible-text.js";
 import { describeIngestOutcome } from "../../src/ingest/describe-ingest-outcome.js";
-import type { IngestProgress, IngestResult, IngestStage } from "../../src/ingest/ingest-result.js";
+import type { IngestProgress, IngestResult, IngestStage, MeaningUpdate } from "../../src/ingest/ingest-result.js";
 
 /** Slack's documented limits: text of one section block, blocks per message, `text` per message. */
 export const SLACK_LIMITS = {
@@ -362,11 +362,14 @@ function describeSize(result: IngestResult): string {
     : `${plural(result.pages, "page")}, ${plural(result.chunks, "chunk")}`;
 }
 
-/** The reply in the file's thread once ingestion has finished, one sentence per outcome. */
-export function buildIngestResultText(result: IngestResult): string {
+/**
+ * The reply in the file's thread once ingestion has finished, one sentence per outcome; edited with
+ * `meaning` while its passages are embedded after it ("embedding 120/310 passages…") and when done.
+ */
+export function buildIngestResultText(result: IngestResult, meaning?: MeaningUpdate): string {
   const name = escapeDocumentText(result.file);
   if (result.status === "ingested") {
-    const outcome = describeIngestOutcome(result);
+    const outcome = describeIngestOutcome(result, meaning);
     return `Indexed ${name}: ${describeSize(result)}${outcome ? `. ${escapeDocumentText(outcome)}` : ""}`;
   }
   if (result.status === "unchanged") return `${name} is already indexed (${describeSize(result)}) — nothing changed.`;

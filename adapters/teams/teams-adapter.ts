@@ -44,7 +44,13 @@ import { parseTeamsCommand, runTeamsCommand } from "./teams-commands.js";
 import { createTeamsConversationState, readUploadCode, type SettingsStore } from "./teams-conversation-state.js";
 import { keepCustomEntityFields } from "./teams-entity-serialization.js";
 import { ingestTeamsFile } from "./teams-files.js";
-import { buildApologyText, buildChannelFileText, type OutgoingActivity } from "./teams-message-format.js";
+import { createMeaningFollower } from "./teams-meaning-follower.js";
+import {
+  buildApologyText,
+  buildChannelFileText,
+  buildIngestResultText,
+  type OutgoingActivity,
+} from "./teams-message-format.js";
 import {
   answerQuestionnaireInPersonalChat,
   cancelQuestionnaireInPersonalChat,
@@ -278,19 +284,50 @@ export function createTeamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
       spaceId = target.spaceId;
       targetLabel = target.label;
     }
+    // Each reply is edited as its passages are embedded after it; this (proactive) turn lasts until they
+    // are, or until stop() lets go.
+    const following: Array<Promise<void>> = [];
     for (const file of files) {
       await context.sendActivity({ type: "typing" });
-      const { text: reply } = await ingestTeamsFile(
+      const meaning = createMeaningFollower();
+      const { text: reply, result } = await ingestTeamsFile(
         {
           core,
           logger,
           maxBytes: tuning.maxFileBytes,
           ...(options.fileDownloads ? { downloads: options.fileDownloads } : {}),
         },
-        { file, spaceId, uploader: conversation.userId, targetLabel, requestId: randomUUID() },
+        {
+          file,
+          spaceId,
+          uploader: conversation.userId,
+          targetLabel,
+          requestId: randomUUID(),
+          onMeaning: meaning.onMeaning,
+        },
       );
-      await sendText(context, reply);
+      const replyId = await sendText(context, reply);
+      if (!result?.meaningPending || !replyId) continue;
+      following.push(
+        meaning
+          .follow({
+            edit: async (update) => {
+              await context.updateActivity({
+                id: replyId,
+                type: "message",
+                text: buildIngestResultText(result, targetLabel, update),
+                textFormat: "markdown",
+              });
+            },
+            intervalMs: tuning.questionnaireProgressIntervalMs,
+            stop: stopping.signal,
+          })
+          .catch((error: unknown) =>
+            logger.warn({ error: toFolioError(error).message }, "could not edit an upload's reply with its embedding"),
+          ),
+      );
     }
+    await Promise.all(following);
   };
 
   // Aborted by stop(): questionnaire followers let go (their jobs stay in the catalog for the next start).

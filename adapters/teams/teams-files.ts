@@ -9,7 +9,7 @@
  */
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";
-import type { IngestResult } from "../../src/ingest/ingest-result.js";
+import type { IngestResult, MeaningUpdate } from "../../src/ingest/ingest-result.js";
 import { fileTooLarge, readBodyWithinLimit } from "../../src/ingest/read-limited-body.js";
 import type { Logger } from "../../src/logger.js";
 import { fetchPublic, type OutboundPolicy } from "../../src/outbound/public-fetch.js";
@@ -74,6 +74,8 @@ export type IngestTeamsFileInput = {
   /** Shown in the reply when the file goes to another space than the chat's own (a channel). */
   targetLabel: string | null;
   requestId: string;
+  /** Told how the embedding goes after the reply (teams-meaning-follower.ts). */
+  onMeaning?: (update: MeaningUpdate) => void;
 };
 
 /** Downloads and ingests one file; returns the reply to send (never throws for a bad file). */
@@ -96,6 +98,7 @@ export async function ingestTeamsFile(
       uploader: input.uploader,
       // Replied to once searchable by keywords; the passages are embedded after (describeIngestOutcome).
       meaning: "background",
+      ...(input.onMeaning ? { onMeaning: input.onMeaning } : {}),
     });
     log.info(
       {

@@ -10,7 +10,7 @@ import { defangUrls, literalMarkdown } from "../../src/answer/literal-links.js";
 import { labelDocumentWithin } from "../../src/domain/document-label.js";
 import { showInvisibleCharacters } from "../../src/domain/visible-text.js";
 import { describeIngestOutcome } from "../../src/ingest/describe-ingest-outcome.js";
-import type { IngestResult } from "../../src/ingest/ingest-result.js";
+import type { IngestResult, MeaningUpdate } from "../../src/ingest/ingest-result.js";
 
 /** Limits Teams enforces on citation appearances; longer values get the message rejected. */
 export const TEAMS_CITATION_LIMITS = {
@@ -200,11 +200,14 @@ function describeSize(result: IngestResult): string {
     : `${plural(result.pages, "page")}, ${plural(result.chunks, "chunk")}`;
 }
 
-/** The reply once an upload has been handled, one sentence per outcome. */
-export function buildIngestResultText(result: IngestResult, target?: string | null): string {
+/**
+ * The reply once an upload has been handled, one sentence per outcome; edited with `meaning` while its
+ * passages are embedded after it and when they are (teams-meaning-follower.ts).
+ */
+export function buildIngestResultText(result: IngestResult, target?: string | null, meaning?: MeaningUpdate): string {
   const where = target ? ` for ${target}` : "";
   if (result.status === "ingested") {
-    const outcome = describeIngestOutcome(result);
+    const outcome = describeIngestOutcome(result, meaning);
     return `Indexed ${literalDocumentText(result.file)}${where}: ${describeSize(result)}${outcome ? `. ${literalDocumentText(outcome)}` : ""}`;
   }
   if (result.status === "unchanged") {

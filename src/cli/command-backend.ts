@@ -9,6 +9,7 @@ import type { Folio } from "../composition-root.js";
 import type { SearchResult } from "../domain/types.js";
 import type { IngestResult, SameNamePolicy } from "../ingest/ingest-result.js";
 import type { RetrievalMode } from "../retrieval/retriever.js";
+import { createLocalSourceFiles } from "./local-source-files.js";
 
 export type CommandBackend = {
   ingestFile(input: {
@@ -28,10 +29,22 @@ export type CommandBackend = {
   answerQuestion(question: string, context: Pick<AnswerContext, "spaceIds" | "requestId">): AsyncIterable<AnswerEvent>;
   /** `folio answers`: the spaces' approved answers. */
   approvedAnswers?: ApprovedAnswers;
+  /**
+   * Where a cited document can be opened when the viewer's links lead nowhere (no server holds this
+   * embedded store): a local copy of its original (local-source-files.ts). Absent: the links work.
+   */
+  sourceFile?(documentId: string): Promise<string | null>;
 };
 
 export function createLocalCommandBackend(folio: Folio): CommandBackend {
+  // The embedded store is this process's alone, so no server serves its viewer now; a shared database's
+  // links are served by the deployment that FOLIO_PUBLIC_URL names.
+  const localFiles =
+    folio.config.storage.kind === "embedded"
+      ? createLocalSourceFiles({ dataDir: folio.config.dataDir, catalog: folio.catalog })
+      : null;
   return {
+    ...(localFiles ? { sourceFile: (documentId: string) => localFiles.pathOf(documentId) } : {}),
     ingestFile: (input) => folio.ingestion.ingestFile({ ...input, uploader: null }),
     async finishIngest(spaceId) {
       await folio.sparseVectors.rebuild(spaceId);

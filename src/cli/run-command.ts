@@ -96,6 +96,17 @@ async function runWithOwnFolio(
   config: FolioConfig,
   logger: Logger,
 ): Promise<number> {
+  const adjusted = configForCommand(config, options);
+  // A question (ask, search) starts opening the stores first — PGlite starts in its worker thread while
+  // this thread loads the rest of Folio — and has the embedder loaded in the inference worker meanwhile.
+  const asksAtOnce = command === "ask" || command === "search";
+  const storesOpening = asksAtOnce
+    ? import("../stores/open-configured-stores.js").then(({ openStoresForConfig }) =>
+        openStoresForConfig(adjusted, logger),
+      )
+    : undefined;
+  // Held until createFolio takes it; a failure before then is reported by createFolio's own opening.
+  storesOpening?.catch(() => undefined);
   const [{ createFolio }, { ensureModels }, { createProgressPrinter }] = await Promise.all([
     import("../composition-root.js"),
     import("../models/ensure-models.js"),
@@ -107,8 +118,9 @@ async function runWithOwnFolio(
   const folioOptions: FolioOptions = {
     embeddingCacheDir: command === "eval" ? path.join(config.dataDir, "embedding-cache") : undefined,
     allowEmbeddingModelChange: command === "reindex",
+    stores: storesOpening,
+    warmEmbedder: command === "ask" || (command === "search" && options.mode !== "sparse"),
   };
-  const adjusted = configForCommand(config, options);
   // Only answering uses the language model: ingest, search and reindex do not load it.
   const needsLanguageModel =
     command === "ask" ||
@@ -118,7 +130,11 @@ async function runWithOwnFolio(
     needsLanguageModel ? adjusted : { ...adjusted, llm: { kind: "none" } },
     logger,
     folioOptions,
-  );
+  ).catch(async (error: unknown) => {
+    // Stores opened early and not yet handed over must not keep the process (and the data directory lock).
+    await storesOpening?.then((stores) => stores?.client.close()).catch(() => undefined);
+    throw error;
+  });
   try {
     switch (command) {
       case "ingest":

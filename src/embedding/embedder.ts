@@ -22,5 +22,10 @@ export interface Embedder {
   embedQuery(text: string, options?: EmbedOptions): Promise<number[]>;
   /** Passages (chunk texts), without instruction, in input order. */
   embedPassages(texts: string[], options?: EmbedOptions): Promise<number[][]>;
+  /**
+   * Loads the model now, off the main thread, so the first question does not wait for it (a command
+   * that asks at once starts this while it opens the stores). Optional: fakes and caches may lack it.
+   */
+  warmUp?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -20,7 +20,7 @@ export async function checkEmbeddingModel(options: {
     const described = others.map((entry) => `${entry.chunks} by ${entry.model}`).join(", ");
     throw new FolioError(
       "embedding_model_changed",
-      `The index holds passages embedded by another model (${described}) but FOLIO_EMBED_MODEL is ${options.modelId} — run \`npm run folio -- reindex\` to embed them again with ${options.modelId}, or set FOLIO_EMBED_MODEL back.`,
+      `The index holds passages embedded by another model (${described}) but FOLIO_EMBED_MODEL is ${options.modelId} — run \`npx folio reindex\` to embed them again with ${options.modelId}, or set FOLIO_EMBED_MODEL back.`,
       { details: { counts } },
     );
   }
@@ -28,7 +28,7 @@ export async function checkEmbeddingModel(options: {
   if (missing > 0 && options.modelId !== null) {
     options.logger.warn(
       { chunks: missing, model: options.modelId },
-      "some passages have no embedding yet and are found by keywords only — run `npm run folio -- reindex` to embed them",
+      "some passages have no embedding yet and are found by keywords only — run `npx folio reindex` to embed them",
     );
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The embedder on ONNX models through transformers.js, run in the shared inference worker.
- * Passages are sorted by length and sent in small batches (less padding, and a question waits for at
- * most one batch); questions go to the front of the queue.
+ * Passages go to the worker a few at a time, where each runs through the model on its own (its vector
+ * depends on its text alone: src/inference/inference-worker.ts), so a question, which goes to the front
+ * of the queue, waits for at most those few.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,8 +11,8 @@ import type { InferenceClient } from "../inference/inference-client.js";
 import type { Embedder, EmbedOptions } from "./embedder.js";
 import { embeddingModelProfile } from "./embedding-models.js";
 
-/** Passages per worker request: ~2 s of CPU for 300-token passages on two cores. */
-export const DEFAULT_EMBED_BATCH = 8;
+/** Passages per worker request: ~0.3 s for 400-token passages on two idle cores, what a question may wait. */
+export const DEFAULT_EMBED_BATCH = 4;
 
 export async function createTransformersEmbedder(options: {
   inference: InferenceClient;
@@ -20,7 +21,7 @@ export async function createTransformersEmbedder(options: {
   batchSize?: number;
 }): Promise<Embedder> {
   const modelDirectory = path.resolve(options.modelsDir, options.modelId);
-  const dimensions = await readHiddenSize(modelDirectory);
+  const dimensions = await readEmbeddingDimensions(options.modelsDir, options.modelId);
   const profile = embeddingModelProfile(options.modelId);
   const batchSize = options.batchSize ?? DEFAULT_EMBED_BATCH;
 
@@ -49,25 +50,22 @@ export async function createTransformersEmbedder(options: {
       return vector;
     },
     async embedPassages(texts: string[], embedOptions?: EmbedOptions) {
-      const order = texts
-        .map((_, index) => index)
-        .sort((left, right) => (texts[left] ?? "").length - (texts[right] ?? "").length);
-      const vectors: number[][] = new Array(texts.length);
-      let done = 0;
-      for (let start = 0; start < order.length; start += batchSize) {
-        const indices = order.slice(start, start + batchSize);
-        const batch = await run(
-          indices.map((index) => `${profile.passagePrefix}${texts[index]}`),
-          embedOptions?.priority ?? "background",
-          embedOptions?.signal,
+      const vectors: number[][] = [];
+      for (let start = 0; start < texts.length; start += batchSize) {
+        const batch = texts.slice(start, start + batchSize);
+        vectors.push(
+          ...(await run(
+            batch.map((text) => `${profile.passagePrefix}${text}`),
+            embedOptions?.priority ?? "background",
+            embedOptions?.signal,
+          )),
         );
-        indices.forEach((index, position) => {
-          vectors[index] = batch[position] ?? [];
-        });
-        done += indices.length;
-        embedOptions?.onProgress?.(done, texts.length);
+        embedOptions?.onProgress?.(vectors.length, texts.length);
       }
       return vectors;
+    },
+    async warmUp() {
+      await options.inference.run({ task: "load", modelDirectory, kind: "encoder" }, { priority: "interactive" });
     },
     async close() {
       // The inference client is shared (the reranker uses it too); its owner closes it.
@@ -75,7 +73,9 @@ export async function createTransformersEmbedder(options: {
   };
 }
 
-async function readHiddenSize(modelDirectory: string): Promise<number> {
+/** The size of the model's vectors, from its config.json (the dense column is made this wide). */
+export async function readEmbeddingDimensions(modelsDir: string, modelId: string): Promise<number> {
+  const modelDirectory = path.resolve(modelsDir, modelId);
   const configPath = path.join(modelDirectory, "config.json");
   let text: string;
   try {
@@ -83,7 +83,7 @@ async function readHiddenSize(modelDirectory: string): Promise<number> {
   } catch (error) {
     throw new FolioError(
       "model_missing",
-      `The embedding model is missing: ${configPath} does not exist — run \`npm run folio -- models pull embedder\`, or set FOLIO_MODELS_DIR to the folder that holds it.`,
+      `The embedding model is missing: ${configPath} does not exist — run \`npx folio models pull embedder\`, or set FOLIO_MODELS_DIR to the folder that holds it.`,
       { cause: error },
     );
   }

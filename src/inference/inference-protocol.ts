@@ -13,6 +13,13 @@ export type InferenceRequest =
     }
   | {
       id: number;
+      /** Loads the model (tokenizer and ONNX session) without running it: a question is about to come. */
+      task: "load";
+      modelDirectory: string;
+      kind: "encoder" | "cross-encoder";
+    }
+  | {
+      id: number;
       task: "score-pairs";
       modelDirectory: string;
       query: string;
@@ -23,6 +30,7 @@ export type InferenceRequest =
 export type InferenceReply =
   | { id: number; ok: true; task: "embed"; vectors: Float32Array; dimensions: number }
   | { id: number; ok: true; task: "score-pairs"; scores: number[] }
+  | { id: number; ok: true; task: "load" }
   | { id: number; ok: false; error: { code: string; message: string } };
 
 export type InferenceWorkerOptions = {

@@ -5,11 +5,22 @@
  * in the thread would hold the upload until someone answers — and say so, with what it means for links
  * in earlier answers. Plain text: each adapter escapes it for its own format.
  */
-import type { IngestResult } from "./ingest-result.js";
+import type { IngestResult, MeaningUpdate } from "./ingest-result.js";
 
-/** "Searchable by keywords now, by meaning in a few minutes." — empty when there is nothing to add. */
-export function describeSearchability(result: IngestResult): string {
+/**
+ * "Searchable by keywords now, by meaning in a few minutes." — empty when there is nothing to add. With a
+ * later update of its embedding: "…embedding 120/310 passages for search by meaning…", then whether it
+ * is searchable by meaning too.
+ */
+export function describeSearchability(result: IngestResult, meaning?: MeaningUpdate): string {
   if (result.status !== "ingested" || !result.meaningPending) return "";
+  if (meaning?.state === "embedding" && meaning.total > 0) {
+    return `Searchable by keywords now; embedding ${meaning.done}/${meaning.total} passages for search by meaning…`;
+  }
+  if (meaning?.state === "ready") return "Searchable by keywords and by meaning.";
+  if (meaning?.state === "failed") {
+    return "Searchable by keywords; reading it for meaning failed, and Folio tries again when it restarts.";
+  }
   return "Searchable by keywords now, by meaning in a few minutes.";
 }
 
@@ -23,6 +34,6 @@ export function describeReplacement(result: IngestResult): string {
 }
 
 /** Both, joined; empty when neither applies. */
-export function describeIngestOutcome(result: IngestResult): string {
-  return [describeReplacement(result), describeSearchability(result)].filter((part) => part !== "").join(" ");
+export function describeIngestOutcome(result: IngestResult, meaning?: MeaningUpdate): string {
+  return [describeReplacement(result), describeSearchability(result, meaning)].filter((part) => part !== "").join(" ");
 }

@@ -270,8 +270,20 @@ export function createIngestionService(options: IngestionServiceOptions): Ingest
     if (meaning === null) return "keywords";
     const written = meaning.enqueue(document, ({ done, total }) => {
       if (input.meaning !== "background") input.onProgress?.("embedding", { done, total });
+      else input.onMeaning?.({ state: "embedding", done, total });
     });
-    if (input.meaning === "background") return "keywords";
+    if (input.meaning === "background") {
+      const { onMeaning } = input;
+      if (onMeaning) {
+        written.then(
+          (stored) => {
+            if (stored) onMeaning({ state: "ready" });
+          },
+          () => onMeaning({ state: "failed" }),
+        );
+      }
+      return "keywords";
+    }
     try {
       return (await written) ? "meaning" : "keywords";
     } catch (error) {

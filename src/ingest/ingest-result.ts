@@ -39,6 +39,15 @@ export type IngestStage = "queued" | "received" | "parsing" | "chunking" | "embe
 /** With the "embedding" stage: passages embedded so far and in all. */
 export type IngestProgress = { done: number; total: number };
 
+/**
+ * A background upload's embedding after its reply: passages embedded so far, then the outcome — "ready"
+ * (searchable by meaning too) or "failed" (by keywords only until Folio restarts and tries again).
+ */
+export type MeaningUpdate =
+  | { state: "embedding"; done: number; total: number }
+  | { state: "ready" }
+  | { state: "failed" };
+
 export type IngestInput = {
   bytes: Uint8Array;
   fileName: string;
@@ -53,4 +62,9 @@ export type IngestInput = {
    * "background" (chat and console uploads) resolves as soon as it is searchable by keywords.
    */
   meaning?: "wait" | "background";
+  /**
+   * With "background": told how the embedding goes after the upload has returned (chat adapters edit
+   * their reply with it). Not called for a document deleted before its vectors were written.
+   */
+  onMeaning?: (update: MeaningUpdate) => void;
 };

@@ -3,7 +3,9 @@
  * it is parsed (ingest-file.ts); its passages are then embedded here, one document at a time, and their
  * dense vectors written, after which the catalog marks it searchable by meaning. Progress is told
  * through the document events (the console's list shows it) and to whoever waits on the document.
- * Documents still awaiting meaning when the process stopped are resumed at the next start.
+ * Documents still awaiting meaning when the process stopped are resumed at the next start, behind new
+ * uploads: an upload queued while such catch-up work runs is embedded first, between two of its slices
+ * (someone is waiting on the upload; nobody on the catch-up).
  */
 import type { DocumentRecord } from "../domain/types.js";
 import type { Embedder } from "../embedding/embedder.js";
@@ -17,6 +19,9 @@ import type { ParseActivity } from "./parse-activity.js";
 
 export type MeaningProgress = { done: number; total: number };
 
+/** "upload": a document just uploaded (the default); "catch-up": one left unembedded by an earlier run. */
+export type MeaningPriority = "upload" | "catch-up";
+
 /** Passages embedded between two looks at whether an upload is being parsed (a few seconds of work). */
 const PASSAGES_PER_SLICE = 32;
 
@@ -25,7 +30,11 @@ export type MeaningIndexer = {
    * Queues a document (stored, "ready", awaiting meaning) for embedding. Resolves true once its dense
    * vectors are written, false when it was deleted first; rejects when embedding failed.
    */
-  enqueue(document: DocumentRecord, onProgress?: (progress: MeaningProgress) => void): Promise<boolean>;
+  enqueue(
+    document: DocumentRecord,
+    onProgress?: (progress: MeaningProgress) => void,
+    priority?: MeaningPriority,
+  ): Promise<boolean>;
   /** Passages embedded so far for a queued or running document; null when it is not waiting here. */
   progressOf(documentId: string): MeaningProgress | null;
   /** Whether its embedding failed in this process (it stays searchable by keywords until retried). */
@@ -38,6 +47,7 @@ export type MeaningIndexer = {
 
 type Waiting = {
   document: DocumentRecord;
+  priority: MeaningPriority;
   listeners: Array<(progress: MeaningProgress) => void>;
   settle: { resolve: (written: boolean) => void; reject: (error: unknown) => void };
   promise: Promise<boolean>;
@@ -80,9 +90,11 @@ export function createMeaningIndexer(options: {
     const startedAt = Date.now();
     const texts = chunks.map((chunk) => indexTextOf({ title: document.title, fileName: document.fileName }, chunk));
     const dense: number[][] = [];
-    // In slices, stepping aside while an upload is parsed: its keyword search waits on that parse alone.
+    // In slices, stepping aside while an upload is parsed (its keyword search waits on that parse alone)
+    // and, for catch-up work, while uploads wait to be embedded.
     for (let start = 0; start < texts.length; start += PASSAGES_PER_SLICE) {
       await options.parseActivity?.whenIdle();
+      if (waiting.priority === "catch-up") await embedQueuedUploads();
       const slice = await embedder.embedPassages(texts.slice(start, start + PASSAGES_PER_SLICE), {
         signal: stop.signal,
         priority: "background",
@@ -101,32 +113,54 @@ export function createMeaningIndexer(options: {
     return marked;
   }
 
-  async function drain(): Promise<void> {
-    for (let waiting = queue.shift(); waiting; waiting = queue.shift()) {
-      const { document } = waiting;
-      try {
-        const written = await embedOne(waiting);
-        if (written) events.publish({ type: "meaning_ready", spaceId: document.spaceId, documentId: document.id });
-        waiting.settle.resolve(written);
-      } catch (error) {
-        if (!stop.signal.aborted) {
-          logger.error(
-            { err: error, documentId: document.id, space: document.spaceId },
-            "could not embed a document; it stays searchable by keywords and is tried again at the next start",
-          );
-          failed.add(document.id);
-          events.publish({ type: "meaning_failed", spaceId: document.spaceId, documentId: document.id });
-        }
-        waiting.settle.reject(error);
-      } finally {
-        byDocument.delete(document.id);
-        progress.delete(document.id);
+  /** Embeds one queued document and settles whoever waits on it. */
+  async function settleOne(waiting: Waiting): Promise<void> {
+    const { document } = waiting;
+    try {
+      const written = await embedOne(waiting);
+      if (written) events.publish({ type: "meaning_ready", spaceId: document.spaceId, documentId: document.id });
+      waiting.settle.resolve(written);
+    } catch (error) {
+      if (!stop.signal.aborted) {
+        logger.error(
+          { err: error, documentId: document.id, space: document.spaceId },
+          "could not embed a document; it stays searchable by keywords and is tried again at the next start",
+        );
+        failed.add(document.id);
+        events.publish({ type: "meaning_failed", spaceId: document.spaceId, documentId: document.id });
       }
+      waiting.settle.reject(error);
+    } finally {
+      byDocument.delete(document.id);
+      progress.delete(document.id);
     }
+  }
+
+  /** The next document: the first upload in line, else the first catch-up. */
+  function takeNext(): Waiting | undefined {
+    const upload = queue.findIndex((waiting) => waiting.priority === "upload");
+    return queue.splice(Math.max(upload, 0), 1)[0];
+  }
+
+  /** Between slices of catch-up work: the uploads queued meanwhile, each in full. */
+  async function embedQueuedUploads(): Promise<void> {
+    for (let index = queue.findIndex((waiting) => waiting.priority === "upload"); index >= 0; ) {
+      const [upload] = queue.splice(index, 1);
+      if (upload) await settleOne(upload);
+      index = queue.findIndex((waiting) => waiting.priority === "upload");
+    }
+  }
+
+  async function drain(): Promise<void> {
+    for (let waiting = takeNext(); waiting; waiting = takeNext()) await settleOne(waiting);
     running = null;
   }
 
-  function enqueue(document: DocumentRecord, onProgress?: (progress: MeaningProgress) => void): Promise<boolean> {
+  function enqueue(
+    document: DocumentRecord,
+    onProgress?: (progress: MeaningProgress) => void,
+    priority: MeaningPriority = "upload",
+  ): Promise<boolean> {
     if (stop.signal.aborted) {
       return Promise.reject(
         new FolioError("shutting_down", "Folio is shutting down; embedding resumes at the next start."),
@@ -136,6 +170,7 @@ export function createMeaningIndexer(options: {
     const already = byDocument.get(document.id);
     if (already) {
       if (onProgress) already.listeners.push(onProgress);
+      if (priority === "upload") already.priority = "upload";
       return already.promise;
     }
     let settle: Waiting["settle"] = { resolve: () => {}, reject: () => {} };
@@ -144,7 +179,7 @@ export function createMeaningIndexer(options: {
     });
     // Nobody may be waiting (background uploads): a failure is logged above, not an unhandled rejection.
     promise.catch(() => {});
-    const waiting: Waiting = { document, listeners: onProgress ? [onProgress] : [], settle, promise };
+    const waiting: Waiting = { document, priority, listeners: onProgress ? [onProgress] : [], settle, promise };
     queue.push(waiting);
     byDocument.set(document.id, waiting);
     progress.set(document.id, { done: 0, total: 0 });
@@ -158,7 +193,7 @@ export function createMeaningIndexer(options: {
     hasFailed: (documentId) => failed.has(documentId),
     async resumeAwaiting() {
       const awaiting = await catalog.listDocumentsAwaitingMeaning();
-      for (const document of awaiting) void enqueue(document);
+      for (const document of awaiting) void enqueue(document, undefined, "catch-up");
       if (awaiting.length > 0) logger.info({ documents: awaiting.length }, "resuming embedding of documents");
       return awaiting.length;
     },

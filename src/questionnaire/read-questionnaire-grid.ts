@@ -16,7 +16,7 @@
  * limit, a heap cap and the memory watchdog.
  */
 import { parse as parseCsvText } from "csv-parse/sync";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import { zipSync } from "fflate";
 import { detectMediaType } from "../../ingestion/detect-media-type.js";
 import { unpackZip } from "../../ingestion/unpack-zip.js";
@@ -98,8 +98,13 @@ export async function readQuestionnaireGrid(
   return { format, sheets: [readCsvSheet(bytes, fileName, limits)] };
 }
 
+/** exceljs, imported on first use: a command that reads no workbook never loads it (~0.3 s). */
+async function loadExcelJs(): Promise<typeof ExcelJS> {
+  return (await import("exceljs")).default;
+}
+
 async function openWorkbook(files: Record<string, Uint8Array>, fileName: string): Promise<ExcelJS.Workbook> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await loadExcelJs()).Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(zipSync(files, { level: 0 })) as unknown as ArrayBuffer);
   } catch (error) {
@@ -165,6 +170,7 @@ async function readXlsxSheets(
   const unpacked = unpackZip(bytes, fileName, QUESTIONNAIRE_WORKER_LIMITS);
   const survey = surveyXlsxPackage(unpacked.files, fileName, limits);
   const workbook = await openWorkbook(packageForReading(unpacked.files, survey), fileName);
+  const { ValueType } = await loadExcelJs();
   return workbook.worksheets.map((worksheet) => {
     const surveyed = survey.bySheetName.get(worksheet.name);
     const isMergedAway = mergedAway(surveyed?.merges ?? [], surveyed?.lastRow ?? 0);
@@ -176,7 +182,7 @@ async function readXlsxSheets(
       const formulaColumns: number[] = [];
       row.eachCell({ includeEmpty: false }, (cell, column) => {
         cells[column - 1] = isMergedAway(rowNumber, column) ? "" : cellText(cell);
-        if (cell.type === ExcelJS.ValueType.Formula) formulaColumns.push(column - 1);
+        if (cell.type === ValueType.Formula) formulaColumns.push(column - 1);
       });
       const filled = Array.from(cells, (text) => text ?? "");
       while (filled.length > 0 && filled[filled.length - 1] === "") filled.pop();

@@ -1,5 +1,5 @@
 /**
- * Saved approximate spaces, one per space, so a restart loads the HNSW graph and the postings instead of
+ * Saved spaces, one per space, so a restart loads the HNSW graph and the postings instead of
  * rebuilding them (minutes at 1M chunks). Four files per space under the directory, named by a hash of
  * the space id:
  * - `<name>.usearch` — the index as usearch writes it (graph and vectors at the index's precision);
@@ -17,6 +17,12 @@
  * chunk id, so callers invalidate a space's snapshot before such a write reaches the database.
  * Each file is written under a temporary name, flushed and renamed; the manifest (which names each
  * file's size) is removed first and written last, so a crash midway leaves no snapshot read as valid.
+ *
+ * An exact space (below the approximate threshold) is saved too, with `<name>.dense` — its float32 rows,
+ * one per slot — in place of the HNSW index and its keys, and taken whole under the same version rule;
+ * under another version it is simply read from the database again (there is no graph worth keeping).
+ * This is what lets `folio ask` without a server answer from a 100-document space without reading its
+ * ~5,000 rows through PGlite (2.4 s of the 4.9 s it took).
  *
  * The manifest also names each file's SHA-256 (format 2, issue #30): a damaged file of the recorded size
  * made usearch abort the process (`double free or corruption`) on the first question, at every restart,
@@ -42,6 +48,8 @@ const FORMAT = 2;
 
 type Manifest = {
   format: number;
+  /** Absent in snapshots of approximate spaces saved before exact spaces were. */
+  kind?: "approximate" | "exact";
   spaceId: SpaceId;
   dimensions: number;
   quantization: string;
@@ -50,13 +58,15 @@ type Manifest = {
   savedAt: string;
   /** The space's version in the database when saved; absent in snapshots saved before versions existed. */
   version?: string;
-  indexBytes: number;
+  indexBytes?: number;
   spaceBytes: number;
-  /** SHA-256 (hex) of each file, checked before the file is parsed. */
-  sha256: { index: string; chunks: string; space: string };
+  denseBytes?: number;
+  /** SHA-256 (hex) of each file, checked before the file is parsed (an exact space has no index or chunks file). */
+  sha256: { index?: string; chunks?: string; space: string; dense?: string };
 };
 
 export type DenseSnapshot = {
+  kind: "approximate";
   index: ApproximateDenseIndex;
   /** The chunk id under each key ("" for a key no longer used). */
   chunkIdByKey: string[];
@@ -64,6 +74,14 @@ export type DenseSnapshot = {
   version: string | null;
   /** The saved slots and postings; null when there are none, or the file does not add up. */
   rows(): Promise<SpaceRows | null>;
+};
+
+/** An exact space as saved: its slots and postings, and its dense rows (`keyOfSlot` ≥ 0: the slot has one). */
+export type ExactSnapshot = {
+  kind: "exact";
+  version: string | null;
+  /** The rows with their dense vectors (slots × dimensions); null when a file does not add up. */
+  rows(): Promise<{ rows: SpaceRows; dense: Float32Array } | null>;
 };
 
 /** Writes `file` through a temporary name, flushed before the rename. */
@@ -91,6 +109,16 @@ async function fileSha256(file: string): Promise<string | null> {
 }
 
 const sha256Of = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** The float32 rows saved by `saveExact`, or null when the file is missing or not the size the manifest says. */
+async function readDenseFile(file: string, expectedBytes: number): Promise<Float32Array | null> {
+  const bytes = await readFile(file).catch(() => null);
+  if (!bytes || bytes.length !== expectedBytes || expectedBytes % 4 !== 0) return null;
+  // A copy into a buffer of its own: the rows grow in place as chunks are added (space-state.ts).
+  const rows = new Float32Array(expectedBytes / 4);
+  new Uint8Array(rows.buffer).set(bytes);
+  return rows;
+}
 
 async function writeText(file: string, text: string): Promise<void> {
   const handle = await open(file, "w", 0o600);
@@ -126,8 +154,8 @@ export class DenseIndexSnapshots {
     return path.join(this.directory, createHash("sha256").update(spaceId).digest("hex").slice(0, 32));
   }
 
-  /** The space's saved index, or null when there is none usable with the current settings. */
-  async read(spaceId: SpaceId): Promise<DenseSnapshot | null> {
+  /** The space's saved structures, or null when there are none usable with the current settings. */
+  async read(spaceId: SpaceId): Promise<DenseSnapshot | ExactSnapshot | null> {
     const base = this.base(spaceId);
     let manifest: Manifest;
     try {
@@ -139,15 +167,43 @@ export class DenseIndexSnapshots {
       manifest.format !== FORMAT ||
       manifest.spaceId !== spaceId ||
       manifest.dimensions !== this.dimensions ||
-      manifest.quantization !== this.settings.quantization ||
-      manifest.connectivity !== this.settings.connectivity ||
       typeof manifest.sha256 !== "object" ||
       manifest.sha256 === null
     ) {
       return null;
     }
+    const { spaceBytes, sha256 } = manifest;
+    const version = manifest.version ?? null;
+    const checkedRows = async () => {
+      const spaceFile = `${base}.space`;
+      if ((await fileSha256(spaceFile)) !== sha256.space) return this.refuse(spaceId, "space");
+      return await readSpaceFile(spaceFile, spaceBytes);
+    };
+    if (manifest.kind === "exact") {
+      const { denseBytes } = manifest;
+      if (denseBytes === undefined || sha256.dense === undefined) return null;
+      return {
+        kind: "exact",
+        version,
+        rows: async () => {
+          const rows = await checkedRows();
+          if (rows === null) return null;
+          const denseFile = `${base}.dense`;
+          if ((await fileSha256(denseFile)) !== sha256.dense) return this.refuse(spaceId, "dense");
+          const dense = await readDenseFile(denseFile, denseBytes);
+          return dense !== null && dense.length === rows.chunkIds.length * this.dimensions ? { rows, dense } : null;
+        },
+      };
+    }
+    if (
+      manifest.quantization !== this.settings.quantization ||
+      manifest.connectivity !== this.settings.connectivity ||
+      sha256.chunks === undefined ||
+      sha256.index === undefined
+    )
+      return null;
     const chunksText = await readFile(`${base}.chunks`, "utf8").catch(() => null);
-    if (chunksText === null || sha256Of(chunksText) !== manifest.sha256.chunks) return this.refuse(spaceId, "chunks");
+    if (chunksText === null || sha256Of(chunksText) !== sha256.chunks) return this.refuse(spaceId, "chunks");
     const chunkIdByKey = chunksText.split("\n");
     chunkIdByKey.pop(); // the text ends with a newline
     if (chunkIdByKey.length !== manifest.keys) return null;
@@ -157,20 +213,57 @@ export class DenseIndexSnapshots {
       () => -1,
     );
     // Never let usearch (native code) read a file that is not the one saved: checked before it is loaded.
-    if (indexBytes !== manifest.indexBytes || (await fileSha256(indexFile)) !== manifest.sha256.index)
+    if (indexBytes !== manifest.indexBytes || (await fileSha256(indexFile)) !== sha256.index)
       return this.refuse(spaceId, "usearch");
     const index = await ApproximateDenseIndex.load(indexFile, this.dimensions, this.settings);
-    const { spaceBytes, sha256 } = manifest;
-    return {
-      index,
-      chunkIdByKey,
-      version: manifest.version ?? null,
-      rows: async () => {
-        const spaceFile = `${base}.space`;
-        if ((await fileSha256(spaceFile)) !== sha256.space) return this.refuse(spaceId, "space");
-        return await readSpaceFile(spaceFile, spaceBytes);
-      },
+    return { kind: "approximate", index, chunkIdByKey, version, rows: checkedRows };
+  }
+
+  /**
+   * Replaces the space's snapshot with an exact one: its slots and postings, its dense rows (the first
+   * slots × dimensions values of `dense`), and the database version they match; the manifest goes last.
+   */
+  async saveExact(
+    spaceId: SpaceId,
+    saved: { rows: SpaceRows; dense: Float32Array; version: string | null },
+  ): Promise<void> {
+    await mkdir(this.directory, { recursive: true, mode: 0o700 });
+    const base = this.base(spaceId);
+    await rm(`${base}.json`, { force: true });
+    let spaceBytes = 0;
+    await writeReplacing(`${base}.space`, async (temporary) => {
+      spaceBytes = await writeSpaceFile(temporary, saved.rows);
+    });
+    const dense = saved.dense.subarray(0, saved.rows.chunkIds.length * this.dimensions);
+    await writeReplacing(`${base}.dense`, async (temporary) => {
+      const handle = await open(temporary, "w", 0o600);
+      try {
+        await handle.writeFile(new Uint8Array(dense.buffer, dense.byteOffset, dense.byteLength));
+      } finally {
+        await handle.close();
+      }
+    });
+    await rm(`${base}.usearch`, { force: true });
+    await rm(`${base}.chunks`, { force: true });
+    // Hashed as they lie on disk, so the check on load compares the very bytes that were written.
+    const spaceSha256 = await fileSha256(`${base}.space`);
+    const denseSha256 = await fileSha256(`${base}.dense`);
+    if (spaceSha256 === null || denseSha256 === null) return; // no manifest: the next load reads the database
+    const manifest: Manifest = {
+      format: FORMAT,
+      kind: "exact",
+      spaceId,
+      dimensions: this.dimensions,
+      quantization: "f32",
+      connectivity: 0,
+      keys: saved.rows.chunkIds.length,
+      savedAt: new Date().toISOString(),
+      ...(saved.version === null ? {} : { version: saved.version }),
+      spaceBytes,
+      denseBytes: dense.byteLength,
+      sha256: { space: spaceSha256, dense: denseSha256 },
     };
+    await writeReplacing(`${base}.json`, (temporary) => writeText(temporary, JSON.stringify(manifest)));
   }
 
   /**
@@ -201,6 +294,7 @@ export class DenseIndexSnapshots {
     if (indexSha256 === null || spaceSha256 === null) return; // no manifest: the next load rebuilds
     const manifest: Manifest = {
       format: FORMAT,
+      kind: "approximate",
       spaceId,
       dimensions: this.dimensions,
       quantization: this.settings.quantization,
@@ -212,6 +306,7 @@ export class DenseIndexSnapshots {
       spaceBytes,
       sha256: { index: indexSha256, chunks: sha256Of(chunksText), space: spaceSha256 },
     };
+    await rm(`${base}.dense`, { force: true });
     await writeReplacing(`${base}.json`, (temporary) => writeText(temporary, JSON.stringify(manifest)));
   }
 

@@ -94,7 +94,7 @@ export class InMemorySpaceIndex {
   private async load(spaceId: SpaceId): Promise<SpaceState> {
     const { dimensions, settings, source, snapshots } = this;
     const state = await loadSpace(spaceId, { dimensions, settings, source, snapshots });
-    if (state.approximate && state.unsavedChanges > 0) await this.snapshotSaver.save(state);
+    if (state.unsavedChanges > 0) await this.snapshotSaver.save(state);
     return state;
   }
 
@@ -129,7 +129,7 @@ export class InMemorySpaceIndex {
           continue;
         }
         await snapshots.invalidate(space.spaceId);
-        if (space.approximate) space.unsavedChanges += 1;
+        space.unsavedChanges += 1;
       }
     });
   }

@@ -4,7 +4,9 @@
  * the vector index only when the server has pgvector (otherwise `vectorIndex` is null and the caller
  * must keep vectors elsewhere, e.g. Qdrant). With `qdrant` set, vectors live in that Qdrant collection
  * whichever database holds the catalog. The returned client is the one owner of the connection:
- * `catalog.close()` and `vectorIndex.close()` leave it open, `client.close()` ends it.
+ * `catalog.close()` and `vectorIndex.close()` leave it open, `client.close()` ends it. The PostgreSQL
+ * and Qdrant clients are imported only when configured: the embedded default (and `folio ask` without
+ * a server, which waits on this) never loads them.
  */
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
@@ -14,10 +16,8 @@ import type { DenseSearchSettings } from "./in-memory-space-index.js";
 import { migrateDatabase } from "./migrations.js";
 import { openPgliteClient } from "./pglite-client.js";
 import { createPgvectorIndex } from "./pgvector-index.js";
-import { openPostgresClient } from "./postgres-client.js";
 import type { SettlingOptions } from "./qdrant-collection-readiness.js";
 import type { QdrantCollectionSettings } from "./qdrant-collection-settings.js";
-import { openQdrantIndex } from "./qdrant-index.js";
 import { createSqlCatalog } from "./sql-catalog.js";
 import type { SqlClient } from "./sql-client.js";
 import type { VectorIndex } from "./vector-index.js";
@@ -54,11 +54,14 @@ export async function openStores(
   const client =
     location.mode === "embedded"
       ? await openPgliteClient(location.dataDir)
-      : await openPostgresClient(location.databaseUrl, { logger: options.logger });
+      : await (await import("./postgres-client.js")).openPostgresClient(location.databaseUrl, {
+          logger: options.logger,
+        });
   try {
     const { hasVectorExtension } = await migrateDatabase(client, options);
     if (options.qdrant) {
       // Queries go to the server: no in-memory copy, and pgvector's table (if any) stays unused.
+      const { openQdrantIndex } = await import("./qdrant-index.js");
       const vectorIndex = await openQdrantIndex({
         ...options.qdrant,
         denseDimensions: options.denseDimensions,

@@ -3,7 +3,8 @@
  * A space whose approximate index was saved (dense-index-snapshots.ts) is taken whole from the snapshot
  * while the database has not changed it since; otherwise the rows are read and the saved index is
  * reconciled with them by chunk id, never rebuilt. A space without a snapshot is read from the rows and
- * switches to approximate as soon as it holds enough embedded chunks (dense-search-settings.ts).
+ * switches to approximate as soon as it holds enough embedded chunks (dense-search-settings.ts). An exact
+ * space's snapshot is taken whole under the same version and ignored under another.
  */
 import type { SpaceId } from "../domain/types.js";
 import { ApproximateDenseIndex, type ApproximateIndexSettings } from "./approximate-dense-index.js";
@@ -40,13 +41,17 @@ export async function loadSpace(
   spaceId: SpaceId,
   { dimensions, settings, source, snapshots }: SpaceLoading,
 ): Promise<SpaceState> {
-  const snapshot = snapshots && settings.mode !== "exact" ? await snapshots.read(spaceId) : null;
+  const saved = snapshots ? await snapshots.read(spaceId) : null;
   const state = emptySpace(spaceId, dimensions);
-  const current =
-    snapshot?.version && source.version && snapshot.version === (await source.version(spaceId))
-      ? await snapshot.rows()
-      : null;
-  if (snapshot && current && restore(state, snapshot.index, snapshot.chunkIdByKey, current)) {
+  const versionMatches = async () =>
+    saved?.version != null && source.version !== undefined && saved.version === (await source.version(spaceId));
+  // A saved exact space is used only as the database still holds it and as the settings still want it.
+  const exact = saved?.kind === "exact" && (await versionMatches()) ? await saved.rows() : null;
+  const snapshot = saved?.kind === "approximate" && settings.mode !== "exact" ? saved : null;
+  const current = snapshot && (await versionMatches()) ? await snapshot.rows() : null;
+  if (exact && !wantsApproximate(settings, 0) && restoreExact(state, exact.rows, exact.dense, settings)) {
+    // The database has not changed the space since the snapshot: nothing to read from it.
+  } else if (snapshot && current && restore(state, snapshot.index, snapshot.chunkIdByKey, current)) {
     // The database has not changed the space since the snapshot: nothing to read from it.
   } else if (snapshot) {
     await loadOntoSnapshot(state, snapshot.index, snapshot.chunkIdByKey, source);
@@ -59,6 +64,8 @@ export async function loadSpace(
         await switchToApproximate(state, settings.approximate);
       }
     }
+    // Read from the database: saved, so the next start need not (an empty space has nothing to save).
+    state.unsavedChanges = state.chunkIds.length > 0 ? 1 : 0;
   }
   state.postings.trim();
   return state;
@@ -104,6 +111,47 @@ function restore(state: SpaceState, index: ApproximateDenseIndex, chunkIdByKey: 
     hasDense: rows.keyOfSlot.map((key) => key >= 0),
     dense: null,
     approximate: { index, keyOfSlot: rows.keyOfSlot, slotOfKey },
+    denseCount,
+    deadCount,
+    slotByChunk,
+    slotsByDocument,
+    postings: rows.postings,
+    unsavedChanges: 0,
+  } satisfies Partial<SpaceState>);
+  return true;
+}
+
+/**
+ * Takes a saved exact space as it is, after checking that its parts add up and that it is still below
+ * the approximate threshold; false (nothing taken) otherwise.
+ */
+function restoreExact(state: SpaceState, rows: SpaceRows, dense: Float32Array, settings: DenseSearchSettings): boolean {
+  const slotCount = rows.chunkIds.length;
+  if (rows.documentIds.length !== slotCount || rows.alive.length !== slotCount) return false;
+  if (rows.keyOfSlot.length !== slotCount || dense.length !== slotCount * state.dimensions) return false;
+  const slotByChunk = new Map<string, number>();
+  const slotsByDocument = new Map<string, number[]>();
+  let denseCount = 0;
+  let deadCount = 0;
+  for (let slot = 0; slot < slotCount; slot += 1) {
+    if (!rows.alive[slot]) {
+      deadCount += 1;
+      continue;
+    }
+    const chunkId = rows.chunkIds[slot] as string;
+    if (slotByChunk.has(chunkId)) return false;
+    slotByChunk.set(chunkId, slot);
+    addDocumentSlot(slotsByDocument, rows.documentIds[slot] as string, slot);
+    if ((rows.keyOfSlot[slot] as number) >= 0) denseCount += 1;
+  }
+  if (wantsApproximate(settings, denseCount)) return false;
+  Object.assign(state, {
+    chunkIds: rows.chunkIds,
+    documentIds: rows.documentIds,
+    alive: rows.alive,
+    hasDense: rows.keyOfSlot.map((key, slot) => key >= 0 && (rows.alive[slot] ?? false)),
+    dense,
+    approximate: null,
     denseCount,
     deadCount,
     slotByChunk,

@@ -1,5 +1,5 @@
 /**
- * Saves the snapshots of the approximate spaces in memory (dense-index-snapshots.ts), so a restart
+ * Saves the snapshots of the spaces in memory (dense-index-snapshots.ts), so a restart
  * loads them instead of rebuilding them: once their writes have paused for `delayMs`, and on demand
  * (a space just loaded, the store closing). A snapshot is saved with the database version it matches;
  * while a write is between its database statement and its mirror in memory there is no such version,
@@ -57,7 +57,7 @@ export class SpaceSnapshotSaver {
   /** Saves the changed spaces once `delayMs` has passed without another call. */
   schedule(): void {
     if (!this.snapshots) return;
-    if (![...this.options.spaces()].some((space) => space.approximate && space.unsavedChanges > 0)) return;
+    if (![...this.options.spaces()].some((space) => space.unsavedChanges > 0)) return;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
@@ -72,10 +72,10 @@ export class SpaceSnapshotSaver {
     this.saveTimer = null;
   }
 
-  /** Saves every approximate space changed since its snapshot. */
+  /** Saves every space changed since its snapshot. */
   async saveChanged(): Promise<void> {
     for (const space of this.options.spaces()) {
-      if (space.approximate && space.unsavedChanges > 0) await this.save(space);
+      if (space.unsavedChanges > 0) await this.save(space);
     }
   }
 
@@ -84,10 +84,24 @@ export class SpaceSnapshotSaver {
    * the memory there is no such version, and the save is left to the next pause.
    */
   async save(space: SpaceState): Promise<void> {
-    if (!this.snapshots || !space.approximate) return;
+    if (!this.snapshots) return;
     const version = await this.quietVersion(space.spaceId);
     if (version === undefined) {
       this.schedule();
+      return;
+    }
+    if (!space.approximate) {
+      if (!space.dense) return;
+      const rows: SpaceRows = {
+        chunkIds: space.chunkIds,
+        documentIds: space.documentIds,
+        alive: space.alive,
+        // An exact space's rows are its slots: "key" ≥ 0 says the slot has a dense vector.
+        keyOfSlot: space.chunkIds.map((_, slot) => (space.hasDense[slot] ? slot : -1)),
+        postings: space.postings,
+      };
+      await this.snapshots.saveExact(space.spaceId, { rows, dense: space.dense, version });
+      space.unsavedChanges = 0;
       return;
     }
     const { slotOfKey, keyOfSlot, index } = space.approximate;

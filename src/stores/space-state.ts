@@ -37,7 +37,7 @@ export type SpaceState = {
   /** Living slots of each document, in no particular order (arrays: a Set per document cost 2.5× the memory). */
   slotsByDocument: Map<string, number[]>;
   postings: PostingLists;
-  /** Changes to an approximate space (its index, slots or postings) since its snapshot was saved. */
+  /** Changes to the space (its vectors, slots or postings) since its snapshot was saved. */
   unsavedChanges: number;
 };
 
@@ -107,6 +107,7 @@ export function setDense(space: SpaceState, slot: number, dense: ArrayLike<numbe
     }
     if (valid) space.dense.set(dense, slot * dimensions);
     else space.dense.fill(0, slot * dimensions, needed);
+    space.unsavedChanges += 1;
   }
   space.hasDense[slot] = valid;
   if (valid && space.alive[slot]) space.denseCount += 1;
@@ -135,7 +136,7 @@ export function addChunk(space: SpaceState, vectors: StoredChunkVectors, carried
   space.slotByChunk.set(vectors.chunkId, slot);
   addDocumentSlot(space.slotsByDocument, vectors.documentId, slot);
   if (vectors.sparse) addPostings(space, slot, vectors.sparse);
-  if (space.approximate) space.unsavedChanges += 1;
+  space.unsavedChanges += 1;
 }
 
 function addPostings(space: SpaceState, slot: number, sparse: SparseLike): void {
@@ -168,7 +169,7 @@ export function removeChunk(space: SpaceState, chunkId: string): void {
   space.deadCount += 1;
   space.slotByChunk.delete(chunkId);
   removeDocumentSlot(space.slotsByDocument, space.documentIds[slot] ?? "", slot);
-  if (space.approximate) space.unsavedChanges += 1;
+  space.unsavedChanges += 1;
 }
 
 /** Removes every chunk of the document from the space. */

@@ -3,9 +3,10 @@
  * directory, checked against the JSON shapes and exit codes in DESIGN.md — and checked to exit on its
  * own once the work is done (idle parse workers once kept a finished `folio ingest` alive).
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, jsonLines, runFolioCli } from "../support/run-folio-cli.js";
 import { hasSharedData, sharedData, sharedModelsDir } from "../support/shared-paths.js";
@@ -137,5 +138,26 @@ describe("folio command line", () => {
       expect(answer.timingsMs).toEqual(expect.any(Object));
     },
     3 * EXIT_WITHIN_MS,
+  );
+
+  it.skipIf(!hasSharedData)(
+    "points its sources at a private local copy of the file, at the page, when no server serves the viewer",
+    async () => {
+      const ask = await runFolio(["ask", "What is rapid elasticity in cloud computing?", "--space", "cli", "--json"]);
+      expect(ask.code).toBe(0);
+      const answer = jsonLines(ask.stdout)[0] as {
+        citations: Array<{ documentId: string; pageStart: number; quote: string; localFile: string }>;
+      };
+      const elasticity = answer.citations.find((citation) => /elastic/i.test(citation.quote));
+      expect(elasticity?.localFile).toBe(path.join(dataDir, "files", elasticity?.documentId ?? "", FILE));
+      expect(await readFile(elasticity?.localFile ?? "")).toEqual(await readFile(PDF));
+      expect((await stat(elasticity?.localFile ?? "")).mode & 0o777).toBe(0o600);
+
+      const text = await runFolio(["ask", "What is rapid elasticity in cloud computing?", "--space", "cli"]);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain(`    ${pathToFileURL(elasticity?.localFile ?? "").href}#page=6\n`);
+      expect(text.stdout).not.toContain("http://");
+    },
+    2 * EXIT_WITHIN_MS,
   );
 });

@@ -86,7 +86,7 @@ describe.skipIf(!chromiumPath || !hasSharedData)("console: titles, versions and 
         new RegExp(`^${FILE_NAME.replace(".", "\\.")} · 83 pages · \\d+ sections · added `),
       );
       expect(await row.locator('[data-role="document-search"]').textContent()).toMatch(
-        /^(Searchable by keywords · reading for meaning( \d+%)?…|Searchable)$/,
+        /^(Searchable by keywords · (reading for meaning|embedding \d+\/\d+ passages for meaning)…|Searchable)$/,
       );
     }
     expect(await second.locator("#document-count").textContent()).toBe("(1)");

@@ -176,12 +176,23 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
   it("ingests an uploaded PDF into the channel's space and confirms in the file's thread", async () => {
     const bytes = readFileSync(sharedData("enterprise-pdfs/pdfs", PDF_NAME));
     const { ts, file } = await shareFile(CHANNEL_A, "F0PERKS", PDF_NAME, bytes);
-    const reply = await waitFor(() =>
-      folioRepliesIn(CHANNEL_A, ts).find((message) => message.text.startsWith("Indexed")),
+    // The reply says it is searchable by keywords, then is edited as its passages are embedded.
+    const reply = await waitFor(
+      () =>
+        folioRepliesIn(CHANNEL_A, ts).find((message) =>
+          message.text.endsWith("Searchable by keywords and by meaning."),
+        ),
+      120_000,
     );
-    expect(reply.text).toBe(
-      `Indexed ${PDF_NAME}: 4 pages, 2 chunks. Searchable by keywords now, by meaning in a few minutes.`,
-    );
+    expect(reply.text).toBe(`Indexed ${PDF_NAME}: 4 pages, 2 chunks. Searchable by keywords and by meaning.`);
+    const edits = fake
+      .callsTo("chat.update")
+      .filter((call) => call.args.ts === reply.ts)
+      .map((call) => call.args.text);
+    const keywordsReply = `Indexed ${PDF_NAME}: 4 pages, 2 chunks. Searchable by keywords now, by meaning in a few minutes.`;
+    expect(edits.indexOf(keywordsReply)).toBeGreaterThanOrEqual(0);
+    expect(edits.indexOf(keywordsReply)).toBeLessThan(edits.length - 1);
+    expect(edits.at(-1)).toBe(reply.text);
     expect(fake.downloads).toContainEqual({ fileId: "F0PERKS", authorization: "Bearer xoxb-test" });
     const documents = await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:${CHANNEL_A}`);
     expect(documents.map((document) => [document.fileName, document.pageCount, document.uploader])).toEqual([
@@ -194,7 +205,7 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
     await waitFor(() => fake.callsTo("files.info").length > infoCallsBefore);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(folioRepliesIn(CHANNEL_A, ts)).toHaveLength(1);
-  });
+  }, 180_000);
 
   it("says so when the same bytes are uploaded again as another file", async () => {
     const bytes = readFileSync(sharedData("enterprise-pdfs/pdfs", PDF_NAME));
@@ -440,11 +451,16 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
       channel_id: CHANNEL_B,
       event_ts: shareTs,
     });
-    const reply = await waitFor(() =>
-      folioRepliesIn(CHANNEL_B, root.ts).find((message) => message.text.startsWith("Indexed")),
+    // Waits for the embedding after the reply too (the reply is edited when it is done).
+    const reply = await waitFor(
+      () =>
+        folioRepliesIn(CHANNEL_B, root.ts).find((message) =>
+          message.text.endsWith("Searchable by keywords and by meaning."),
+        ),
+      120_000,
     );
     expect(reply.text).toMatch(
-      /^Indexed nist-sp800-145-cloud-definition\.pdf: 7 pages, [1-9]\d* chunks\. Searchable by keywords now, by meaning in a few minutes\.$/,
+      /^Indexed nist-sp800-145-cloud-definition\.pdf: 7 pages, [1-9]\d* chunks\. Searchable by keywords and by meaning\.$/,
     );
     const documents = await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:${CHANNEL_B}`);
     expect(documents.map((document) => document.fileName)).toEqual([name]);
@@ -463,7 +479,7 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(folioRepliesIn(CHANNEL_B, root.ts)).toHaveLength(1);
-  });
+  }, 180_000);
 
   it("indexes a file already indexed in one channel again when it is shared into another", async () => {
     // A short PDF: the point is the second indexing, and a long one took over 30 s on a busy CI machine.
@@ -474,18 +490,23 @@ describe.skipIf(!hasSharedData)("Slack adapter over HTTP", () => {
     const downloadsBefore = fake.downloads.filter((download) => download.fileId === "F0TWOCHANNELS").length;
 
     const inB = await shareFile(CHANNEL_B, "F0TWOCHANNELS", name, bytes);
-    const reply = await waitFor(() =>
-      folioRepliesIn(CHANNEL_B, inB.ts).find((message) => message.text.startsWith("Indexed")),
+    // Waits for the embedding after the reply too (the reply is edited when it is done).
+    const reply = await waitFor(
+      () =>
+        folioRepliesIn(CHANNEL_B, inB.ts).find((message) =>
+          message.text.endsWith("Searchable by keywords and by meaning."),
+        ),
+      120_000,
     );
     expect(reply.text).toMatch(
-      /^Indexed wi-dsp-milw-505-90d-notice\.pdf: 2 pages, [1-9]\d* chunks\. Searchable by keywords now, by meaning in a few minutes\.$/,
+      /^Indexed wi-dsp-milw-505-90d-notice\.pdf: 2 pages, [1-9]\d* chunks\. Searchable by keywords and by meaning\.$/,
     );
     expect(fake.downloads.filter((download) => download.fileId === "F0TWOCHANNELS")).toHaveLength(downloadsBefore + 1);
     for (const channel of [CHANNEL_A, CHANNEL_B]) {
       const documents = await folio.core.listDocuments(`slack:${FAKE_TEAM_ID}:${channel}`);
       expect(documents.map((document) => document.fileName)).toContain(name);
     }
-  });
+  }, 180_000);
 
   it("indexes a file shared again after its download failed", async () => {
     const name = "nist-sp800-145-cloud-definition.pdf";

@@ -57,16 +57,16 @@ describe.skipIf(!hasEmbedder)("bge-small-en-v1.5 embedder in the inference worke
     expect(dot(asQuestion, asPassage ?? [])).toBeLessThan(0.99);
   });
 
-  it("returns vectors in input order across length sorting and batches, with progress", async () => {
+  it("returns vectors in input order across requests, with progress, each independent of its batch mates", async () => {
     const texts = Array.from({ length: 19 }, (_, index) => `${"word ".repeat((index * 7) % 23)}item number ${index}`);
     const progress: number[] = [];
     const together = await embedder.embedPassages(texts, { onProgress: (done) => progress.push(done) });
-    expect(progress.at(-1)).toBe(19);
-    expect(progress).toEqual([...progress].sort((left, right) => left - right));
+    expect(progress).toEqual([4, 8, 12, 16, 19]);
     for (const index of [0, 7, 18]) {
+      // Each text runs through the model alone: int8 activation scales are per tensor, so a padded batch
+      // would move a vector with its batch mates (cosine ~0.997); alone it is the same to the last bit.
       const [alone] = await embedder.embedPassages([texts[index] ?? ""]);
-      // int8 activation scales are per batch, so batch mates shift a vector slightly, never its meaning.
-      expect(dot(alone ?? [], together[index] ?? [])).toBeGreaterThan(0.98);
+      expect(alone).toEqual(together[index]);
     }
   });
 

@@ -1,6 +1,7 @@
 /**
- * Runs the real `folio` command line in a child process, as a user would, and fails the test when it
- * does not exit on its own in time (a finished command must never hang on idle workers).
+ * Runs the real `folio` command line in a child process, as a user would — through the `bin` entry that
+ * `npx folio` and a global install run (bin/folio.js) — and fails the test when it does not exit on its
+ * own in time (a finished command must never hang on idle workers).
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -12,7 +13,7 @@ export type CliRun = { code: number | null; stdout: string; stderr: string };
 
 export function runFolioCli(args: string[], env: NodeJS.ProcessEnv, exitWithinMs = 45_000): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    const child = spawn(process.execPath, ["bin/folio.js", ...args], {
       cwd: repositoryRoot,
       env,
     });

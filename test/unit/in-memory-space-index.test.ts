@@ -231,78 +231,105 @@ describe("InMemorySpaceIndex threshold and snapshots", () => {
     }
   });
 
-  it("restores a saved space whole while its database version is unchanged, and rebuilds it when the version moved or the file is damaged", async () => {
-    const directory = await mkdtemp(path.join(tmpdir(), "folio-space-snapshots-"));
-    try {
-      const settings: Partial<DenseSearchSettings> = { mode: "approximate", approximate: F32 };
-      const snapshots = () => new DenseIndexSnapshots(directory, 4, F32);
-      const random = createSeededRandom(17);
-      const stored = new Map<string, Stored>();
-      let version = 1;
-      const counters = { loads: 0, denseReads: 0 };
-      const versioned = (): SpaceSource => ({ ...sourceOver(stored, counters), version: async () => String(version) });
-      const open = () => new InMemorySpaceIndex(4, versioned(), { settings, snapshots: snapshots() });
+  it.each([
+    ["approximate", { mode: "approximate", approximate: F32 } as Partial<DenseSearchSettings>, ".usearch"],
+    [
+      "exact (below the threshold)",
+      { mode: "auto", exactMaxChunks: 10_000, approximate: F32 } as Partial<DenseSearchSettings>,
+      ".dense",
+    ],
+  ])(
+    "restores a saved %s space whole while its database version is unchanged, and rebuilds it when the version moved or the file is damaged",
+    async (_kind, settings, vectorFile) => {
+      const directory = await mkdtemp(path.join(tmpdir(), "folio-space-snapshots-"));
+      try {
+        const snapshots = () => new DenseIndexSnapshots(directory, 4, F32);
+        const random = createSeededRandom(17);
+        const stored = new Map<string, Stored>();
+        let version = 1;
+        const counters = { loads: 0, denseReads: 0 };
+        const versioned = (): SpaceSource => ({
+          ...sourceOver(stored, counters),
+          version: async () => String(version),
+        });
+        const open = () => new InMemorySpaceIndex(4, versioned(), { settings, snapshots: snapshots() });
 
-      const first = open();
-      await first.describe("s");
-      const initial = chunksFor(random, 150);
-      for (const chunk of initial) stored.set(chunk.chunkId, chunk);
-      version += 1;
-      await first.stored(initial);
-      // Replaced sparse vectors and a deleted document leave dead slots in the saved space.
-      const replaced = initial.slice(0, 20).map((chunk) => ({ chunkId: chunk.chunkId, sparse: sparseOf(random) }));
-      for (const entry of replaced)
-        stored.set(entry.chunkId, { ...(stored.get(entry.chunkId) as Stored), sparse: entry.sparse });
-      version += 1;
-      await first.replacedSparse(replaced);
-      for (const [chunkId, entry] of stored) if (entry.documentId === "d2") stored.delete(chunkId);
-      version += 1;
-      await first.removedDocument("d2");
+        const first = open();
+        await first.describe("s");
+        const initial = chunksFor(random, 150);
+        for (const chunk of initial) stored.set(chunk.chunkId, chunk);
+        version += 1;
+        await first.stored(initial);
+        // Replaced sparse vectors and a deleted document leave dead slots in the saved space.
+        const replaced = initial.slice(0, 20).map((chunk) => ({ chunkId: chunk.chunkId, sparse: sparseOf(random) }));
+        for (const entry of replaced)
+          stored.set(entry.chunkId, { ...(stored.get(entry.chunkId) as Stored), sparse: entry.sparse });
+        version += 1;
+        await first.replacedSparse(replaced);
+        for (const [chunkId, entry] of stored) if (entry.documentId === "d2") stored.delete(chunkId);
+        version += 1;
+        await first.removedDocument("d2");
 
-      const sparseQuery = { indices: [1, 5, 9, 13, 21, 34], values: [1, 0.5, 2, 1, 0.25, 1.5] };
-      const denseQuery = denseOf(random);
-      const request = { spaceIds: ["s"], limit: 10 };
-      const answers = async (memory: InMemorySpaceIndex) => ({
-        dense: await memory.queryDense(denseQuery, request),
-        sparse: await memory.querySparse(sparseQuery, request),
-        inDocument: await memory.querySparse(sparseQuery, { ...request, documentIds: ["d4"] }),
-        describe: await memory.describe("s"),
-      });
-      const before = await answers(first);
-      expect(before.sparse.map((hit) => hit.chunkId)).toEqual(
-        expectedTop(stored, sparseScore(sparseQuery), 10)
-          .filter((entry) => entry.score > 0)
-          .map((entry) => entry.chunkId),
-      );
-      await first.close();
+        const sparseQuery = { indices: [1, 5, 9, 13, 21, 34], values: [1, 0.5, 2, 1, 0.25, 1.5] };
+        const denseQuery = denseOf(random);
+        const request = { spaceIds: ["s"], limit: 10 };
+        const answers = async (memory: InMemorySpaceIndex) => ({
+          dense: await memory.queryDense(denseQuery, request),
+          sparse: await memory.querySparse(sparseQuery, request),
+          inDocument: await memory.querySparse(sparseQuery, { ...request, documentIds: ["d4"] }),
+          describe: await memory.describe("s"),
+        });
+        const before = await answers(first);
+        expect(before.sparse.map((hit) => hit.chunkId)).toEqual(
+          expectedTop(stored, sparseScore(sparseQuery), 10)
+            .filter((entry) => entry.score > 0)
+            .map((entry) => entry.chunkId),
+        );
+        await first.close();
 
-      // Same version: the space comes back from the files alone, answering exactly as before.
-      counters.loads = 0;
-      const second = open();
-      expect(await answers(second)).toEqual(before);
-      expect(counters.loads).toBe(0);
-      await second.close();
+        // Same version: the space comes back from the files alone, answering exactly as before.
+        expect((await readdir(directory)).map((name) => path.extname(name)).sort()).toEqual(
+          vectorFile === ".dense" ? [".dense", ".json", ".space"] : [".chunks", ".json", ".space", ".usearch"],
+        );
+        counters.loads = 0;
+        const second = open();
+        expect(await answers(second)).toEqual(before);
+        expect(counters.loads).toBe(0);
+        await second.close();
 
-      // Written while the process was down (the version moved): rebuilt from the rows, the new chunk found.
-      const added = { ...chunksFor(random, 1, 500)[0], sparse: { indices: [1, 5, 9], values: [50, 50, 50] } } as Stored;
-      stored.set(added.chunkId, added);
-      version += 1;
-      const third = open();
-      expect((await third.querySparse(sparseQuery, request))[0]?.chunkId).toBe(added.chunkId);
-      expect(counters.loads).toBe(1);
-      const afterAdding = await answers(third);
-      await third.close();
+        // Written while the process was down (the version moved): rebuilt from the rows, the new chunk found.
+        const added = {
+          ...chunksFor(random, 1, 500)[0],
+          sparse: { indices: [1, 5, 9], values: [50, 50, 50] },
+        } as Stored;
+        stored.set(added.chunkId, added);
+        version += 1;
+        const third = open();
+        expect((await third.querySparse(sparseQuery, request))[0]?.chunkId).toBe(added.chunkId);
+        expect(counters.loads).toBe(1);
+        const afterAdding = await answers(third);
+        await third.close();
 
-      // A damaged space file under a current version: refused, rebuilt from the rows.
-      const spaceFile = (await readdir(directory)).find((name) => name.endsWith(".space")) ?? "";
-      await truncate(path.join(directory, spaceFile), 100);
-      counters.loads = 0;
-      const fourth = open();
-      expect(await answers(fourth)).toEqual(afterAdding);
-      expect(counters.loads).toBe(1);
-      await fourth.close();
-    } finally {
-      await rm(directory, { recursive: true, force: true });
-    }
-  });
+        // A damaged space file under a current version: refused, rebuilt from the rows.
+        const spaceFile = (await readdir(directory)).find((name) => name.endsWith(".space")) ?? "";
+        await truncate(path.join(directory, spaceFile), 100);
+        counters.loads = 0;
+        const fourth = open();
+        expect(await answers(fourth)).toEqual(afterAdding);
+        expect(counters.loads).toBe(1);
+        await fourth.close();
+
+        // A damaged vector file under a current version: refused too.
+        const vectors = (await readdir(directory)).find((name) => name.endsWith(vectorFile)) ?? "";
+        await truncate(path.join(directory, vectors), 64);
+        counters.loads = 0;
+        const fifth = open();
+        expect(await answers(fifth)).toEqual(afterAdding);
+        expect(counters.loads).toBe(1);
+        await fifth.close();
+      } finally {
+        await rm(directory, { recursive: true, force: true });
+      }
+    },
+  );
 });

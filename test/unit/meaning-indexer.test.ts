@@ -138,4 +138,58 @@ describe("meaning indexer", () => {
     // Closed before its turn came, or written just before: never marked without its vectors.
     expect(marked.length).toBeLessThanOrEqual(1);
   });
+
+  it("embeds an upload queued during catch-up work between two of the catch-up's slices", async () => {
+    const catchUp: DocumentRecord = { ...document, id: "left-by-a-stopped-server", title: "left-by-a-stopped-server" };
+    const upload: DocumentRecord = { ...document, id: "just-uploaded", title: "just-uploaded" };
+    const chunksFor = (documentId: string, count: number) =>
+      chunksOf(count).map((chunk) => ({ ...chunk, id: `${documentId}-${chunk.position}`, documentId }));
+    const embedded: string[] = [];
+    let releaseFirst: () => void = () => {};
+    const firstSliceHeld = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    let startedFirst: () => void = () => {};
+    const firstSliceStarted = new Promise<void>((resolve) => {
+      startedFirst = resolve;
+    });
+    const embedder = {
+      modelId: "test-model",
+      dimensions: 2,
+      async embedPassages(texts: string[]) {
+        // The index text starts with the document's title (its contextual header).
+        embedded.push(`${texts.length} of ${texts[0]?.split(" — ")[0]}`);
+        if (embedded.length === 1) {
+          startedFirst();
+          await firstSliceHeld;
+        }
+        return texts.map(() => [1, 0]);
+      },
+    } as unknown as Embedder;
+    const catalog = {
+      listChunks: async (documentId: string) => chunksFor(documentId, documentId === catchUp.id ? 64 : 5),
+      markDocumentMeaningReady: async () => true,
+      listDocumentsAwaitingMeaning: async () => [catchUp],
+    } as unknown as Catalog;
+    const vectorIndex = { updateDense: async () => {} } as unknown as VectorIndex;
+    const indexer = createMeaningIndexer({
+      catalog,
+      vectorIndex,
+      embedder,
+      events: createDocumentEvents(),
+      logger: silentLogger,
+    });
+    expect(await indexer.resumeAwaiting()).toBe(1);
+    await firstSliceStarted;
+    const uploaded = indexer.enqueue(upload);
+    releaseFirst();
+    expect(await uploaded).toBe(true);
+    // The catch-up's own promise (asked for again as catch-up work, so not moved ahead).
+    expect(await indexer.enqueue(catchUp, undefined, "catch-up")).toBe(true);
+    expect(embedded).toEqual([
+      "32 of left-by-a-stopped-server",
+      "5 of just-uploaded",
+      "32 of left-by-a-stopped-server",
+    ]);
+  });
 });

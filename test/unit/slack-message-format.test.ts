@@ -195,6 +195,25 @@ describe("short texts", () => {
         searchableBy: "keywords",
       }),
     ).toBe("Indexed a.pdf: 4 pages, 2 chunks");
+    // Edited as its passages are embedded after the reply, then when they are.
+    const pending = {
+      file: "a.pdf",
+      documentId: "d",
+      status: "ingested",
+      pages: 83,
+      chunks: 310,
+      searchableBy: "keywords",
+      meaningPending: true,
+    } as const;
+    expect(buildIngestResultText(pending, { state: "embedding", done: 120, total: 310 })).toBe(
+      "Indexed a.pdf: 83 pages, 310 chunks. Searchable by keywords now; embedding 120/310 passages for search by meaning…",
+    );
+    expect(buildIngestResultText(pending, { state: "ready" })).toBe(
+      "Indexed a.pdf: 83 pages, 310 chunks. Searchable by keywords and by meaning.",
+    );
+    expect(buildIngestResultText(pending, { state: "failed" })).toBe(
+      "Indexed a.pdf: 83 pages, 310 chunks. Searchable by keywords; reading it for meaning failed, and Folio tries again when it restarts.",
+    );
     expect(buildIngestResultText({ file: "a.pdf", documentId: "d", status: "unchanged", pages: 1, chunks: 1 })).toBe(
       "a.pdf is already indexed (1 page, 1 chunk) — nothing changed.",
     );

@@ -1,6 +1,8 @@
 /**
  * `folio ask "<question>"`: streams the answer to the terminal (or prints the answer object as JSON)
- * followed by its numbered sources.
+ * followed by its numbered sources. Without a server the viewer's links lead nowhere, so each source
+ * points at a local copy of its file, at the page (local-source-files.ts); JSON keeps `url` and adds
+ * `localFile`.
  */
 import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/answer-events.js";
@@ -9,6 +11,7 @@ import { FolioError } from "../../errors.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../cli-options.js";
 import type { CommandBackend } from "../command-backend.js";
+import { localFileLink } from "../local-source-files.js";
 
 export async function runAskCommand(backend: CommandBackend, words: string[], options: CliOptions): Promise<number> {
   const question = words.join(" ").trim();
@@ -23,21 +26,30 @@ export async function runAskCommand(backend: CommandBackend, words: string[], op
     if (event.type === "error") throw new FolioError(event.code, `${event.message} (reference ${event.requestId})`);
   }
   if (!answer) throw new FolioError("answer_incomplete", "The answer stream ended without an answer — try again.");
+  const localFiles = await Promise.all(
+    answer.citations.map((citation) => backend.sourceFile?.(citation.documentId) ?? Promise.resolve(null)),
+  );
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(answer)}\n`);
+    const citations = answer.citations.map((citation, index) => {
+      const localFile = localFiles[index];
+      return localFile ? { ...citation, localFile } : citation;
+    });
+    process.stdout.write(`${JSON.stringify({ ...answer, citations })}\n`);
     return EXIT_CODES.ok;
   }
   if (process.stderr.isTTY) process.stderr.write("\x1b[2K");
   process.stdout.write(answer.answer);
   process.stdout.write(`\n\n${answer.noContext ? "Closest sources" : "Sources"}:\n`);
-  for (const citation of answer.citations) {
+  for (const [index, citation] of answer.citations.entries()) {
     const pages =
       citation.pageStart === null
         ? ""
         : ` — p. ${citation.pageStart}${citation.pageEnd !== null && citation.pageEnd !== citation.pageStart ? `–${citation.pageEnd}` : ""}`;
     const name = labelDocument(citation.title, citation.file);
     const quote = citation.quotedInAnswer ? "" : `    "${citation.quote}"\n`;
-    process.stdout.write(`[${citation.n}] ${name}${pages}\n${quote}    ${citation.url}\n`);
+    const localFile = localFiles[index];
+    const link = localFile ? localFileLink(localFile, citation.pageStart) : citation.url;
+    process.stdout.write(`[${citation.n}] ${name}${pages}\n${quote}    ${link}\n`);
   }
   return EXIT_CODES.ok;
 }
