@@ -183,3 +183,56 @@ describe("saved index checksums", () => {
     expect(await reopen()).toMatchObject({ hits: expected, rowsRead: 0, usearchLoads: 1 });
   });
 });
+
+describe("saved exact space checksums", () => {
+  let directory: string;
+  const random = createSeededRandom(31);
+  const stored = new Map<string, Stored>();
+  const query = denseOf(random);
+  const request = { spaceIds: ["s"], limit: 10 };
+  const EXACT: Partial<DenseSearchSettings> = { mode: "exact" };
+  let expected: string[];
+
+  beforeEach(async () => {
+    directory = await mkdtemp(path.join(tmpdir(), "folio-exact-checksums-"));
+    stored.clear();
+    for (const chunk of chunksFor(random, 40, "s")) stored.set(chunk.chunkId, chunk);
+    const first = new InMemorySpaceIndex(4, sourceOver(stored, { loads: 0 }), {
+      settings: EXACT,
+      snapshots: new DenseIndexSnapshots(directory, 4, F32),
+    });
+    expected = (await first.queryDense(query, request)).map((hit) => hit.chunkId);
+    await first.close();
+  });
+
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  async function reopen() {
+    const counters = { loads: 0 };
+    const { logger, warnings } = recordingLogger();
+    const memory = new InMemorySpaceIndex(4, sourceOver(stored, counters), {
+      settings: EXACT,
+      snapshots: new DenseIndexSnapshots(directory, 4, F32, { logger }),
+    });
+    const hits = (await memory.queryDense(query, request)).map((hit) => hit.chunkId);
+    await memory.close();
+    return { hits, rowsRead: counters.loads, warnings };
+  }
+
+  it("takes an intact exact snapshot whole, with the checksums of its two files", async () => {
+    const name = (await readdir(directory)).find((file) => file.endsWith(".json")) ?? "";
+    const manifest = JSON.parse(await readFile(path.join(directory, name), "utf8"));
+    expect([manifest.kind, Object.keys(manifest.sha256)]).toEqual(["exact", ["space", "dense"]]);
+    expect(await reopen()).toEqual({ hits: expected, rowsRead: 0, warnings: [] });
+  });
+
+  it("refuses a .dense file damaged at its recorded size and reads the space from the database", async () => {
+    const file = path.join(directory, (await readdir(directory)).find((name) => name.endsWith(".dense")) ?? "");
+    const bytes = await readFile(file);
+    bytes.writeFloatLE(9, 0);
+    await writeFile(file, bytes);
+    expect(await reopen()).toEqual({ hits: expected, rowsRead: 1, warnings: [{ space: "s", file: "dense" }] });
+  });
+});
