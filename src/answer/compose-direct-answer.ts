@@ -25,6 +25,7 @@ import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
 import type { LabelMeaning } from "./tables/label-meaning.js";
+import { findRowFootnote } from "./tables/row-footnote.js";
 import { bestSentenceCoverage, captionTerms } from "./tables/sentence-coverage.js";
 import { answerFromTables, measurePhrase, type TableAnswer, tableLabels } from "./tables/table-answer.js";
 import { asksAboutText, readTableQuestion } from "./tables/table-question.js";
@@ -397,6 +398,13 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
         lead(`${item.introduction} ${item.items.join(" ")}`),
       );
     return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
+  }
+  // "What is included in Service delivery costs?": the note the row points to ("(1) Include cost of …").
+  const footnote =
+    uncovered === null ? findRowFootnote(input.need, numberedResults(input.results.slice(0, LIST_SOURCES))) : null;
+  if (footnote !== null) {
+    direct.addQuote(footnote.source, footnote.passage);
+    return { direct, uncovered, missingNames: namesForCaveat(evidence) };
   }
   if (analysis.kind === "definition" && uncovered === null) {
     const definition = await definitionEvidence(analysis, input);
