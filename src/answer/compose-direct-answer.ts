@@ -269,7 +269,17 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   const scaleOf = (source: NumberedSource) =>
     scales.get(`${source.result.documentId}#${source.result.provenance.pageStart ?? ""}`) ?? null;
   const captionOf = (source: NumberedSource) => captions.get(source.result.documentId) ?? new Set<string>();
-  let answer = answerFromTables(input.need, ranked, scaleOf, captionOf);
+  // The names a document is about are its company's, not a row's: "MGM Resorts' net revenues" in MGM's report.
+  const ownNames = new Map<string, string[]>();
+  for (const result of about) {
+    if (ownNames.has(result.documentId)) continue;
+    const own: string[] = [];
+    for (const entity of analysis.entities)
+      if ((await input.facts.mentions(result, entity)) === "subject") own.push(entity);
+    ownNames.set(result.documentId, own);
+  }
+  const ownNamesOf = (source: NumberedSource) => ownNames.get(source.result.documentId) ?? [];
+  let answer = answerFromTables(input.need, ranked, { scaleOf, captionOf, ownNamesOf });
   // No row named in the question's words: a row named in other words ("research" for "R&D expenses").
   if (answer === null && input.labelMeaning !== undefined) {
     const labels = tableLabels(ranked);
@@ -281,7 +291,12 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
         meanings.set(source, new Map(texts.map((text, index) => [text, similarities[index] ?? 0])));
       }
     if (meanings.size > 0)
-      answer = answerFromTables(input.need, ranked, scaleOf, captionOf, (source) => meanings.get(source) ?? new Map());
+      answer = answerFromTables(input.need, ranked, {
+        scaleOf,
+        captionOf,
+        ownNamesOf,
+        meaningOf: (source) => meanings.get(source) ?? new Map(),
+      });
   }
   // A sentence that names far more of the question than the table does is the answer's evidence instead.
   if (
@@ -290,6 +305,12 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   )
     return null;
   return answer;
+}
+
+/** The question's content words less its names' (a company's name is no word of a row). */
+function measureWordsOf(need: string, analysis: QuestionAnalysis): Set<string> {
+  const names = uniqueTerms(analysis.entities.join(" "));
+  return new Set([...contentTerms(need)].filter((term) => !names.has(term)));
 }
 
 /** Whether a grid answer's rows hold more of the question's measure words than the statements' cell's row does. */
@@ -356,7 +377,8 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     // The statements' lookup stands when it found the row exactly, unless the grid's row names more of the
     // question ("Total other operating expenses" where it took "Other operating expenses").
     const table =
-      grid !== null && (!figure?.exact || namesMoreOf(contentTerms(input.need), grid.rowLabels, figure.cell))
+      grid !== null &&
+      (!figure?.exact || namesMoreOf(measureWordsOf(input.need, analysis), grid.rowLabels, figure.cell))
         ? grid
         : null;
     if (table !== null) direct.addTableAnswer(table);
