@@ -340,11 +340,17 @@ const CALCULATIONS = new Set([
 async function uncoveredPeriods(input: DirectAnswerInput): Promise<string | null> {
   const { analysis } = input;
   if (analysis.periods.length === 0 || !CALCULATIONS.has(readTableQuestion(input.need).operation)) return null;
+  if (ASKS_ABOUT_TEXT.test(input.need) || asksAboutText(input.need)) return null;
   const names = await coverNames(analysis.entities, input.results, input.facts, analysis.measureTerms);
   if (names.missing.length > 0) return null;
   const about = input.results.filter((result) => names.aboutAsked.get(result.documentId) !== false);
   const periods = await coverPeriods(analysis, about, input.facts);
   if (periods.missing.length === 0) return null;
+  // A year next to the ones reported may be the same fiscal year named another way (Ulta's "FY2023" is the
+  // year its report calls fiscal 2022): only a year well outside them is said to be missing.
+  const [first, last] = [periods.coveredYears[0], periods.coveredYears.at(-1)];
+  if (first === undefined || last === undefined) return null;
+  if (periods.missing.some((period) => period.year >= first - 1 && period.year <= last + 1)) return null;
   return uncoveredMessage({ names, inPassing: [], periods, figure: null }, analysis.entities[0] ?? null);
 }
 
