@@ -307,10 +307,13 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   return answer;
 }
 
-/** The question's content words less its names' (a company's name is no word of a row). */
-function measureWordsOf(need: string, analysis: QuestionAnalysis): Set<string> {
-  const names = uniqueTerms(analysis.entities.join(" "));
-  return new Set([...contentTerms(need)].filter((term) => !names.has(term)));
+/** The question's content words less those of the names the statements' document is about (its company's). */
+async function measureWordsOf(input: DirectAnswerInput, result: SearchResult): Promise<Set<string>> {
+  const own: string[] = [];
+  for (const entity of input.analysis.entities)
+    if ((await input.facts.mentions(result, entity)) === "subject") own.push(entity);
+  const names = uniqueTerms(own.join(" "));
+  return new Set([...contentTerms(input.need)].filter((term) => !names.has(term)));
 }
 
 /** Whether a grid answer's rows hold more of the question's measure words than the statements' cell's row does. */
@@ -384,7 +387,7 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     // question ("Total other operating expenses" where it took "Other operating expenses").
     const table =
       grid !== null &&
-      (!figure?.exact || namesMoreOf(measureWordsOf(input.need, analysis), grid.rowLabels, figure.cell))
+      (!figure?.exact || namesMoreOf(await measureWordsOf(input, figure.source.result), grid.rowLabels, figure.cell))
         ? grid
         : null;
     if (table !== null) direct.addTableAnswer(table);

@@ -239,6 +239,17 @@ describe("answerFromTables", () => {
     expect(answerFromTables(question, [segments], { ownNamesOf: () => ["MGM Resorts"] })?.write(1)).toBe(
       "Net revenues in 2021 was 9,680,140 thousand [1].",
     );
+    // …unless a row is named by it: "Bell Wireless" is a segment's row in Bell's own report.
+    const bell = table([
+      ["", "Q4 2019", "Q4 2018"],
+      ["Bell Wireless", "2,493", "2,407"],
+      ["Total BCE operating revenues", "6,316", "6,215"],
+    ]);
+    expect(
+      answerFromTables("What was the operating revenues for Q4 2019 for Bell Wireless?", [bell], {
+        ownNamesOf: () => ["Bell Wireless"],
+      })?.write(1),
+    ).toBe("Bell Wireless in Q4 2019 was 2,493 [1].");
   });
 
   it("answers nothing when no row names what the question asks", () => {

@@ -27,6 +27,7 @@ import {
   type Terms,
 } from "./table-reading.js";
 import {
+  amountsFor,
   capitalized,
   columnPhrase,
   listed,
@@ -129,11 +130,12 @@ export function aggregate(reading: Reading, match: RowMatch, terms: Terms): Plan
   const first = cells[0];
   if (first === undefined || cells.length < 2) return null;
   const unit = unitOf(reading, first);
-  const numbers = cells.map((cell) => cell.value.number);
+  const numbers = amountsFor(cells);
   const result = isAverage ? average(numbers) : numbers.reduce((sum, value) => sum + value, 0);
   const decimals = isAverage ? computedDecimals(result) : Math.max(...cells.map((cell) => decimalsOf(cell.value.text)));
   const inputs = cells.map(
-    (cell) => `${cell.value.number < 0 ? "-" : ""}${formatDigits(cell.value.number, decimalsOf(cell.value.text))}`,
+    (cell, index) =>
+      `${(numbers[index] ?? 0) < 0 ? "-" : ""}${formatDigits(numbers[index] ?? 0, decimalsOf(cell.value.text))}`,
   );
   const periods = listed(cells.map((cell) => periodName(cell.column)));
   const subject = subjectOf(match.row);

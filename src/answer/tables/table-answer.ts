@@ -186,12 +186,9 @@ export function answerFromTables(
               penalty: PROSE_PENALTY,
             })),
           ];
-    const ownTerms = uniqueTerms((options.ownNamesOf?.(source) ?? []).join(" "));
-    const asked =
-      ownTerms.size === 0
-        ? question
-        : { ...question, terms: question.terms.filter((term) => !ownTerms.has(term.term)) };
+    const ownNames = options.ownNamesOf?.(source) ?? [];
     for (const { grid, sentence, penalty } of readings) {
+      const asked = withoutOwnNames(question, ownNames, grid);
       const found = answerFromGrid(asked, grid, rank, penalty, source, scaleOf, captionOf, meaningOf, sentence);
       if (found !== null && (best === null || found.score > best.score)) best = found;
     }
@@ -233,6 +230,22 @@ function answerFromGrid(
     value: plan.value,
     rowLabels: plan.rows.map((row) => `${row.label} ${row.section ?? ""}`.trim()),
   };
+}
+
+/**
+ * The question less the words of the names its document is about, unless a row of this grid is named by
+ * one ("Bell Wireless" is a segment's row in Bell's own report, "MGM Resorts" no row of MGM's).
+ */
+function withoutOwnNames(question: TableQuestion, ownNames: readonly string[], grid: TableGrid): TableQuestion {
+  const labels = grid.rows.map((row) => labelTerms(row.label));
+  const dropped = new Set<string>();
+  for (const name of ownNames) {
+    const terms = uniqueTerms(name);
+    if (terms.size === 0 || labels.some((label) => [...terms].every((term) => label.has(term)))) continue;
+    for (const term of terms) dropped.add(term);
+  }
+  if (dropped.size === 0) return question;
+  return { ...question, terms: question.terms.filter((term) => !dropped.has(term.term)) };
 }
 
 /** The measure words of a question, as asked (periods and question words left out): what a label's meaning is matched with. */
