@@ -357,7 +357,16 @@ async function uncoveredPeriods(input: DirectAnswerInput): Promise<string | null
   return uncoveredMessage({ names, inPassing: [], periods, figure: null }, analysis.entities[0] ?? null);
 }
 
+/** "In 2019, why did the gross margin decrease?": a reason is asked, wherever "why" stands; no figure answers it. */
+const ASKS_WHY = /\bwhy\b|\breasons?\s+(?:for|behind|why)\b/i;
+
 export async function composeDirectAnswer(input: DirectAnswerInput): Promise<ComposedDirectAnswer> {
+  // A reason is quoted from the text (the extractive answer); only whether the documents name what it asks about is checked.
+  if (ASKS_WHY.test(input.need)) {
+    const evidence = await gatherFigureEvidence({ ...input.analysis, kind: "other" }, input.results, input.facts);
+    const entity = input.analysis.entities[0] ?? null;
+    return { direct: null, uncovered: uncoveredMessage(evidence, entity), missingNames: namesForCaveat(evidence) };
+  }
   const { analysis } = input;
   const entity = analysis.entities[0] ?? null;
   const direct = new DirectAnswer(input.sources);
