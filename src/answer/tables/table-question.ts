@@ -135,7 +135,7 @@ const SCALE_WORDS: Record<string, number> = {
 /** "exceed $200,000 thousand", "more than 5 million", "lower than $2.00": the threshold a count compares with. */
 function thresholdOf(question: string): TableQuestion["threshold"] {
   const match =
-    /(?:exceed(?:ed|s)?|above|over|more\s+than|greater\s+than|higher\s+than|at\s+least|larger\s+than|in\s+excess\s+of|below|under|less\s+than|lower\s+than|fewer\s+than|smaller\s+than|at\s+most)\s+(?:the\s+)?(?:[$€£¥]\s?)?(-?[\d,]*\.?\d+)\s*(%|thousands?|millions?|billions?|k|m|bn)?\b/i.exec(
+    /(?:exceed(?:ed|s)?|above|over|more\s+than|greater\s+than|higher\s+than|at\s+least|larger\s+than|in\s+excess\s+of|below|under|less\s+than|lower\s+than|fewer\s+than|smaller\s+than|at\s+most)\s*(?:the\s+)?(?:[$€£¥]\s?)?(-?[\d,]*\.?\d+)\s*(%|thousands?|millions?|billions?|k|m|bn)?\b/i.exec(
       question,
     );
   if (match === null) return null;

@@ -17,7 +17,7 @@ export function cleanLabel(label: string): string {
   return label
     .replace(/\s*\((?:\d{1,2}|[a-z]|[ivx]+)\)\s*$/i, "")
     .replace(/\s*\[\d+\]\s*$/, "")
-    .replace(/[:*]+$/, "")
+    .replace(/[\s:*.]+$/, "")
     .replace(/\s+/g, " ")
     .trim();
 }
