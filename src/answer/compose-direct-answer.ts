@@ -23,7 +23,7 @@ import { possessive } from "./possessive.js";
 import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-analysis.js";
 import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
-import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
+import { pageScale, parseCellNumber, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
 import type { LabelMeaning } from "./tables/label-meaning.js";
 import { findRowFootnote } from "./tables/row-footnote.js";
 import { bestSentenceCoverage, captionTerms } from "./tables/sentence-coverage.js";
@@ -316,6 +316,12 @@ async function measureWordsOf(input: DirectAnswerInput, result: SearchResult): P
   return new Set([...contentTerms(input.need)].filter((term) => !names.has(term)));
 }
 
+/** Whether a grid answer states the statements' cell's own value. */
+function sameFigure(grid: TableAnswer, cell: TableCell): boolean {
+  const stated = grid.value.items.length === 1 ? parseCellNumber(grid.value.items[0] ?? "")?.number : undefined;
+  return stated !== undefined && cell.number !== null && stated === cell.number;
+}
+
 /** Whether a grid answer's rows hold more of the question's measure words than the statements' cell's row does. */
 function namesMoreOf(measureTerms: ReadonlySet<string>, gridLabels: readonly string[], cell: TableCell): boolean {
   const held = (text: string) => [...uniqueTerms(text)].filter((term) => measureTerms.has(term)).length;
@@ -377,7 +383,10 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   // (find-figure.ts: the statement, the company, the printed phrase); a calculation, a list or a value
   // that is no statement's line item is read from the table grid.
   const plainLookup = analysis.kind === "figure" && readTableQuestion(input.need).operation === "lookup";
-  if (!plainLookup) {
+  // Two companies compared ("Amazon's 2016 net income with Nike's"): each side is looked up in its own
+  // document below; one table holds one company's figures.
+  const acrossCompanies = analysis.entities.length >= 2 && analysis.kind === "comparison";
+  if (!plainLookup && !acrossCompanies) {
     const table = await tableEvidence(input);
     if (table !== null) {
       direct.addTableAnswer(table);
@@ -394,9 +403,12 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     const grid = plainLookup && uncoveredMessage(evidence, entity) === null ? await tableEvidence(input) : null;
     // The statements' lookup stands when it found the row exactly, unless the grid's row names more of the
     // question ("Total other operating expenses" where it took "Other operating expenses").
+    // …and when the two read the same figure, the statements' page is the one a reader checks.
     const table =
       grid !== null &&
-      (!figure?.exact || namesMoreOf(await measureWordsOf(input, figure.source.result), grid.rowLabels, figure.cell))
+      (!figure?.exact ||
+        (!sameFigure(grid, figure.cell) &&
+          namesMoreOf(await measureWordsOf(input, figure.source.result), grid.rowLabels, figure.cell)))
         ? grid
         : null;
     if (table !== null) direct.addTableAnswer(table);
