@@ -293,6 +293,8 @@ async function loadDocuments() {
     // The list is a convenience; the thread still works without it.
   }
   document.body.setAttribute("data-documents", "loaded");
+  // How many times the list was drawn: a page (or a test) can tell the reload after connecting has happened.
+  document.body.dataset.documentLoads = String(Number(document.body.dataset.documentLoads ?? "0") + 1);
 }
 
 // Approved answers (answer library): GET/POST /api/answers, DELETE /api/answers/<id>.
