@@ -110,7 +110,10 @@ describe("Teams citations", () => {
 
   it("lists a citation the text does not mark under further sources, so Teams can show it", () => {
     const text = buildAnswerText(
-      answer({ answer: "Up to $1000 a year [1].", citations: [citation(), citation({ n: 2, pageStart: 5, pageEnd: 5 })] }),
+      answer({
+        answer: "Up to $1000 a year [1].",
+        citations: [citation(), citation({ n: 2, pageStart: 5, pageEnd: 5 })],
+      }),
     );
     expect(text).toBe(
       [
