@@ -262,7 +262,8 @@ function questionsOfSheet(sheet: GridSheet, reading: SheetReading, firstPosition
     }
     const notQuestion = notQuestionReason(asked);
     if (notQuestion !== null) {
-      skip(row, asked, notQuestion);
+      // A one-word section standing in for an empty question cell: the question cell was empty.
+      skip(row, asked, text === "" ? "empty" : notQuestion);
       return;
     }
     questions.push({
