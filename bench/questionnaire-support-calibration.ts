@@ -21,7 +21,7 @@ import {
   newEvaluationSpaceId,
 } from "../src/evaluation/evaluation-space.js";
 import { createLogger } from "../src/logger.js";
-import { MIN_SHARED, passageCoverage, questionTerms } from "../src/questionnaire/answer-support.js";
+import { judgeSupport, MIN_SHARED, passageCoverage, questionTerms } from "../src/questionnaire/answer-support.js";
 import { sharedData } from "../test/support/shared-paths.js";
 
 const THRESHOLDS = [0, 0.34, 0.4, 0.5, 0.6, 0.67, 0.75, 0.8, 1];
@@ -48,7 +48,7 @@ try {
     .map((line) => JSON.parse(line) as { question: string; truth: string })
     .map((entry) => ({ question: entry.question, gold: goldPagesOf(entry.truth) }))
     .filter((entry) => entry.gold.length > 0);
-  const measured: Array<{ noContext: boolean; direct: boolean; coverage: number; hit: boolean }> = [];
+  const measured: Array<{ noContext: boolean; direct: boolean; coverage: number; hit: boolean; shipped: boolean }> = [];
   for (const entry of entries) {
     let answer: Answer | null = null;
     for await (const event of folio.core.answerQuestion(entry.question, {
@@ -79,7 +79,13 @@ try {
             gold.page <= (citation.pageEnd ?? citation.pageStart),
         ),
       );
-    measured.push({ noContext: answer.noContext, direct: answer.value !== undefined, coverage, hit });
+    measured.push({
+      noContext: answer.noContext,
+      direct: answer.value !== undefined,
+      coverage,
+      hit,
+      shipped: judgeSupport(entry.question, answer).supported,
+    });
   }
   await deleteEvaluationSpace(folio, spaceId);
   const withSources = measured.filter((row) => !row.noContext);
@@ -109,6 +115,16 @@ try {
           hits: withSources.filter((row) => row.direct && row.hit).length,
         },
         table,
+        // The support test as shipped: coverage, the quantity and definition checks, the document's name.
+        shipped: {
+          answered: measured.filter((row) => row.shipped).length,
+          precision: Number(
+            (
+              measured.filter((row) => row.shipped && row.hit).length /
+              Math.max(1, measured.filter((row) => row.shipped).length)
+            ).toFixed(3),
+          ),
+        },
       },
       null,
       2,

@@ -11,10 +11,16 @@
  *   1. the answer leads with a direct answer worked out from cited evidence (`answer.value`: a figure
  *      from a table cell or a stated figure, a computation from such figures, a list, a yes/no verdict
  *      from the deciding sentence — compose-direct-answer.ts builds these from cited passages only), or
- *   2. one cited passage's quote holds most of what the question asks: at least MIN_COVERAGE of the
- *      question's content words (stemmed, stop words and the questionnaire's own framing — "describe",
- *      "your", "how long", "vendor" — left out), and at least MIN_SHARED of them (all of them when the
- *      question has fewer). Words scattered over several quotes do not count: one passage must state it.
+ *   2. one cited passage's quote states it: it holds at least MIN_COVERAGE (80 %) of the question's
+ *      content words (stemmed; stop words, function words and the questionnaire's own framing —
+ *      "describe", "your", "how long", "vendor" — left out), at least MIN_SHARED of them (all of them
+ *      when the question has fewer; the cited document's title and file name count, so a question
+ *      naming the document is answered by a sentence of it); a question asking for a quantity ("How many …", "What is the
+ *      minimum length …") is stated only by a quote with a number (or a frequency: "annually") the
+ *      question does not name; a question asking what a term is ("What is patch management?", "What
+ *      does Purge mean for media sanitization?") only by a quote that has every word of the term, one
+ *      of them followed by a defining verb ("Patch management is …", "Purge applies …"). Words
+ *      scattered over several quotes do not count.
  *
  * Anything else with sources is "needs review" (the best source is kept for the reviewer); no sources
  * relevant enough is "not found in the documents" (answer.noContext), decided by the pipeline.
@@ -22,15 +28,16 @@
 import type { Answer } from "../answer/answer-events.js";
 import { analyzeText } from "../retrieval/text-analyzer.js";
 
-/** Share of the question's content words one quoted passage must hold. Calibrated in docs/benchmarks.md (#32). */
-export const MIN_COVERAGE = 0.6;
+/** Share of the question's content words one quoted passage must hold (see docs/benchmarks.md, #32). */
+export const MIN_COVERAGE = 0.8;
 /** Content words one quoted passage must share with the question, when the question has that many. */
 export const MIN_SHARED = 2;
 
 /**
  * Words that frame a questionnaire question rather than say what it is about: asking words, the
- * respondent ("your company", "the vendor"), and quantity words answered by a number rather than
- * repeated ("how long", "how many", "how often").
+ * respondent ("your company", "the vendor"), quantity words answered by a number rather than repeated
+ * ("how long", "how many", "how often"), and the function words Lucene's short stop list keeps
+ * ("about", "after", "only", "its").
  */
 const FRAMING = new Set(
   analyzeText(
@@ -38,9 +45,29 @@ const FRAMING = new Set(
       "can could would should shall may might must have has had been being any all each every also " +
       "describe explain provide list specify state indicate confirm detail outline identify summarize summarise " +
       "please include including company organization organisation vendor supplier " +
-      "long many much often frequently currently exist exists existing there",
+      "long many much often frequently currently exist exists existing there " +
+      "about above after again against along among around before behind below beside between beyond during " +
+      "except from inside near off onto out outside over since than through throughout toward towards under " +
+      "until upon within without up down its itself them those this these which whose only just even still " +
+      "very more most less least own same other another both either neither few several some whether per via",
   ),
 );
+
+/** Questions answered by a number or a frequency ("How many …", "What is the minimum length …"). */
+const QUANTITY_QUESTION =
+  /^(?:how (?:many|much|long|often|old|large|big|far|soon|frequently)|what (?:(?:is|are|was) the )?(?:number|percentage|percent|share|amount|length|size|limit|duration|period|frequency|age|minimum|maximum|min|max)\b)/i;
+/** A number, in digits or words, or a frequency. */
+const QUANTITY =
+  /(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|once|twice|annual|annually|daily|weekly|monthly|quarterly|yearly|hourly|biweekly|semiannually)\b)/i;
+
+/** "What is patch management?", "What does Purge mean …?", "What does the Clear method do?": the term defined. */
+const DEFINITION_QUESTION =
+  /^(?:what|who)\s+(?:is|are)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??$|^what\s+does\s+(?:an?\s+|the\s+)?([^?]+?)\s+(?:mean|do|stand for)\b/i;
+/** Words a defining sentence puts right after the term ("Patch management is the process …"). */
+const DEFINING_VERB =
+  /^(?:is|are|was|were|means?|refers?|applies|apply|renders?|consists?|comprises?|involves?|denotes?|represents?|describes?|defined|includes?|provides?|uses?|covers?|requires?|:)$/i;
+/** Words after the defined term's first word within which the defining verb must come. */
+const DEFINING_REACH = 4;
 
 export type SupportVerdict = {
   supported: boolean;
@@ -63,12 +90,56 @@ export function passageCoverage(terms: string[], passage: string): { shared: num
   return { shared, ratio: shared / terms.length };
 }
 
-/** Whether one quote states what the question asks (see the module comment). */
-export function quoteStatesQuestion(question: string, quote: string): boolean {
+/** The short term a definition question asks about ("patch management"), or null for other questions. */
+function definedTerm(question: string): string | null {
+  const match = DEFINITION_QUESTION.exec(question.trim());
+  const term = (match?.[1] ?? match?.[2] ?? "").replace(/\s+(?:for|in|of)\s+.*$/i, "").trim();
+  // "What is the minimum length of a memorized secret …" asks for a value, not a definition.
+  if (
+    term === "" ||
+    term.split(/\s+/).length > 3 ||
+    /^(minimum|maximum|number|length|purpose|difference|process|role)\b/i.test(term)
+  )
+    return null;
+  return term;
+}
+
+/** Whether the quote defines the term: one of its words, then a defining verb within a few words. */
+function defines(quote: string, term: string): boolean {
+  const wanted = new Set(analyzeText(term));
+  const tokens = quote.split(/\s+|(?=:)/).filter(Boolean);
+  return tokens.some((token, index) => {
+    const [stem] = analyzeText(token);
+    if (stem === undefined || !wanted.has(stem)) return false;
+    return tokens
+      .slice(index + 1, index + 1 + DEFINING_REACH)
+      .some((next) => DEFINING_VERB.test(next.replace(/^[^\p{L}:]+|[^\p{L}:]+$/gu, "")));
+  });
+}
+
+/** Numbers the question itself names ("SP 800-171", "FIPS 200") answer nothing. */
+function newQuantity(question: string, quote: string): boolean {
+  const asked = new Set(question.match(/\d+/g) ?? []);
+  const digits = (quote.match(/\d+/g) ?? []).some((number) => !asked.has(number));
+  return digits || QUANTITY.test(quote.replace(/\d+/g, ""));
+}
+
+/**
+ * Whether one quote states what the question asks (see the module comment): most of its content words,
+ * and — for a question asking for a number — a number the question does not name; for a question
+ * asking what a term is — the term followed by a defining verb.
+ */
+export function quoteStatesQuestion(question: string, quote: string, documentName = ""): boolean {
   const terms = questionTerms(question);
   if (terms.length === 0) return false;
-  const { shared, ratio } = passageCoverage(terms, quote);
-  return ratio >= MIN_COVERAGE && shared >= Math.min(MIN_SHARED, terms.length);
+  // "What does Purge mean for media sanitization?" is answered by "Purge applies …": the term, defined.
+  const term = definedTerm(question);
+  if (term !== null) return passageCoverage(analyzeText(term), quote).ratio === 1 && defines(quote, term);
+  // A question naming the document ("… the FIPS 200 requirements …") is answered by a sentence of it.
+  const named = documentName.replace(/[-_.]+/g, " ").replace(/(\d+)/g, " $1 ");
+  const { shared, ratio } = passageCoverage(terms, `${quote} ${named}`);
+  if (ratio < MIN_COVERAGE || shared < Math.min(MIN_SHARED, terms.length)) return false;
+  return !QUANTITY_QUESTION.test(question.trim()) || newQuantity(question, quote);
 }
 
 export function judgeSupport(question: string, answer: Answer): SupportVerdict {
@@ -84,7 +155,9 @@ export function judgeSupport(question: string, answer: Answer): SupportVerdict {
   if (answer.value !== undefined) {
     return { supported: true, reason: "a direct answer worked out from the cited evidence" };
   }
-  const stating = answer.citations.findIndex((citation) => quoteStatesQuestion(question, citation.quote));
+  const stating = answer.citations.findIndex((citation) =>
+    quoteStatesQuestion(question, citation.quote, `${citation.title} ${citation.file}`),
+  );
   if (stating !== -1)
     return { supported: true, reason: "a cited passage states what the question asks", citation: stating };
   return {

@@ -57,6 +57,42 @@ describe("the support test", () => {
     expect(quoteStatesQuestion("How long are backups kept?", "Backups are taken nightly.")).toBe(false);
   });
 
+  it("asks a number of a question about a quantity, and a defining sentence of a question about a term", () => {
+    const attempts = "How many consecutive failed authentication attempts are allowed on one account?";
+    expect(quoteStatesQuestion(attempts, "Consecutive failed authentication attempts on an account are limited.")).toBe(
+      false,
+    );
+    expect(
+      quoteStatesQuestion(
+        attempts,
+        "Limit consecutive failed authentication attempts on one account to no more than 100.",
+      ),
+    ).toBe(true);
+    expect(quoteStatesQuestion("How often is access reviewed?", "Access is reviewed annually.")).toBe(true);
+    expect(quoteStatesQuestion("What is patch management?", "Compare enterprise patch management technologies.")).toBe(
+      false,
+    );
+    expect(
+      quoteStatesQuestion(
+        "What is patch management?",
+        "Patch management is the process for identifying, acquiring, installing, and verifying patches.",
+      ),
+    ).toBe(true);
+    expect(
+      quoteStatesQuestion(
+        "What does Purge mean for media sanitization?",
+        "Purge applies physical or logical techniques that render Target Data recovery infeasible.",
+      ),
+    ).toBe(true);
+  });
+
+  it("counts the cited document's name for a question that names the document", () => {
+    const asked = "How many security-related areas do the FIPS 200 minimum security requirements cover?";
+    const quote = "The minimum security requirements cover seventeen security-related areas.";
+    expect(quoteStatesQuestion(asked, quote)).toBe(false);
+    expect(quoteStatesQuestion(asked, quote, "FIPS 200 nist-fips200-minimum-security-requirements.pdf")).toBe(true);
+  });
+
   it("marks an extractive answer answered when a cited quote states it, and quotes that passage", () => {
     const row = rowAnswerFrom(
       question("How long are backups kept?"),
