@@ -680,13 +680,14 @@ function describePreviewSheet(sheet) {
   return `Sheet "${sheet.sheet}": ${header}, question column ${sheet.questionColumn}${name}, ${plural(sheet.questions, "question")}`;
 }
 
+/** Why rows were not asked, singular and plural (as the server's questionnaire-preview.ts says it). */
 const SKIP_REASONS = {
-  section: "section name",
-  identifier: "ID only",
-  single_word: "one word",
-  empty: "no question text",
-  header: "the header again",
-  instructions: "instructions",
+  section: ["section name", "section names"],
+  identifier: ["ID alone", "IDs alone"],
+  single_word: ["single word", "single words"],
+  empty: ["empty question cell", "empty question cells"],
+  header: ["repeated header", "repeated headers"],
+  instructions: ["instruction", "instructions"],
 };
 
 /** POSTs the file to a questionnaire route with the chosen sheet and column; the reply's JSON and status. */
@@ -743,7 +744,7 @@ async function confirmQuestionnaire(file, message, status) {
       );
       const counts = Object.entries(sheet.skipped)
         .filter(([, count]) => count > 0)
-        .map(([reason, count]) => `${count} ${SKIP_REASONS[reason] ?? reason}`);
+        .map(([reason, count]) => `${count} ${(SKIP_REASONS[reason] ?? [reason, reason])[count === 1 ? 0 : 1]}`);
       if (counts.length > 0)
         panel.append(element("p", { className: "preview-skipped", text: `Not asked: ${counts.join(", ")}` }));
     }

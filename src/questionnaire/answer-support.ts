@@ -14,13 +14,15 @@
  *   2. one cited passage's quote states it: it holds at least MIN_COVERAGE (80 %) of the question's
  *      content words (stemmed; stop words, function words and the questionnaire's own framing —
  *      "describe", "your", "how long", "vendor" — left out), at least MIN_SHARED of them (all of them
- *      when the question has fewer; the cited document's title and file name count, so a question
- *      naming the document is answered by a sentence of it); a question asking for a quantity ("How many …", "What is the
+ *      when the question has fewer; a question of one or two such words needs them in its order, a few
+ *      words apart; the identifiers a question names the document by — "FIPS 200" — may stand in the
+ *      cited document's title or file name); a question asking for a quantity ("How many …", "What is the
  *      minimum length …") is stated only by a quote with a number (or a frequency: "annually") the
  *      question does not name; a question asking what a term is ("What is patch management?", "What
- *      does Purge mean for media sanitization?") only by a quote that has every word of the term, one
- *      of them followed by a defining verb ("Patch management is …", "Purge applies …"). Words
- *      scattered over several quotes do not count.
+ *      does Purge mean for media sanitization?") only by a quote with a sentence, list item or glossary
+ *      line that starts with the term and goes on as a definition does ("Patch management is the
+ *      process …", "Purge applies …", "Community cloud. The cloud infrastructure …"; not "Enterprise
+ *      patch management is dependent on …"). Words scattered over several quotes do not count.
  *
  * Anything else with sources is "needs review" (the best source is kept for the reviewer); no sources
  * relevant enough is "not found in the documents" (answer.noContext), decided by the pipeline.
@@ -63,11 +65,16 @@ const QUANTITY =
 /** "What is patch management?", "What does Purge mean …?", "What does the Clear method do?": the term defined. */
 const DEFINITION_QUESTION =
   /^(?:what|who)\s+(?:is|are)\s+(?:an?\s+|the\s+)?([^?]+?)\s*\??$|^what\s+does\s+(?:an?\s+|the\s+)?([^?]+?)\s+(?:mean|do|stand for)\b/i;
-/** Words a defining sentence puts right after the term ("Patch management is the process …"). */
-const DEFINING_VERB =
-  /^(?:is|are|was|were|means?|refers?|applies|apply|renders?|consists?|comprises?|involves?|denotes?|represents?|describes?|defined|includes?|provides?|uses?|covers?|requires?|:)$/i;
-/** Words after the defined term's first word within which the defining verb must come. */
-const DEFINING_REACH = 4;
+/**
+ * What follows the term in a defining sentence: "is the process …", "are those …", "means …", "refers
+ * to …", "applies …", "leverages …" — or a glossary's separator ("Community cloud. The cloud
+ * infrastructure …", "Media Sanitization | A general term …"). "Patch management is dependent on …" is no
+ * definition.
+ */
+const DEFINING_CONTINUATION =
+  /^(?:(?:is|are|was|were)\s+(?:a|an|the|one|any|those|that|what|when|where|how|defined|used|made|composed|described)\b|(?:means?|refers?\s+to|applies|apply|renders?|consists?\s+of|comprises?|denotes?|represents?|describes?|leverages?|involves?|encompasses|includes?|provides?|is\s+defined)\b|[.:|—–-]\s)/i;
+/** Where a sentence (or a list item, or a glossary line) begins within a quote. */
+const SENTENCE_START = /(?:^|[.!?;:•|]\s+)(?:(?:a|an|the)\s+)?/gi;
 
 export type SupportVerdict = {
   supported: boolean;
@@ -104,17 +111,39 @@ function definedTerm(question: string): string | null {
   return term;
 }
 
-/** Whether the quote defines the term: one of its words, then a defining verb within a few words. */
+/**
+ * Whether the quote defines the term: a sentence (or list item, or glossary line) that starts with the
+ * term — after an article, and before an optional parenthesis ("Cryptographic Erase (CE) leverages …")
+ * — and goes on as a definition does (DEFINING_CONTINUATION).
+ */
 function defines(quote: string, term: string): boolean {
-  const wanted = new Set(analyzeText(term));
-  const tokens = quote.split(/\s+|(?=:)/).filter(Boolean);
-  return tokens.some((token, index) => {
-    const [stem] = analyzeText(token);
-    if (stem === undefined || !wanted.has(stem)) return false;
-    return tokens
-      .slice(index + 1, index + 1 + DEFINING_REACH)
-      .some((next) => DEFINING_VERB.test(next.replace(/^[^\p{L}:]+|[^\p{L}:]+$/gu, "")));
-  });
+  const words = term.split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const termPattern = new RegExp(`^${words.join("[\\s-]+")}\\w*(?:\\s*\\([^)]{1,40}\\))?\\s*`, "i");
+  for (const start of quote.matchAll(SENTENCE_START)) {
+    const rest = quote.slice((start.index ?? 0) + start[0].length);
+    const named = termPattern.exec(rest);
+    if (named && DEFINING_CONTINUATION.test(`${rest.slice(named[0].length)} `)) return true;
+  }
+  return false;
+}
+
+/** Content words at most this many make a short question, whose words must stand together in the quote. */
+const SHORT_QUESTION_TERMS = 2;
+/** Words between a short question's words in the quote, at most. */
+const TOGETHER_WITHIN = 4;
+
+/** Whether the terms occur in the quote in their order, each within a few words of the one before. */
+function together(terms: string[], quote: string): boolean {
+  const stems = quote.split(/\s+/).map((token) => analyzeText(token)[0] ?? "");
+  const from = (termIndex: number, position: number): boolean => {
+    if (termIndex === terms.length) return true;
+    const limit = termIndex === 0 ? stems.length : Math.min(stems.length, position + TOGETHER_WITHIN + 1);
+    for (let index = position; index < limit; index++) {
+      if (stems[index] === terms[termIndex] && from(termIndex + 1, index + 1)) return true;
+    }
+    return false;
+  };
+  return from(0, 0);
 }
 
 /** Numbers the question itself names ("SP 800-171", "FIPS 200") answer nothing. */
@@ -135,10 +164,23 @@ export function quoteStatesQuestion(question: string, quote: string, documentNam
   // "What does Purge mean for media sanitization?" is answered by "Purge applies …": the term, defined.
   const term = definedTerm(question);
   if (term !== null) return passageCoverage(analyzeText(term), quote).ratio === 1 && defines(quote, term);
-  // A question naming the document ("… the FIPS 200 requirements …") is answered by a sentence of it.
-  const named = documentName.replace(/[-_.]+/g, " ").replace(/(\d+)/g, " $1 ");
-  const { shared, ratio } = passageCoverage(terms, `${quote} ${named}`);
-  if (ratio < MIN_COVERAGE || shared < Math.min(MIN_SHARED, terms.length)) return false;
+  // A question naming the document by its identifiers ("… the FIPS 200 requirements …") is answered
+  // by a sentence of it: those words (numbers, acronyms) may stand in its title or file name.
+  const named = new Set(analyzeText(documentName.replace(/[-_.]+/g, " ").replace(/(\d+)/g, " $1 ")));
+  const identifiers = new Set(
+    analyzeText((question.match(/\b(?:[A-Z]{2,}\w*|\w*\d\w*)\b/g) ?? []).join(" ")).filter((term) => named.has(term)),
+  );
+  const { shared } = passageCoverage(
+    terms.filter((term) => !identifiers.has(term)),
+    quote,
+  );
+  const coverage = {
+    shared: shared + identifiers.size,
+    ratio: terms.length === 0 ? 0 : (shared + identifiers.size) / terms.length,
+  };
+  if (coverage.ratio < MIN_COVERAGE || coverage.shared < Math.min(MIN_SHARED, terms.length)) return false;
+  // Two words anywhere in a sentence are chance ("risk" … "function"): a short question's words stand together.
+  if (terms.length <= SHORT_QUESTION_TERMS && !together(terms, quote)) return false;
   return !QUANTITY_QUESTION.test(question.trim()) || newQuantity(question, quote);
 }
 

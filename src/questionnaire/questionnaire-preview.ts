@@ -114,19 +114,23 @@ export function previewQuestionnaire(
   };
 }
 
-const REASONS: Record<SkipReason, string> = {
-  section: "section name",
-  identifier: "ID only",
-  single_word: "one word",
-  empty: "no question text",
-  header: "the header again",
-  instructions: "instructions",
+/** Why rows were not asked, singular and plural ("1 section name", "2 IDs alone"). */
+export const SKIP_REASONS: Record<SkipReason, [string, string]> = {
+  section: ["section name", "section names"],
+  identifier: ["ID alone", "IDs alone"],
+  single_word: ["single word", "single words"],
+  empty: ["empty question cell", "empty question cells"],
+  header: ["repeated header", "repeated headers"],
+  instructions: ["instruction", "instructions"],
 };
 
 function describeCounts(counts: SkippedCounts): string {
   return Object.entries(counts)
     .filter(([, count]) => (count ?? 0) > 0)
-    .map(([reason, count]) => `${count} ${REASONS[reason as SkipReason]}`)
+    .map(([reason, count]) => {
+      const [one, many] = SKIP_REASONS[reason as SkipReason];
+      return `${count} ${count === 1 ? one : many}`;
+    })
     .join(", ");
 }
 

@@ -135,7 +135,7 @@ describe.skipIf(!hasSharedData)("folio questionnaire fill", () => {
         "    1. How long are backups kept?",
         "    2. Are backup media encrypted?",
         "    3. How often is administrator access reviewed?",
-        "    not asked: 2 section name, 1 one word",
+        "    not asked: 2 section names, 1 single word",
         "Another column: --column C (a letter, a number or its header); another sheet: --sheet N.",
         "",
       ].join("\n"),

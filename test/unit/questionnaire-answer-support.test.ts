@@ -86,11 +86,58 @@ describe("the support test", () => {
     ).toBe(true);
   });
 
+  it("holds a definition question to a sentence that starts with the term and defines it", () => {
+    expect(
+      quoteStatesQuestion(
+        "What is patch management?",
+        "Enterprise patch management is dependent on having a current inventory of the software.",
+      ),
+    ).toBe(false);
+    expect(
+      quoteStatesQuestion(
+        "What is Cryptographic Erase?",
+        "Cryptographic Erase (CE) leverages the encryption of target data by sanitizing its key.",
+      ),
+    ).toBe(true);
+    expect(
+      quoteStatesQuestion(
+        "What is Cryptographic Erase?",
+        "When Cryptographic Erase is applied, verification must be performed first.",
+      ),
+    ).toBe(false);
+    expect(
+      quoteStatesQuestion(
+        "What is a community cloud?",
+        "Community cloud. The cloud infrastructure is provisioned for exclusive use by a specific community.",
+      ),
+    ).toBe(true);
+  });
+
+  it("needs a short question's words together, in its order", () => {
+    expect(quoteStatesQuestion("What is risk a function of?", "Risk is a function of likelihood and impact.")).toBe(
+      true,
+    );
+    expect(
+      quoteStatesQuestion(
+        "What is risk a function of?",
+        "Categories within this Function include: Asset Management; Risk Assessment.",
+      ),
+    ).toBe(false);
+  });
+
   it("counts the cited document's name for a question that names the document", () => {
     const asked = "How many security-related areas do the FIPS 200 minimum security requirements cover?";
     const quote = "The minimum security requirements cover seventeen security-related areas.";
     expect(quoteStatesQuestion(asked, quote)).toBe(false);
     expect(quoteStatesQuestion(asked, quote, "FIPS 200 nist-fips200-minimum-security-requirements.pdf")).toBe(true);
+    // Only the identifiers it names the document by: other words of the name do not stand in.
+    expect(
+      quoteStatesQuestion(
+        "What should be completed after media is sanitized?",
+        "Upon completion of sanitization decision making, the organization should record the decision.",
+        "nist-sp800-88r1-media-sanitization.pdf",
+      ),
+    ).toBe(false);
   });
 
   it("marks an extractive answer answered when a cited quote states it, and quotes that passage", () => {

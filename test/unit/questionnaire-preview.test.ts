@@ -72,7 +72,7 @@ describe("the questionnaire preview", () => {
         "    1. Do you have a written information security policy?",
         "    2. How often is the policy reviewed?",
         "    3. Describe how administrator access is granted.",
-        "    not asked: 2 section name, 1 no question text, 1 one word",
+        "    not asked: 2 section names, 1 empty question cell, 1 single word",
         "Another column: --column C (a letter, a number or its header); another sheet: --sheet N.",
         "",
       ].join("\n"),
