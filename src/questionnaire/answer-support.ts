@@ -13,9 +13,10 @@
  *      from the deciding sentence — compose-direct-answer.ts builds these from cited passages only), or
  *   2. one cited passage's quote states it: it holds at least MIN_COVERAGE (80 %) of the question's
  *      content words (stemmed; stop words, function words and the questionnaire's own framing —
- *      "describe", "your", "how long", "vendor" — left out), at least MIN_SHARED of them (all of them
- *      when the question has fewer; a question of one or two such words needs them in its order, a few
- *      words apart; the identifiers a question names the document by — "FIPS 200" — may stand in the
+ *      "describe" opening it, "your", "how long", "vendor" — left out), at least MIN_SHARED of them (a
+ *      question with fewer is never supported by a quote; a question of two needs them in its order, a
+ *      few words apart); every name the question gives ("Northwind Health Plus", "ETag") in
+ *      the passage; the identifiers a question names the document by — "FIPS 200" — may stand in the
  *      cited document's title or file name); a question asking for a quantity ("How many …", "What is the
  *      minimum length …") is stated only by a quote with a number (or a frequency: "annually") the
  *      question does not name; a question asking what a term is ("What is patch management?", "What
@@ -32,7 +33,7 @@ import { analyzeText } from "../retrieval/text-analyzer.js";
 
 /** Share of the question's content words one quoted passage must hold (see docs/benchmarks.md, #32). */
 export const MIN_COVERAGE = 0.8;
-/** Content words one quoted passage must share with the question, when the question has that many. */
+/** Content words one quoted passage must share with the question (a question with fewer is never stated by a quote). */
 export const MIN_SHARED = 2;
 
 /**
@@ -43,10 +44,9 @@ export const MIN_SHARED = 2;
  */
 const FRAMING = new Set(
   analyzeText(
-    "what which who whom whose when where why how do does did done you your yours we our us i my me " +
+    "what which who whom whose when where why how do does did done you your yours we our i my me " +
       "can could would should shall may might must have has had been being any all each every also " +
-      "describe explain provide list specify state indicate confirm detail outline identify summarize summarise " +
-      "please include including company organization organisation vendor supplier " +
+      "please company organization organisation vendor supplier " +
       "long many much often frequently currently exist exists existing there " +
       "about above after again against along among around before behind below beside between beyond during " +
       "except from inside near off onto out outside over since than through throughout toward towards under " +
@@ -54,6 +54,13 @@ const FRAMING = new Set(
       "very more most less least own same other another both either neither few several some whether per via",
   ),
 );
+
+/**
+ * The verbs a questionnaire opens with ("Describe …", "Please provide …", "1.2 List …"): framing there,
+ * but the very thing asked in "What does the ETag header field provide?".
+ */
+const OPENING_VERB =
+  /^(?:[([]?[a-z0-9]{1,4}[.)\]:]\s+)?(?:please\s+)?(?:describe|explain|provide|list|specify|state|indicate|confirm|detail|outline|identify|summari[sz]e|include|enumerate|attach|upload|give)\b/i;
 
 /** Questions answered by a number or a frequency ("How many …", "What is the minimum length …"). */
 const QUANTITY_QUESTION =
@@ -86,7 +93,21 @@ export type SupportVerdict = {
 
 /** The question's content words, stemmed, framing left out. */
 export function questionTerms(question: string): string[] {
-  return [...new Set(analyzeText(question).filter((term) => !FRAMING.has(term)))];
+  const asked = question.trim().replace(OPENING_VERB, "");
+  return [...new Set(analyzeText(asked).filter((term) => !FRAMING.has(term)))];
+}
+
+/**
+ * The names a question gives — capitalised words after its first ("Northwind Health Plus", "PerksPlus",
+ * "ETag"), acronyms and identifiers ("FIPS", "200") — as stems: what makes it ask about one thing.
+ */
+export function questionNames(question: string): string[] {
+  const words = question.trim().replace(OPENING_VERB, "").split(/\s+/).slice(1);
+  const bare = words.map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""));
+  const names = bare.filter((word) => /^\p{Lu}/u.test(word) || /\d/.test(word));
+  // A question in Title Case names nothing by its capitals.
+  if (names.length > bare.length / 2) return [];
+  return [...new Set(analyzeText(names.join(" ")).filter((term) => !FRAMING.has(term)))];
 }
 
 /** How much of the question one passage holds: shared content words and their share. */
@@ -178,7 +199,11 @@ export function quoteStatesQuestion(question: string, quote: string, documentNam
     shared: shared + identifiers.size,
     ratio: terms.length === 0 ? 0 : (shared + identifiers.size) / terms.length,
   };
-  if (coverage.ratio < MIN_COVERAGE || coverage.shared < Math.min(MIN_SHARED, terms.length)) return false;
+  // One word in common is chance ("How many offices …?" and "… Flight Standards Office"): two at least.
+  if (terms.length < MIN_SHARED || coverage.ratio < MIN_COVERAGE || coverage.shared < MIN_SHARED) return false;
+  // Every name the question gives is in the passage (or, an identifier, in the document's name).
+  const quoted = new Set(analyzeText(quote));
+  if (questionNames(question).some((name) => !quoted.has(name) && !identifiers.has(name))) return false;
   // Two words anywhere in a sentence are chance ("risk" … "function"): a short question's words stand together.
   if (terms.length <= SHORT_QUESTION_TERMS && !together(terms, quote)) return false;
   return !QUANTITY_QUESTION.test(question.trim()) || newQuantity(question, quote);

@@ -125,6 +125,36 @@ describe("the support test", () => {
     ).toBe(false);
   });
 
+  it("needs every name the question gives, its predicate, and two content words at least", () => {
+    // "Plus" is what the question asks about; the Standard plan's sentence does not state it.
+    expect(
+      quoteStatesQuestion(
+        "Which services does Northwind Health Plus cover?",
+        "Northwind Health covers these services in network.",
+      ),
+    ).toBe(false);
+    expect(
+      quoteStatesQuestion(
+        "Which services does Northwind Health Plus cover?",
+        "Northwind Health Plus covers medical, vision and dental services.",
+      ),
+    ).toBe(true);
+    // "provide" is the predicate here, not an opening "Provide your …".
+    expect(
+      quoteStatesQuestion("What does the ETag header field provide?", "The ETag header field ABNF has been changed."),
+    ).toBe(false);
+    expect(questionTerms("Provide your password policy.")).toEqual(["password", "polici"]);
+    expect(
+      quoteStatesQuestion(
+        "Do you use a web application firewall?",
+        "Web application firewalls often do not protect containers.",
+      ),
+    ).toBe(false);
+    expect(
+      quoteStatesQuestion("How many offices does your company have?", "Send it to the Flight Standards Office 14."),
+    ).toBe(false);
+  });
+
   it("counts the cited document's name for a question that names the document", () => {
     const asked = "How many security-related areas do the FIPS 200 minimum security requirements cover?";
     const quote = "The minimum security requirements cover seventeen security-related areas.";
