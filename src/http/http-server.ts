@@ -73,6 +73,7 @@ const CONSOLE_CONTENT_SECURITY_POLICY =
 
 const CONSOLE_QUESTIONNAIRE_PATHS = new Set([
   "/api/questionnaires",
+  "/api/questionnaires/preview",
   "/api/questionnaires/progress",
   "/api/questionnaires/cancel",
   "/api/questionnaires/filled",
