@@ -150,12 +150,15 @@ function defines(quote: string, term: string): boolean {
 
 /** Content words at most this many make a short question, whose words must stand together in the quote. */
 const SHORT_QUESTION_TERMS = 2;
-/** Words between a short question's words in the quote, at most. */
+/** Content words between a short question's words in the quote, at most. */
 const TOGETHER_WITHIN = 4;
 
-/** Whether the terms occur in the quote in their order, each within a few words of the one before. */
+/**
+ * Whether the terms occur in the quote in their order, each within a few content words of the one
+ * before: stop words do not count ("Backups are taken every night and kept …" holds "backups … kept").
+ */
 function together(terms: string[], quote: string): boolean {
-  const stems = quote.split(/\s+/).map((token) => analyzeText(token)[0] ?? "");
+  const stems = analyzeText(quote);
   const from = (termIndex: number, position: number): boolean => {
     if (termIndex === terms.length) return true;
     const limit = termIndex === 0 ? stems.length : Math.min(stems.length, position + TOGETHER_WITHIN + 1);
