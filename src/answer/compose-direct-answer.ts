@@ -363,6 +363,28 @@ async function uncoveredPeriods(input: DirectAnswerInput): Promise<string | null
   return uncoveredMessage({ names, inPassing: [], periods, figure: null }, analysis.entities[0] ?? null);
 }
 
+/**
+ * Whether two of the names a comparison gives each have a found document about them and not about the
+ * other ("Amazon" and "Nike", each with its own filing) — unlike two segments or line items of one
+ * company ("Cubic Mission Solutions" and "Cubic Global Defense", "Cost of revenue" in its report).
+ */
+async function eachSideHasItsDocument(input: DirectAnswerInput): Promise<boolean> {
+  const { entities } = input.analysis;
+  if (entities.length < 2) return false;
+  const aboutDocuments = new Map<string, Set<string>>();
+  for (const entity of entities) {
+    const documents = new Set<string>();
+    for (const result of input.results)
+      if ((await input.facts.mentions(result, entity)) === "subject") documents.add(result.documentId);
+    aboutDocuments.set(entity, documents);
+  }
+  const ownDocument = (entity: string, other: string) =>
+    [...(aboutDocuments.get(entity) ?? [])].some((documentId) => !aboutDocuments.get(other)?.has(documentId));
+  return entities.some((entity, index) =>
+    entities.slice(index + 1).some((other) => ownDocument(entity, other) && ownDocument(other, entity)),
+  );
+}
+
 /** "In 2019, why did the gross margin decrease?": a reason is asked, wherever "why" stands; no figure answers it. */
 const ASKS_WHY = /\bwhy\b|\breasons?\s+(?:for|behind|why)\b/i;
 
@@ -385,7 +407,7 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   const plainLookup = analysis.kind === "figure" && readTableQuestion(input.need).operation === "lookup";
   // Two companies compared ("Amazon's 2016 net income with Nike's"): each side is looked up in its own
   // document below; one table holds one company's figures.
-  const acrossCompanies = analysis.entities.length >= 2 && analysis.kind === "comparison";
+  const acrossCompanies = analysis.kind === "comparison" && (await eachSideHasItsDocument(input));
   if (!plainLookup && !acrossCompanies) {
     const table = await tableEvidence(input);
     if (table !== null) {
