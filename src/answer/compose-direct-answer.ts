@@ -363,10 +363,17 @@ async function uncoveredPeriods(input: DirectAnswerInput): Promise<string | null
   return uncoveredMessage({ names, inPassing: [], periods, figure: null }, analysis.entities[0] ?? null);
 }
 
+/** "Amazon's", "Nike’s", "Sales of the Ulta Beauty's": a name written as an owner is a company or a person. */
+function writtenAsOwner(question: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`\\b${escaped}['’]s?\\b`, "i").test(question);
+}
+
 /**
- * Whether two of the names a comparison gives each have a found document about them and not about the
- * other ("Amazon" and "Nike", each with its own filing) — unlike two segments or line items of one
- * company ("Cubic Mission Solutions" and "Cubic Global Defense", "Cost of revenue" in its report).
+ * Whether two of the names a comparison gives are two sides — each with a found document about it and
+ * not about the other ("Amazon" and "Nike", each with its own filing), or written as an owner ("Amazon's
+ * 2016 net income", whose filing the question's search may not have found) — unlike two segments or
+ * line items of one company ("Cubic Mission Solutions" and "Cubic Global Defense", "Cost of revenue").
  */
 async function eachSideHasItsDocument(input: DirectAnswerInput): Promise<boolean> {
   const { entities } = input.analysis;
@@ -380,8 +387,10 @@ async function eachSideHasItsDocument(input: DirectAnswerInput): Promise<boolean
   }
   const ownDocument = (entity: string, other: string) =>
     [...(aboutDocuments.get(entity) ?? [])].some((documentId) => !aboutDocuments.get(other)?.has(documentId));
+  const isSide = (entity: string, other: string) =>
+    ownDocument(entity, other) || writtenAsOwner(input.need, entity);
   return entities.some((entity, index) =>
-    entities.slice(index + 1).some((other) => ownDocument(entity, other) && ownDocument(other, entity)),
+    entities.slice(index + 1).some((other) => isSide(entity, other) && isSide(other, entity)),
   );
 }
 
