@@ -206,11 +206,13 @@ export function createAnswerService(dependencies: {
           }),
       });
       throwIfAborted(signal);
-      // A follow-up asks something new: the direct answer the thread's last reply already gave ("How many
-      // of them were represented?" after the shares outstanding) is no answer to it.
+      // A follow-up asks something new: the figure the thread's last reply already gave ("How many of them
+      // were represented?" after the shares outstanding) is no answer to it. A quoted sentence may hold
+      // the new answer beside the old ("… on August 28, 2017, we acquired Whole Foods Market … for $13.2
+      // billion", then "How much did it pay for it?"): it stands.
       const lastReply = context.history.findLast((turn) => turn.role === "assistant")?.text ?? "";
       const directAnswer =
-        composed.direct !== null && lastReply !== "" && repeatsReply(composed.direct.text(), lastReply)
+        composed.direct?.value !== undefined && lastReply !== "" && repeatsReply(composed.direct.text(), lastReply)
           ? null
           : composed.direct;
       // Instructions around the question ("Answer in USD millions.") are in no source: they must not count against it.
