@@ -387,8 +387,7 @@ async function eachSideHasItsDocument(input: DirectAnswerInput): Promise<boolean
   }
   const ownDocument = (entity: string, other: string) =>
     [...(aboutDocuments.get(entity) ?? [])].some((documentId) => !aboutDocuments.get(other)?.has(documentId));
-  const isSide = (entity: string, other: string) =>
-    ownDocument(entity, other) || writtenAsOwner(input.need, entity);
+  const isSide = (entity: string, other: string) => ownDocument(entity, other) || writtenAsOwner(input.need, entity);
   return entities.some((entity, index) =>
     entities.slice(index + 1).some((other) => isSide(entity, other) && isSide(other, entity)),
   );
