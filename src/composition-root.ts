@@ -63,8 +63,9 @@ import {
   isCrossEncoderPresent,
 } from "./rerank/cross-encoder-reranker.js";
 import type { Reranker } from "./rerank/reranker.js";
-import { createHybridRetriever, DEFAULT_RETRIEVAL_SETTINGS } from "./retrieval/hybrid-retriever.js";
+import { createHybridRetriever } from "./retrieval/hybrid-retriever.js";
 import { loadSpellingDictionary } from "./retrieval/load-spelling-dictionary.js";
+import { DEFAULT_RETRIEVAL_SETTINGS } from "./retrieval/retrieval-settings.js";
 import type { RetrievalMode, Retriever } from "./retrieval/retriever.js";
 import type { Catalog } from "./stores/catalog.js";
 import { DEFAULT_DENSE_DIMENSIONS, openConfiguredStores } from "./stores/open-configured-stores.js";
