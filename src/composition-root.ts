@@ -20,7 +20,6 @@ import { leadWithApprovedAnswers } from "./answer-library/lead-with-approved-ans
 import { DEFAULT_EMBED_MODEL, describeStorage, type FolioConfig } from "./config/config.js";
 import type { Embedder } from "./embedding/embedder.js";
 import { createCachedEmbedder } from "./embedding/embedding-cache.js";
-import { checkEmbeddingModel } from "./embedding/embedding-model-check.js";
 import { createTransformersEmbedder } from "./embedding/transformers-embedder.js";
 import { FolioError } from "./errors.js";
 import type { FolioCore } from "./folio-core.js";
@@ -68,6 +67,7 @@ import { loadSpellingDictionary } from "./retrieval/load-spelling-dictionary.js"
 import { DEFAULT_RETRIEVAL_SETTINGS } from "./retrieval/retrieval-settings.js";
 import type { RetrievalMode, Retriever } from "./retrieval/retriever.js";
 import type { Catalog } from "./stores/catalog.js";
+import { checkEmbeddingModel } from "./stores/embedding-model-check.js";
 import { DEFAULT_DENSE_DIMENSIONS, openConfiguredStores } from "./stores/open-configured-stores.js";
 import type { Stores } from "./stores/open-stores.js";
 import { securePrivateDataDirectory } from "./stores/private-data-directory.js";

@@ -12,9 +12,8 @@ import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { Folio } from "../composition-root.js";
 import { isFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { runInRequestContext } from "../logging/request-context.js";
 import type { MetricsExposition } from "../observability/metrics.js";
-import { PROBE_PATHS, serveProbe } from "../observability/probe-endpoints.js";
-import { runInRequestContext } from "../observability/request-context.js";
 import { CONSOLE_REQUEST_HEADER, type ConsoleHosts, cameThroughProxy, consoleRefusal } from "./console-access.js";
 import { createConsoleApi } from "./console-api.js";
 import {
@@ -28,6 +27,7 @@ import { sendJsonError } from "./http-responses.js";
 import type { HttpRoute } from "./http-route.js";
 import { describeListenError } from "./listen-error.js";
 import { createLocalCliApi, LOCAL_CLI_API_PREFIX } from "./local-cli-api.js";
+import { PROBE_PATHS, serveProbe } from "./probe-endpoints.js";
 import { createQuestionnaireApi } from "./questionnaire-api.js";
 import { FILES_PATH_PREFIX, serveSourceFile } from "./source-viewer.js";
 import { createReceiveGate, createWorkGate, sendRefusal, type WorkGate } from "./work-gate.js";

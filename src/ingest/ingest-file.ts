@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ParsedDocument } from "../../ingestion/parsed-document.js";
+import { indexedDocument } from "../domain/index-text.js";
 import type { DocumentRecord, MediaType } from "../domain/types.js";
 import { FolioError, ParseError, toFolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
@@ -18,7 +19,6 @@ import type { VectorIndex } from "../stores/vector-index.js";
 import { mapInSlices } from "../workers/map-in-slices.js";
 import type { DocumentEvents } from "./document-events.js";
 import { recordReplacement } from "./document-versions.js";
-import { indexedDocument } from "./index-text.js";
 import type { IngestInput, IngestResult, ReplacedVersion } from "./ingest-result.js";
 import type { MeaningIndexer } from "./meaning-indexer.js";
 import type { ParseActivity } from "./parse-activity.js";

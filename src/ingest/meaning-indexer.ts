@@ -7,6 +7,8 @@
  * uploads: an upload queued while such catch-up work runs is embedded first, between two of its slices
  * (someone is waiting on the upload; nobody on the catch-up).
  */
+
+import { indexTextOf } from "../domain/index-text.js";
 import type { DocumentRecord } from "../domain/types.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { FolioError } from "../errors.js";
@@ -14,7 +16,6 @@ import type { Logger } from "../logger.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";
 import type { DocumentEvents } from "./document-events.js";
-import { indexTextOf } from "./index-text.js";
 import type { ParseActivity } from "./parse-activity.js";
 
 export type MeaningProgress = { done: number; total: number };

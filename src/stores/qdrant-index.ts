@@ -14,7 +14,6 @@ import { QdrantClient, type Schemas } from "@qdrant/js-client-rest";
 import type { SpaceId, SparseVector } from "../domain/types.js";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
 import { DENSE_VECTOR, ensureQdrantCollection, PAYLOAD, type QdrantCall, SPARSE_VECTOR } from "./qdrant-collection.js";
 import type { SettlingOptions } from "./qdrant-collection-readiness.js";
 import {
@@ -24,6 +23,7 @@ import {
 } from "./qdrant-collection-settings.js";
 import { callQdrant } from "./qdrant-errors.js";
 import { planServerFusion } from "./qdrant-fusion.js";
+import { fuseHybridLists } from "./reciprocal-rank-fusion.js";
 import { mergeSparseVector } from "./sparse-dimensions.js";
 import {
   CHUNK_ID_PATTERN,

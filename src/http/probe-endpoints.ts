@@ -4,9 +4,9 @@
  * shutdown) and GET /metrics (Prometheus text). They are never refused for load or shutdown.
  */
 import type { ServerResponse } from "node:http";
-import { sendJson } from "../http/http-responses.js";
-import type { MetricsExposition } from "./metrics.js";
-import type { ReadinessReport } from "./readiness.js";
+import type { MetricsExposition } from "../observability/metrics.js";
+import type { ReadinessReport } from "../observability/readiness.js";
+import { sendJson } from "./http-responses.js";
 
 export const PROBE_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 

@@ -6,7 +6,7 @@
  */
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { VectorIndex } from "../stores/vector-index.js";
+import type { VectorIndex } from "./vector-index.js";
 
 export async function checkEmbeddingModel(options: {
   vectorIndex: VectorIndex;

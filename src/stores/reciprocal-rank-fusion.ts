@@ -3,7 +3,7 @@
  * weight / (k + rank) with 1-based ranks, and results are ordered by the sum. Ties keep the order in
  * which results were first seen (earlier lists first), so fusion is deterministic.
  */
-import type { HybridQuery, ScoredChunkId } from "../stores/vector-index.js";
+import type { HybridQuery, ScoredChunkId } from "./vector-index.js";
 
 export type RankedList<Hit extends ScoredChunkId = ScoredChunkId> = { results: Hit[]; weight: number };
 
