@@ -5,7 +5,9 @@
  *   choices column mixed in; test/support/northwind-questionnaire.ts), filled from the Northwind PDFs;
  *   the filled copy's Sources column is read back and scored for page hit@cited, next to
  *   `folio eval answers` run in the same process on the same questions and documents; every row is
- *   checked to be in place with its original cells unchanged.
+ *   checked to be in place with its original cells unchanged; of the rows marked "answered", the
+ *   share whose cited pages hold the answer. `northwind-preamble` fills it twice, as it is and with a
+ *   title row and instructions above its header (#32), against one evaluation.
  * vsaq — the 245-row VSAQ (CSV and XLSX) against the enterprise PDFs: statuses, choice rows, throughput
  *   in questions per minute, and the p50 latency of interactive questions while it runs vs idle.
  *
@@ -60,18 +62,9 @@ function citedPages(row: ExcelJS.Row, sourcesColumn: number, lastColumn: number)
   return cited;
 }
 
-async function northwind(folio: Folio) {
-  const datasetPath = sharedData("northwind-rag-qa", "ground_truth.jsonl");
-  const docsDir = sharedData("northwind-rag-qa", "pdfs");
-  const built = await buildNorthwindQuestionnaire(datasetPath);
-  const spaceId = newEvaluationSpaceId();
-  const files = (await readdir(docsDir)).filter((name) => !name.startsWith(".")).sort();
-  await ingestIntoEvaluationSpace(
-    folio,
-    spaceId,
-    files.map((file) => path.join(docsDir, file)),
-    log,
-  );
+/** One questionnaire of Northwind's questions filled and scored (Sources column read back); `preamble`: a title and instructions above the header. */
+async function fillNorthwind(folio: Folio, spaceId: string, datasetPath: string, preamble: boolean) {
+  const built = await buildNorthwindQuestionnaire(datasetPath, { preamble });
   const { job, seconds, copy } = await fill(folio, spaceId, built.bytes, "northwind-questionnaire.xlsx");
   const fileOf = new Map(
     (await folio.catalog.listDocuments(spaceId)).map((document) => [document.id, document.fileName]),
@@ -98,12 +91,17 @@ async function northwind(folio: Folio) {
   }
   const sheet = filled.getWorksheet(built.sheetName);
   if (!sheet) throw new Error("the questions sheet is gone");
-  const header = (sheet.getRow(1).values as unknown[]).map(String);
+  const header = (sheet.getRow(built.headerRow).values as unknown[]).map(String);
   const sourcesColumn = header.indexOf("Sources");
   const lastColumn = sheet.columnCount;
   let hitCited = 0;
   let misplaced = 0;
-  const questionnaireHits = new Set<string>();
+  const hits = new Set<string>();
+  // Of the rows marked "answered", those whose cited pages hold the answer (a gold page).
+  const rows = await folio.questionnaires.listRows(job.id);
+  const statusOf = new Map(rows.map((row) => [row.question.rowNumber, row.status]));
+  let answered = 0;
+  let answeredHit = 0;
   for (const question of built.questions) {
     const row = sheet.getRow(question.rowNumber);
     if (row.getCell(2).value !== question.question) misplaced += 1;
@@ -116,16 +114,58 @@ async function northwind(folio: Folio) {
     );
     if (hit) {
       hitCited += 1;
-      questionnaireHits.add(question.question);
+      hits.add(question.question);
+    }
+    if (statusOf.get(question.rowNumber) === "answered") {
+      answered += 1;
+      if (hit) answeredHit += 1;
     }
   }
+  return {
+    hits,
+    result: {
+      preamble,
+      headerRow: built.headerRow,
+      sourcesColumnOnHeaderRow: sourcesColumn !== -1,
+      questions: built.questions.length,
+      rowsInJob: job.total,
+      counts: job.counts,
+      questionnaireHitAtCited: Number((hitCited / built.questions.length).toFixed(3)),
+      answeredPrecision: {
+        answered,
+        citedPageHoldsAnswer: answeredHit,
+        precision: Number((answeredHit / Math.max(1, answered)).toFixed(3)),
+      },
+      misplacedRows: misplaced,
+      changedOriginalCells: changedCells,
+      rowsAfter: sheet.rowCount,
+      rowsBefore: original.getWorksheet(built.sheetName)?.rowCount,
+      seconds: Number(seconds.toFixed(1)),
+    },
+  };
+}
+
+async function northwind(folio: Folio, preambles: boolean[]) {
+  const datasetPath = sharedData("northwind-rag-qa", "ground_truth.jsonl");
+  const docsDir = sharedData("northwind-rag-qa", "pdfs");
+  const spaceId = newEvaluationSpaceId();
+  const files = (await readdir(docsDir)).filter((name) => !name.startsWith(".")).sort();
+  await ingestIntoEvaluationSpace(
+    folio,
+    spaceId,
+    files.map((file) => path.join(docsDir, file)),
+    log,
+  );
+  const variants = [];
+  for (const preamble of preambles) variants.push(await fillNorthwind(folio, spaceId, datasetPath, preamble));
+  const built = await buildNorthwindQuestionnaire(datasetPath);
   for (const document of await folio.catalog.listDocuments(spaceId)) await folio.core.deleteDocument(document.id);
 
   log("running folio eval answers on the same questions and documents…");
   const runOut = path.join(os.tmpdir(), `questionnaire-benchmark-${process.pid}.jsonl`);
   const evaluation = await runAnswerEvaluation(folio, { datasetPath, docsDir, runOut });
-  // The questions the two disagree on, with the text the questionnaire asked (a short one gets its section).
-  const disagreements: string[] = [];
+  // The questions each questionnaire and the evaluation disagree on, with the text the questionnaire asked.
+  const disagreements: string[][] = variants.map(() => []);
   for (const line of (await readFile(runOut, "utf8")).trim().split("\n")) {
     const entry = JSON.parse(line) as { question: string; gold: string[]; cited: string[]; noContext: boolean };
     const evalHit =
@@ -138,27 +178,20 @@ async function northwind(folio: Folio) {
           return goldFile === file && Number(goldPage) >= (start ?? 0) && Number(goldPage) <= (end ?? start ?? 0);
         });
       });
-    if (evalHit !== questionnaireHits.has(entry.question)) {
-      const asked = built.questions.find((question) => question.question === entry.question);
-      disagreements.push(
-        `${evalHit ? "eval only" : "questionnaire only"}: ${entry.question}${asked ? "" : " (not in the questionnaire)"}`,
-      );
-    }
+    variants.forEach((variant, index) => {
+      if (evalHit !== variant.hits.has(entry.question)) {
+        const asked = built.questions.find((question) => question.question === entry.question);
+        disagreements[index]?.push(
+          `${evalHit ? "eval only" : "questionnaire only"}: ${entry.question}${asked ? "" : " (not in the questionnaire)"}`,
+        );
+      }
+    });
   }
   await rm(runOut, { force: true });
   return {
-    questions: built.questions.length,
-    rowsInJob: job.total,
-    counts: job.counts,
-    questionnaireHitAtCited: Number((hitCited / built.questions.length).toFixed(3)),
+    questionnaires: variants.map((variant, index) => ({ ...variant.result, disagreements: disagreements[index] })),
     evalAnswersHitAtCited: evaluation.pageHitAtCited,
     evalAnswersNoContextRate: evaluation.noContextRate,
-    disagreements,
-    misplacedRows: misplaced,
-    changedOriginalCells: changedCells,
-    rowsAfter: sheet.rowCount,
-    rowsBefore: original.getWorksheet(built.sheetName)?.rowCount,
-    seconds: Number(seconds.toFixed(1)),
   };
 }
 
@@ -264,7 +297,9 @@ try {
     generator: folio.languageModel ? "llm" : "extractive",
     concurrency: config.questionnaire.concurrency,
   };
-  if (which === "northwind" || which === "all") report.northwind = await northwind(folio);
+  if (which === "northwind" || which === "all") report.northwind = await northwind(folio, [false]);
+  // #32: the same questionnaire with a title row and instructions above its header, beside the plain one.
+  if (which === "northwind-preamble") report.northwind = await northwind(folio, [false, true]);
   if (which === "vsaq" || which === "all") report.vsaq = await vsaq(folio);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 } finally {

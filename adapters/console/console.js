@@ -293,6 +293,8 @@ async function loadDocuments() {
     // The list is a convenience; the thread still works without it.
   }
   document.body.setAttribute("data-documents", "loaded");
+  // How many times the list was drawn: a page (or a test) can tell the reload after connecting has happened.
+  document.body.dataset.documentLoads = String(Number(document.body.dataset.documentLoads ?? "0") + 1);
 }
 
 // Approved answers (answer library): GET/POST /api/answers, DELETE /api/answers/<id>.
@@ -652,6 +654,7 @@ function describeQuestionnaire(progress) {
   if (progress.notFound > 0) parts.push(`${progress.notFound} not found`);
   if (progress.needsReview > 0) parts.push(`${progress.needsReview} need review`);
   if (progress.errors > 0) parts.push(`${progress.errors} error${progress.errors === 1 ? "" : "s"}`);
+  if (progress.skipped > 0) parts.push(`${plural(progress.skipped, "row")} skipped (not questions)`);
   if (progress.status === "running") {
     if (progress.secondsLeft !== null) {
       parts.push(
@@ -670,6 +673,145 @@ function describeQuestionnaire(progress) {
   return parts.join(" · ");
 }
 
+/** "sheet "Review": header row 3, question column B ("Question"), 12 questions". */
+function describePreviewSheet(sheet) {
+  const header =
+    sheet.headerRow === null
+      ? "no header row"
+      : sheet.headerRows.length > 1
+        ? `header rows ${sheet.headerRows.join("–")}`
+        : `header row ${sheet.headerRow}`;
+  const name = sheet.questionHeader ? ` ("${sheet.questionHeader}")` : "";
+  return `Sheet "${sheet.sheet}": ${header}, question column ${sheet.questionColumn}${name}, ${plural(sheet.questions, "question")}`;
+}
+
+/** Why rows were not asked, singular and plural (as the server's questionnaire-preview.ts says it). */
+const SKIP_REASONS = {
+  section: ["section name", "section names"],
+  identifier: ["ID alone", "IDs alone"],
+  single_word: ["single word", "single words"],
+  empty: ["empty question cell", "empty question cells"],
+  header: ["repeated header", "repeated headers"],
+  instructions: ["instruction", "instructions"],
+};
+
+/** POSTs the file to a questionnaire route with the chosen sheet and column; the reply's JSON and status. */
+async function sendQuestionnaire(route, file, choice) {
+  const query = new URLSearchParams({ file: file.name });
+  if (choice.sheet) query.set("sheet", choice.sheet);
+  if (choice.column) query.set("column", choice.column);
+  const response = await fetch(`/api/questionnaires${route}?${query}`, {
+    method: "POST",
+    headers: { "X-Folio-Console": "1", "Content-Type": "application/octet-stream" },
+    body: file,
+  });
+  return { response, answer: await response.json().catch(() => ({})) };
+}
+
+/**
+ * What was found, shown before anything is answered: each sheet's header row and question column, its
+ * first three questions, the rows not asked; a sheet and a column to pick instead; then Answer or Cancel.
+ * Resolves with the sheet and column to answer with, or null when cancelled or refused.
+ */
+async function confirmQuestionnaire(file, message, status) {
+  const panel = element("div", {
+    className: "questionnaire-preview",
+    attributes: { "data-role": "questionnaire-preview" },
+  });
+  message.append(panel);
+  const choice = { sheet: "", column: "" };
+  for (;;) {
+    status.textContent = "Reading the questions…";
+    const { response, answer } = await sendQuestionnaire("/preview", file, choice);
+    if (!response.ok) {
+      panel.remove();
+      status.textContent = answer.error?.message ?? `The server answered ${response.status}.`;
+      message.setAttribute("data-status", "rejected");
+      return null;
+    }
+    const preview = answer.preview;
+    status.textContent = `Found ${plural(preview.questions, "question")}${preview.skipped > 0 ? ` · ${plural(preview.skipped, "row")} skipped (not questions)` : ""} — check them before answering.`;
+    panel.replaceChildren();
+    for (const sheet of preview.sheets) {
+      panel.append(
+        element("p", {
+          className: "preview-sheet",
+          text: describePreviewSheet(sheet),
+          attributes: { "data-role": "questionnaire-found" },
+        }),
+      );
+      panel.append(
+        element(
+          "ol",
+          {},
+          sheet.firstQuestions.map((question) => element("li", { text: question })),
+        ),
+      );
+      const counts = Object.entries(sheet.skipped)
+        .filter(([, count]) => count > 0)
+        .map(([reason, count]) => `${count} ${(SKIP_REASONS[reason] ?? [reason, reason])[count === 1 ? 0 : 1]}`);
+      if (counts.length > 0)
+        panel.append(element("p", { className: "preview-skipped", text: `Not asked: ${counts.join(", ")}` }));
+    }
+    // Another sheet or question column: the preview is read again with it, and the job uses it.
+    const first = preview.sheets[0];
+    const sheetSelect = element(
+      "select",
+      { attributes: { "data-role": "questionnaire-sheet", "aria-label": "Sheet" } },
+      [
+        element("option", { text: "Every sheet with questions", attributes: { value: "" } }),
+        ...preview.allSheets.map((name) => element("option", { text: name, attributes: { value: name } })),
+      ],
+    );
+    sheetSelect.value = choice.sheet;
+    const columnSelect = element(
+      "select",
+      { attributes: { "data-role": "questionnaire-column", "aria-label": "Question column" } },
+      (first?.columns ?? []).map((column) =>
+        element("option", {
+          text: `${column.letter}${column.header ? ` — ${column.header}` : ""}${column.sample ? ` (${column.sample})` : ""}`,
+          attributes: { value: column.letter },
+        }),
+      ),
+    );
+    columnSelect.value = choice.column || first?.questionColumn || "";
+    const start = element("button", {
+      text: "Answer these questions",
+      attributes: { type: "button", "data-role": "questionnaire-start" },
+    });
+    const cancel = element("button", { className: "secondary", text: "Cancel", attributes: { type: "button" } });
+    panel.append(
+      element("label", { className: "preview-choice", text: "Sheet " }, [sheetSelect]),
+      element("label", { className: "preview-choice", text: "Question column " }, [columnSelect]),
+      element("div", { className: "preview-actions" }, [start, cancel]),
+    );
+    scrollToEnd();
+    const picked = await new Promise((resolve) => {
+      start.addEventListener("click", () => resolve("start"), { once: true });
+      cancel.addEventListener("click", () => resolve("cancel"), { once: true });
+      sheetSelect.addEventListener("change", () => resolve("sheet"), { once: true });
+      columnSelect.addEventListener("change", () => resolve("column"), { once: true });
+    });
+    if (picked === "cancel") {
+      panel.remove();
+      status.textContent = "Not answered.";
+      message.setAttribute("data-status", "cancelled");
+      return null;
+    }
+    if (picked === "start") {
+      panel.remove();
+      return choice;
+    }
+    if (picked === "sheet") {
+      choice.sheet = sheetSelect.value;
+      choice.column = "";
+    } else {
+      choice.sheet = choice.sheet || first?.sheet || "";
+      choice.column = columnSelect.value;
+    }
+  }
+}
+
 async function answerQuestionnaire(file) {
   const { message, body } = addMessage("questionnaire", "Questionnaire");
   message.setAttribute("data-role", "questionnaire");
@@ -679,9 +821,13 @@ async function answerQuestionnaire(file) {
     text: "Reading the questions…",
     attributes: { "data-role": "questionnaire-status" },
   });
+  message.append(status);
+  const choice = await confirmQuestionnaire(file, message, status);
+  if (choice === null) return;
   const progressBar = element("progress", { attributes: { max: "100", value: "0" } });
   const cancel = element("button", { className: "secondary", text: "Cancel", attributes: { type: "button" } });
-  message.append(progressBar, status, cancel);
+  message.append(progressBar, cancel);
+  status.textContent = "Starting…";
   let jobId = null;
   cancel.addEventListener("click", async () => {
     if (!jobId) return;
@@ -691,12 +837,7 @@ async function answerQuestionnaire(file) {
       headers: { "X-Folio-Console": "1" },
     });
   });
-  const response = await fetch(`/api/questionnaires?file=${encodeURIComponent(file.name)}`, {
-    method: "POST",
-    headers: { "X-Folio-Console": "1", "Content-Type": "application/octet-stream" },
-    body: file,
-  });
-  const answer = await response.json().catch(() => ({}));
+  const { response, answer } = await sendQuestionnaire("", file, choice);
   if (!response.ok) {
     progressBar.remove();
     cancel.remove();

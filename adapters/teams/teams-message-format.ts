@@ -136,15 +136,18 @@ export function limitText(text: string, limit: number = TEAMS_TEXT_LIMIT): strin
 
 /**
  * The answer text: the core's Markdown (Teams renders its emphasis) made literal where it could link,
- * and for a no-context answer the closest sources listed with their markers, so the reader sees them
- * even without opening a citation.
+ * and every citation the text does not mark listed with its marker — for a no-context answer the closest
+ * sources, else the further sources an answer that leads with a direct answer leaves out of its quotes —
+ * because Teams shows a citation only where its `[n]` stands in the text.
  */
 export function buildAnswerText(answer: Answer): string {
   const body = literalMarkdown(answer.answer.trim() || "I could not write an answer.");
   const cited = answer.citations.slice(0, TEAMS_CITATION_LIMITS.citationsPerMessage);
-  if (!answer.noContext || cited.length === 0) return limitText(body);
-  const lines = cited.map((citation) => `- ${citationName(citation)} [${citation.n}]`);
-  return limitText([body, "", "**Closest sources:**", ...lines].join("\n"));
+  const unmarked = answer.noContext ? cited : cited.filter((citation) => !body.includes(`[${citation.n}]`));
+  if (unmarked.length === 0) return limitText(body);
+  const heading = answer.noContext ? "**Closest sources:**" : "**Further sources:**";
+  const lines = unmarked.map((citation) => `- ${citationName(citation)} [${citation.n}]`);
+  return limitText([body, "", heading, ...lines].join("\n"));
 }
 
 export function streamInfoEntity(

@@ -206,7 +206,13 @@ export function createAnswerService(dependencies: {
           }),
       });
       throwIfAborted(signal);
-      const directAnswer = composed.direct;
+      // A follow-up asks something new: the direct answer the thread's last reply already gave ("How many
+      // of them were represented?" after the shares outstanding) is no answer to it.
+      const lastReply = context.history.findLast((turn) => turn.role === "assistant")?.text ?? "";
+      const directAnswer =
+        composed.direct !== null && lastReply !== "" && repeatsReply(composed.direct.text(), lastReply)
+          ? null
+          : composed.direct;
       // Instructions around the question ("Answer in USD millions.") are in no source: they must not count against it.
       const relevance = assessRelevance(
         need,
@@ -354,6 +360,17 @@ export function createAnswerService(dependencies: {
   }
 
   return { answerQuestion };
+}
+
+/** Whether a direct answer's text is the thread's last reply's own first line again (markers aside). */
+function repeatsReply(answer: string, reply: string): boolean {
+  const plain = (text: string) =>
+    text
+      .replace(/\s?\[\d{1,3}\]/g, "")
+      .replace(/\s+/g, " ")
+      .trim();
+  const firstLine = plain(reply.split("\n")[0] ?? "");
+  return firstLine !== "" && plain(answer) === firstLine;
 }
 
 /** The asker's own words with the retriever's spelling repairs (a follow-up's query was rewritten). */

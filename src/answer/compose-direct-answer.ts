@@ -23,8 +23,9 @@ import { possessive } from "./possessive.js";
 import { analyzeQuestion, type Period, type QuestionAnalysis } from "./question-analysis.js";
 import { type RatioQuestion, ratioQuestion } from "./ratio-question.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
-import { pageScale, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
+import { pageScale, parseCellNumber, type TableCell, takesTableScale, type UnitScale } from "./table-cells.js";
 import type { LabelMeaning } from "./tables/label-meaning.js";
+import { findRowFootnote } from "./tables/row-footnote.js";
 import { bestSentenceCoverage, captionTerms } from "./tables/sentence-coverage.js";
 import { answerFromTables, measurePhrase, type TableAnswer, tableLabels } from "./tables/table-answer.js";
 import { asksAboutText, readTableQuestion } from "./tables/table-question.js";
@@ -268,7 +269,17 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   const scaleOf = (source: NumberedSource) =>
     scales.get(`${source.result.documentId}#${source.result.provenance.pageStart ?? ""}`) ?? null;
   const captionOf = (source: NumberedSource) => captions.get(source.result.documentId) ?? new Set<string>();
-  let answer = answerFromTables(input.need, ranked, scaleOf, captionOf);
+  // The names a document is about are its company's, not a row's: "MGM Resorts' net revenues" in MGM's report.
+  const ownNames = new Map<string, string[]>();
+  for (const result of about) {
+    if (ownNames.has(result.documentId)) continue;
+    const own: string[] = [];
+    for (const entity of analysis.entities)
+      if ((await input.facts.mentions(result, entity)) === "subject") own.push(entity);
+    ownNames.set(result.documentId, own);
+  }
+  const ownNamesOf = (source: NumberedSource) => ownNames.get(source.result.documentId) ?? [];
+  let answer = answerFromTables(input.need, ranked, { scaleOf, captionOf, ownNamesOf });
   // No row named in the question's words: a row named in other words ("research" for "R&D expenses").
   if (answer === null && input.labelMeaning !== undefined) {
     const labels = tableLabels(ranked);
@@ -280,7 +291,12 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
         meanings.set(source, new Map(texts.map((text, index) => [text, similarities[index] ?? 0])));
       }
     if (meanings.size > 0)
-      answer = answerFromTables(input.need, ranked, scaleOf, captionOf, (source) => meanings.get(source) ?? new Map());
+      answer = answerFromTables(input.need, ranked, {
+        scaleOf,
+        captionOf,
+        ownNamesOf,
+        meaningOf: (source) => meanings.get(source) ?? new Map(),
+      });
   }
   // A sentence that names far more of the question than the table does is the answer's evidence instead.
   if (
@@ -289,6 +305,21 @@ async function tableEvidence(input: DirectAnswerInput): Promise<TableAnswer | nu
   )
     return null;
   return answer;
+}
+
+/** The question's content words less those of the names the statements' document is about (its company's). */
+async function measureWordsOf(input: DirectAnswerInput, result: SearchResult): Promise<Set<string>> {
+  const own: string[] = [];
+  for (const entity of input.analysis.entities)
+    if ((await input.facts.mentions(result, entity)) === "subject") own.push(entity);
+  const names = uniqueTerms(own.join(" "));
+  return new Set([...contentTerms(input.need)].filter((term) => !names.has(term)));
+}
+
+/** Whether a grid answer states the statements' cell's own value. */
+function sameFigure(grid: TableAnswer, cell: TableCell): boolean {
+  const stated = grid.value.items.length === 1 ? parseCellNumber(grid.value.items[0] ?? "")?.number : undefined;
+  return stated !== undefined && cell.number !== null && stated === cell.number;
 }
 
 /** Whether a grid answer's rows hold more of the question's measure words than the statements' cell's row does. */
@@ -318,15 +349,52 @@ const CALCULATIONS = new Set([
 async function uncoveredPeriods(input: DirectAnswerInput): Promise<string | null> {
   const { analysis } = input;
   if (analysis.periods.length === 0 || !CALCULATIONS.has(readTableQuestion(input.need).operation)) return null;
+  if (ASKS_ABOUT_TEXT.test(input.need) || asksAboutText(input.need)) return null;
   const names = await coverNames(analysis.entities, input.results, input.facts, analysis.measureTerms);
   if (names.missing.length > 0) return null;
   const about = input.results.filter((result) => names.aboutAsked.get(result.documentId) !== false);
   const periods = await coverPeriods(analysis, about, input.facts);
   if (periods.missing.length === 0) return null;
+  // A year next to the ones reported may be the same fiscal year named another way (Ulta's "FY2023" is the
+  // year its report calls fiscal 2022): only a year well outside them is said to be missing.
+  const [first, last] = [periods.coveredYears[0], periods.coveredYears.at(-1)];
+  if (first === undefined || last === undefined) return null;
+  if (periods.missing.some((period) => period.year >= first - 1 && period.year <= last + 1)) return null;
   return uncoveredMessage({ names, inPassing: [], periods, figure: null }, analysis.entities[0] ?? null);
 }
 
+/**
+ * Whether two of the names a comparison gives each have a found document about them and not about the
+ * other ("Amazon" and "Nike", each with its own filing) — unlike two segments or line items of one
+ * company ("Cubic Mission Solutions" and "Cubic Global Defense", "Cost of revenue" in its report).
+ */
+async function eachSideHasItsDocument(input: DirectAnswerInput): Promise<boolean> {
+  const { entities } = input.analysis;
+  if (entities.length < 2) return false;
+  const aboutDocuments = new Map<string, Set<string>>();
+  for (const entity of entities) {
+    const documents = new Set<string>();
+    for (const result of input.results)
+      if ((await input.facts.mentions(result, entity)) === "subject") documents.add(result.documentId);
+    aboutDocuments.set(entity, documents);
+  }
+  const ownDocument = (entity: string, other: string) =>
+    [...(aboutDocuments.get(entity) ?? [])].some((documentId) => !aboutDocuments.get(other)?.has(documentId));
+  return entities.some((entity, index) =>
+    entities.slice(index + 1).some((other) => ownDocument(entity, other) && ownDocument(other, entity)),
+  );
+}
+
+/** "In 2019, why did the gross margin decrease?": a reason is asked, wherever "why" stands; no figure answers it. */
+const ASKS_WHY = /\bwhy\b|\breasons?\s+(?:for|behind|why)\b/i;
+
 export async function composeDirectAnswer(input: DirectAnswerInput): Promise<ComposedDirectAnswer> {
+  // A reason is quoted from the text (the extractive answer); only whether the documents name what it asks about is checked.
+  if (ASKS_WHY.test(input.need)) {
+    const evidence = await gatherFigureEvidence({ ...input.analysis, kind: "other" }, input.results, input.facts);
+    const entity = input.analysis.entities[0] ?? null;
+    return { direct: null, uncovered: uncoveredMessage(evidence, entity), missingNames: namesForCaveat(evidence) };
+  }
   const { analysis } = input;
   const entity = analysis.entities[0] ?? null;
   const direct = new DirectAnswer(input.sources);
@@ -337,7 +405,10 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
   // (find-figure.ts: the statement, the company, the printed phrase); a calculation, a list or a value
   // that is no statement's line item is read from the table grid.
   const plainLookup = analysis.kind === "figure" && readTableQuestion(input.need).operation === "lookup";
-  if (!plainLookup) {
+  // Two companies compared ("Amazon's 2016 net income with Nike's"): each side is looked up in its own
+  // document below; one table holds one company's figures.
+  const acrossCompanies = analysis.kind === "comparison" && (await eachSideHasItsDocument(input));
+  if (!plainLookup && !acrossCompanies) {
     const table = await tableEvidence(input);
     if (table !== null) {
       direct.addTableAnswer(table);
@@ -354,8 +425,12 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
     const grid = plainLookup && uncoveredMessage(evidence, entity) === null ? await tableEvidence(input) : null;
     // The statements' lookup stands when it found the row exactly, unless the grid's row names more of the
     // question ("Total other operating expenses" where it took "Other operating expenses").
+    // …and when the two read the same figure, the statements' page is the one a reader checks.
     const table =
-      grid !== null && (!figure?.exact || namesMoreOf(contentTerms(input.need), grid.rowLabels, figure.cell))
+      grid !== null &&
+      (!figure?.exact ||
+        (!sameFigure(grid, figure.cell) &&
+          namesMoreOf(await measureWordsOf(input, figure.source.result), grid.rowLabels, figure.cell)))
         ? grid
         : null;
     if (table !== null) direct.addTableAnswer(table);
@@ -397,6 +472,13 @@ export async function composeDirectAnswer(input: DirectAnswerInput): Promise<Com
         lead(`${item.introduction} ${item.items.join(" ")}`),
       );
     return { direct: direct.isEmpty() ? null : direct, uncovered, missingNames: namesForCaveat(evidence) };
+  }
+  // "What is included in Service delivery costs?": the note the row points to ("(1) Include cost of …").
+  const footnote =
+    uncovered === null ? findRowFootnote(input.need, numberedResults(input.results.slice(0, LIST_SOURCES))) : null;
+  if (footnote !== null) {
+    direct.addQuote(footnote.source, footnote.passage);
+    return { direct, uncovered, missingNames: namesForCaveat(evidence) };
   }
   if (analysis.kind === "definition" && uncovered === null) {
     const definition = await definitionEvidence(analysis, input);

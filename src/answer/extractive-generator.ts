@@ -15,6 +15,11 @@ import { contentTerms, rankPassages, type ScoredSentence, shortenQuote, uniqueTe
 import { scorePassageSimilarity } from "./sentence-similarity.js";
 
 const MAX_QUOTES = 3;
+/** A question that asks for a cause or a reason. */
+const ASKS_FOR_CAUSE =
+  /^\s*(?:why\b|what\s+(?:caused|causes|led|leads|drove|drives|resulted|contributed)\b)|\b(?:reasons?\s+for|driven\s+by|due\s+to\s+what|attributable\s+to\s+what)\b/i;
+/** Words a sentence gives a cause with ("primarily due to", "driven by", "as a result of"), as analyzed terms. */
+const CAUSE_TERMS = uniqueTerms("due because driven result attributable owing primarily reflecting");
 /** A further quote must carry at least this share of the best quote's support, or it is noise. */
 const MIN_RELATIVE_SUPPORT = 0.5;
 const DOCUMENT_REFERENCE = /\[(\d{1,3})\]/g;
@@ -132,6 +137,12 @@ export function createExtractiveGenerator(
     async *generate(question: string, sources: NumberedSource[], signal?: AbortSignal) {
       const questionTerms = contentTerms(question);
       const weights = specificityWeights(questionTerms, sources);
+      // "Why…?", "What caused…?": the sentence that gives a cause answers, not the one that repeats the question.
+      if (ASKS_FOR_CAUSE.test(question))
+        for (const term of CAUSE_TERMS) {
+          questionTerms.add(term);
+          weights.set(term, Math.max(...weights.values(), 1));
+        }
       const ranked = sources.map((source) => ({
         source,
         passages: rankPassages(source.result, questionTerms, weights),

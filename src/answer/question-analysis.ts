@@ -70,7 +70,8 @@ const NOT_NAMES = new Set(
   `i what which who whom whose when where why how is are was were do does did has have had can could will would should may must
   the a an and or of for in on at to by from with between vs versus than
   january february march april may june july august september october november december
-  fy q1 q2 q3 q4 usd us$ gaap non-gaap eps yes no please also and about compared`
+  fy q1 q2 q3 q4 usd us$ gaap non-gaap eps yes no please also and about compared
+  company group corporation firm board management directors`
     .split(/\s+/)
     .filter(Boolean),
 );

@@ -39,13 +39,21 @@ function wordCount(text: string): number {
   return text.split(/\s+/).filter((word) => word !== "").length;
 }
 
-/** Sentence ranges with each too-short fragment joined to the sentence after it. */
+/**
+ * Sentence ranges with each too-short fragment joined to the sentence after it, and a sentence that only
+ * introduces what follows ("The decrease … was primarily due to:") joined to it: the answer is after the colon.
+ */
 function quotableSentences(text: string): SentenceRange[] {
   const merged: SentenceRange[] = [];
   let pendingStart: number | null = null;
   for (const range of splitSentences(text)) {
     const start: number = pendingStart ?? range.start;
-    if (wordCount(text.slice(start, range.end)) < MIN_SENTENCE_WORDS) {
+    // …on the same line or paragraph: after a line break a colon introduces a table or list set apart.
+    const introduces =
+      /:\s*$/.test(text.slice(start, range.end)) &&
+      range.end < text.trimEnd().length &&
+      !/^[^\S\n]*\n/.test(text.slice(range.end));
+    if (wordCount(text.slice(start, range.end)) < MIN_SENTENCE_WORDS || introduces) {
       pendingStart = start;
       continue;
     }

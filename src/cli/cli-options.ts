@@ -30,6 +30,8 @@ export type CliOptions = {
   sheet?: string;
   /** `questionnaire fill --column C`: the question column (header text, letter or number). */
   column?: string;
+  /** `questionnaire fill --dry-run`: print what was found (sheet, header row, question column, first questions), answer nothing. */
+  dryRun?: boolean;
   /** `answers add --question-column C --answer-column C`: header text, letter or number; absent: found by header. */
   questionColumn?: string;
   answerColumn?: string;

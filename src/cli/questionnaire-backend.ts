@@ -4,6 +4,7 @@
  */
 import type { Folio } from "../composition-root.js";
 import { FolioError } from "../errors.js";
+import type { QuestionnairePreview } from "../questionnaire/questionnaire-preview.js";
 import type { QuestionnaireProgress } from "../questionnaire/questionnaire-progress.js";
 import type { ServerAddress } from "./server-address-file.js";
 
@@ -15,6 +16,13 @@ export type QuestionnaireBackend = {
     sheet?: string;
     column?: string;
   }): Promise<{ jobId: string; total: number }>;
+  /** What submitting would read, nothing stored or answered (`--dry-run`). */
+  preview(input: {
+    bytes: Uint8Array;
+    fileName: string;
+    sheet?: string;
+    column?: string;
+  }): Promise<QuestionnairePreview>;
   progress(jobId: string): Promise<QuestionnaireProgress>;
   cancel(jobId: string): Promise<void>;
   filledCopy(jobId: string): Promise<{ bytes: Uint8Array; fileName: string }>;
@@ -31,6 +39,7 @@ export function createLocalQuestionnaireBackend(folio: Pick<Folio, "questionnair
       const job = await service.submit(input);
       return { jobId: job.id, total: job.total };
     },
+    preview: (input) => service.preview(input),
     async progress(jobId) {
       const progress = await service.progress(jobId);
       if (!progress) throw jobVanished(jobId);
@@ -89,6 +98,17 @@ export function createRemoteQuestionnaireBackend(address: ServerAddress): Questi
       });
       const body = (await response.json()) as { progress: QuestionnaireProgress };
       return { jobId: body.progress.jobId, total: body.progress.total };
+    },
+    async preview(input) {
+      const query = new URLSearchParams({ file: input.fileName });
+      if (input.sheet !== undefined) query.set("sheet", input.sheet);
+      if (input.column !== undefined) query.set("column", input.column);
+      const response = await call(`questionnaires/preview?${query}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/octet-stream" },
+        body: input.bytes,
+      });
+      return ((await response.json()) as { preview: QuestionnairePreview }).preview;
     },
     async progress(jobId) {
       const response = await call(`questionnaires/progress?id=${encodeURIComponent(jobId)}`);

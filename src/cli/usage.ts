@@ -19,10 +19,11 @@ Usage:
                    [--mode M] [--limit N] [--run-out FILE] [--json]
                                                        each TAT-QA excerpt uploaded as a page of its own;
                                                        first-sentence accuracy, official EM and F1
-  folio questionnaire fill <file> --space S [--out FILE] [--sheet N] [--column C] [--json]
+  folio questionnaire fill <file> --space S [--out FILE] [--sheet N] [--column C] [--dry-run] [--json]
                                                        answer every question of an XLSX, CSV or DOCX
                                                        questionnaire; write the filled copy (Answer, Status,
-                                                       Sources, Quote added)
+                                                       Sources, Quote added); --dry-run: show the sheet,
+                                                       header row, question column and first questions found
   folio answers add <file> [--space S] [--question-column C] [--answer-column C] [--sheet N] [--json]
                                                        store a completed questionnaire's question/answer
                                                        pairs (XLSX, CSV or DOCX table) as approved answers;

@@ -22,6 +22,7 @@ import { createReceiveGate } from "./work-gate.js";
 
 const CONSOLE_QUESTIONNAIRE_PATHS = new Set([
   "/api/questionnaires",
+  "/api/questionnaires/preview",
   "/api/questionnaires/progress",
   "/api/questionnaires/cancel",
   "/api/questionnaires/filled",

@@ -1,7 +1,8 @@
 /**
  * The questionnaire endpoints, for the console (its own space) and for `folio questionnaire fill`
- * through the local API (any space): upload a questionnaire to answer, follow its progress, cancel it,
- * download the filled copy, list a space's jobs. Bad input is refused with the reader's own message
+ * through the local API (any space): see what a questionnaire holds before answering it (preview:
+ * sheet, header row, question column, first questions — nothing stored), upload a questionnaire to
+ * answer, follow its progress, cancel it, download the filled copy, list a space's jobs. Bad input is refused with the reader's own message
  * (400: not a spreadsheet, encrypted, too many rows, no question column, formulas only, a file past the
  * reader's limits). At most `receiving.limit` files are received and read at once (the gate is shared with
  * the console's approved answers); more are told to retry (429 `questionnaire_busy`).
@@ -51,14 +52,14 @@ export function createQuestionnaireApi(options: {
     return job;
   };
 
-  const submit = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
-    const fileName = url.searchParams.get("file")?.trim() ?? "";
-    if (!fileName) throw refused(400, "invalid_request", 'Send the file\'s name as "file".');
-    const spaceId = options.fixedSpaceId ?? url.searchParams.get("space")?.trim() ?? "";
-    if (!spaceId) throw refused(400, "invalid_request", 'Send the space to answer from as "space".');
+  /** Receives the upload (within the receive gate) and hands its bytes to `use` before leaving the gate. */
+  const receive = async <T>(
+    request: IncomingMessage,
+    response: ServerResponse,
+    use: (bytes: Uint8Array) => Promise<T>,
+  ): Promise<T> => {
     const leave = receiving.tryEnter();
     if (!leave) throw refuseReceiving(response, receiving);
-    let job: Awaited<ReturnType<QuestionnaireService["submit"]>>;
     try {
       const body = await readBody(request, options.maxBytes).catch((error: unknown) => {
         if (isFolioError(error) && error.code === "body_too_large") {
@@ -72,22 +73,43 @@ export function createQuestionnaireApi(options: {
         throw error;
       });
       if (body.byteLength === 0) throw refused(400, "no_file", "The upload is empty — choose the questionnaire file.");
-      job = await questionnaires
-        .submit({
-          bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
-          fileName,
-          spaceId,
-          sheet: url.searchParams.get("sheet") ?? undefined,
-          column: url.searchParams.get("column") ?? undefined,
-        })
-        .catch((error: unknown) => {
-          throw asClientError(error);
-        });
+      return await use(new Uint8Array(body.buffer, body.byteOffset, body.byteLength)).catch((error: unknown) => {
+        throw asClientError(error);
+      });
     } finally {
       // Held until the file is read: a body waiting for the reader is memory as much as one arriving.
       leave();
     }
+  };
+
+  const fileNameOf = (url: URL) => {
+    const fileName = url.searchParams.get("file")?.trim() ?? "";
+    if (!fileName) throw refused(400, "invalid_request", 'Send the file\'s name as "file".');
+    return fileName;
+  };
+
+  const readOptions = (url: URL) => ({
+    sheet: url.searchParams.get("sheet") || undefined,
+    column: url.searchParams.get("column") || undefined,
+  });
+
+  const submit = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
+    const fileName = fileNameOf(url);
+    const spaceId = options.fixedSpaceId ?? url.searchParams.get("space")?.trim() ?? "";
+    if (!spaceId) throw refused(400, "invalid_request", 'Send the space to answer from as "space".');
+    const job = await receive(request, response, (bytes) =>
+      questionnaires.submit({ bytes, fileName, spaceId, ...readOptions(url) }),
+    );
     sendJson(response, 202, { progress: (await questionnaires.progress(job.id)) ?? progressOf(job, null) });
+  };
+
+  /** What submitting would read (sheet, header row, question column, first questions), nothing stored. */
+  const preview = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
+    const fileName = fileNameOf(url);
+    const found = await receive(request, response, (bytes) =>
+      questionnaires.preview({ bytes, fileName, ...readOptions(url) }),
+    );
+    sendJson(response, 200, { preview: found });
   };
 
   const filled = async (response: ServerResponse, url: URL) => {
@@ -110,6 +132,10 @@ export function createQuestionnaireApi(options: {
       const method = request.method ?? "GET";
       if (method === "POST" && route === "questionnaires") {
         await submit(request, response, url);
+        return true;
+      }
+      if (method === "POST" && route === "questionnaires/preview") {
+        await preview(request, response, url);
         return true;
       }
       if (method === "GET" && route === "questionnaires") {

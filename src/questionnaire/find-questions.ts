@@ -1,11 +1,24 @@
 /**
- * Finds the questions in a questionnaire's grid: per sheet, the question column (a header such as
- * Question / Requirement / Control / Description, else the column with the longest text, or the one
- * the user named), the optional choices and section (path) columns, then every row that asks
- * something — section headings and empty rows skipped, each question kept with its row, sheet and
- * section. Pure: the readers build the grid, this reads it.
+ * Finds the questions in a questionnaire's grid: per sheet, the header row and question column
+ * (find-header-row.ts: the row of column names over the longest question-like texts, titles and
+ * instructions above it passed over; without a header, the most question-like column; or the column
+ * the user named), the optional choices and section (path) columns, then every row under the header
+ * that asks something. Rows that do not — section names, identifiers, single words, empty question
+ * cells, instructions, the header repeated — are listed as skipped with why, never asked. A cover or
+ * instructions sheet beside a sheet with a table of questions is not read. Pure: the readers build the
+ * grid, this reads it.
  */
 import { FolioError } from "../errors.js";
+import {
+  asks,
+  isIdentifier,
+  isInstruction,
+  notQuestionReason,
+  questionLikeness,
+  wordCount,
+} from "./cell-text-kinds.js";
+import { CHOICES_HEADER, normalizeHeader, SECTION_HEADER } from "./column-names.js";
+import { findHeaderRow, type HeaderChoice, headerColumn } from "./find-header-row.js";
 import type {
   GridRow,
   GridSheet,
@@ -14,41 +27,17 @@ import type {
   QuestionnaireReadOptions,
   ReadQuestionnaire,
   SheetLayout,
+  SkippedCounts,
+  SkippedRow,
+  SkipReason,
 } from "./questionnaire.js";
 
-/** Header words naming the question column, best first. */
-const QUESTION_HEADERS = [
-  /^questions?\b/,
-  /\bquestions?$/,
-  /^(requirements?|criteria|criterion)\b/,
-  /^(controls?|control (text|description|statement))$/,
-  /^(description|item|query|ask|text|question text|prompt)$/,
-  /\b(questions?|requirements?)\b/,
-];
-const CHOICES_HEADER =
-  /^(choices|options|answer (choices|options)|allowed (values|answers)|possible answers|responses? options?)$/;
-const SECTION_HEADER = /^(section|section[ _]path|path|category|domain|area|topic|chapter|group|heading)$/;
-/** Header cells that say "identifier", never the question itself ("Question ID", "Control #"). */
-const IDENTIFIER_HEADER = /\b(id|ids|number|no|nr|#|ref|reference|key)\.?$/;
-/** Instructions that ask something without a question mark ("Describe your backup process"). */
-const IMPERATIVE_START =
-  /^(describe|explain|list|provide|specify|state|indicate|confirm|attach|upload|detail|outline|identify|summari[sz]e|define|enumerate|please|do|does|did|is|are|was|were|has|have|can|could|will|would|should|shall|may|must|who|what|when|where|which|why|how)\b/i;
+/** Rows looked at (of those with any text) for the header the user named with --column. */
+const NAMED_HEADER_SEARCH_ROWS = 40;
 
-/** Rows looked at to find a header row and to measure the columns. */
-const SAMPLE_ROWS = 200;
-const HEADER_SEARCH_ROWS = 10;
-
-function normalizeHeader(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[_\s]+/g, " ")
-    .replace(/[:*]+$/, "")
-    .trim();
-}
-
-function wordCount(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
-}
+/** Sheets that explain the workbook rather than ask: read only when named, or when nothing else asks. */
+const ABOUT_SHEET =
+  /^(cover|cover (page|sheet)|instructions?|read ?me|introduction|intro|guidance|guide|overview|about|contents|glossary|definitions|change ?log|version history|history|revision history|notes)$/i;
 
 /** "B" -> 1, "AA" -> 26; null when not a column letter. */
 export function columnIndexFromLetters(letters: string): number | null {
@@ -69,56 +58,31 @@ export function columnLetters(index: number): string {
   return letters;
 }
 
-function headerScore(header: string): number {
-  const normalized = normalizeHeader(header);
-  if (normalized === "" || IDENTIFIER_HEADER.test(normalized)) return -1;
-  const rank = QUESTION_HEADERS.findIndex((pattern) => pattern.test(normalized));
-  return rank === -1 ? -1 : QUESTION_HEADERS.length - rank;
-}
-
-/** The first row (of the first few) with a cell that names the question column, and that column. */
-function findHeaderRow(sheet: GridSheet): { row: GridRow; column: number } | null {
-  for (const row of sheet.rows.slice(0, HEADER_SEARCH_ROWS)) {
-    let best: { column: number; score: number } | null = null;
-    row.cells.forEach((cell, column) => {
-      const score = headerScore(cell);
-      if (score > 0 && (best === null || score > best.score)) best = { column, score };
-    });
-    const found = best as { column: number; score: number } | null;
-    if (found) return { row, column: found.column };
-  }
-  return null;
-}
-
-function findHeaderColumn(header: GridRow | null, pattern: RegExp, exclude: number): number | null {
-  if (!header) return null;
-  const index = header.cells.findIndex((cell, column) => column !== exclude && pattern.test(normalizeHeader(cell)));
-  return index === -1 ? null : index;
-}
-
-/** The column whose cells hold the most text on average (formulas not counted): questions are the long cells. */
-function longestTextColumn(rows: GridRow[]): { column: number; textCells: number; formulaCells: number } | null {
-  const totals = new Map<number, { length: number; textCells: number; formulaCells: number }>();
-  for (const row of rows.slice(0, SAMPLE_ROWS)) {
-    row.cells.forEach((cell, column) => {
-      const entry = totals.get(column) ?? { length: 0, textCells: 0, formulaCells: 0 };
-      if (row.formulaColumns?.includes(column)) entry.formulaCells += 1;
-      else if (/[A-Za-z]/.test(cell)) {
-        entry.length += cell.length;
-        entry.textCells += 1;
-      }
-      totals.set(column, entry);
-    });
-  }
-  let best: { column: number; length: number; textCells: number; formulaCells: number } | null = null;
+/**
+ * Without a header row: the column whose cells look most like questions (formulas not counted; hidden
+ * columns never). -1 as the column when every text cell is a formula.
+ */
+function mostQuestionLikeColumn(rows: GridRow[], hidden: Set<number>): { column: number } | null {
+  const totals = new Map<number, number>();
   let formulaCells = 0;
-  for (const [column, entry] of totals) {
-    formulaCells += entry.formulaCells;
-    if (entry.textCells === 0) continue;
-    if (best === null || entry.length > best.length) best = { column, ...entry };
+  let textCells = 0;
+  for (const row of rows.slice(0, 200)) {
+    row.cells.forEach((cell, column) => {
+      if (row.formulaColumns?.includes(column)) {
+        formulaCells += 1;
+        return;
+      }
+      if (!/\p{L}/u.test(cell) || hidden.has(column)) return;
+      textCells += 1;
+      totals.set(column, (totals.get(column) ?? 0) + questionLikeness(cell));
+    });
   }
-  if (best === null) return formulaCells > 0 ? { column: -1, textCells: 0, formulaCells } : null;
-  return { column: best.column, textCells: best.textCells, formulaCells: best.formulaCells };
+  let best: { column: number; score: number } | null = null;
+  for (const [column, score] of totals)
+    if (score > 0 && (best === null || score > best.score)) best = { column, score };
+  if (best) return { column: best.column };
+  if (textCells === 0 && formulaCells > 0) return { column: -1 };
+  return null;
 }
 
 /** The user's --column: a letter ("C"), a 1-based number ("3"), or a header's text ("Requirement"). */
@@ -126,7 +90,7 @@ function namedColumn(sheet: GridSheet, name: string): { column: number; headerRo
   const trimmed = name.trim();
   if (/^\d+$/.test(trimmed) && Number(trimmed) >= 1) return { column: Number(trimmed) - 1, headerRow: null };
   const wanted = normalizeHeader(trimmed);
-  for (const row of sheet.rows.slice(0, HEADER_SEARCH_ROWS)) {
+  for (const row of sheet.rows.slice(0, NAMED_HEADER_SEARCH_ROWS)) {
     const column = row.cells.findIndex((cell) => normalizeHeader(cell) === wanted);
     if (column !== -1) return { column, headerRow: row };
   }
@@ -138,54 +102,65 @@ function namedColumn(sheet: GridSheet, name: string): { column: number; headerRo
   );
 }
 
+type SheetReading = {
+  layout: SheetLayout;
+  /** The rows of the header, to tell a repeated header further down. */
+  headerCells: string[][];
+  choiceLabels: string[];
+  /** Whether a header row stands over the questions (without one, a cover sheet can pass for questions). */
+  hasHeader: boolean;
+};
+
 function layoutSheet(
   sheet: GridSheet,
   sheetIndex: number,
   options: QuestionnaireReadOptions,
-): SheetLayout | { problem: "no_text" | "formulas_only" } {
+): SheetReading | { problem: "no_text" | "formulas_only" } {
   const columnCount = Math.max(0, ...sheet.rows.map((row) => row.cells.length));
+  const hidden = new Set(sheet.hiddenColumns ?? []);
+  const rowsByNumber = new Map(sheet.rows.map((row) => [row.rowNumber, row]));
+  const reading = (questionColumn: number, header: HeaderChoice | null): SheetReading => {
+    const headers = header?.headers ?? [];
+    return {
+      layout: {
+        sheet: sheet.name,
+        sheetIndex,
+        questionColumn,
+        choicesColumn: headerColumn(headers, CHOICES_HEADER, questionColumn),
+        sectionColumn: headerColumn(headers, SECTION_HEADER, questionColumn),
+        headerRow: header?.headerRow ?? null,
+        columnCount: Math.max(columnCount, questionColumn + 1),
+        headerRows: header?.headerRows ?? [],
+        questionHeader: headers[questionColumn] ?? "",
+      },
+      headerCells: (header?.headerRows ?? []).map((rowNumber) => rowsByNumber.get(rowNumber)?.cells ?? []),
+      choiceLabels: header?.choiceLabels ?? [],
+      hasHeader: header !== null,
+    };
+  };
   if (options.column !== undefined) {
     const named = namedColumn(sheet, options.column);
-    const header = named.headerRow ?? findHeaderRow(sheet)?.row ?? null;
-    return {
-      sheet: sheet.name,
-      sheetIndex,
-      questionColumn: named.column,
-      choicesColumn: findHeaderColumn(header, CHOICES_HEADER, named.column),
-      sectionColumn: findHeaderColumn(header, SECTION_HEADER, named.column),
-      headerRow: header?.rowNumber ?? null,
-      columnCount: Math.max(columnCount, named.column + 1),
-    };
+    const found = findHeaderRow(sheet, new Set());
+    if (named.headerRow) {
+      const namedRow = named.headerRow;
+      const headerRows = found?.headerRows.includes(namedRow.rowNumber) ? found.headerRows : [namedRow.rowNumber];
+      const headers = found?.headerRows.includes(namedRow.rowNumber) ? found.headers : namedRow.cells;
+      return reading(named.column, {
+        headerRow: namedRow.rowNumber,
+        headerRows,
+        questionColumn: named.column,
+        headers,
+        choiceLabels: found?.headerRows.includes(namedRow.rowNumber) ? found.choiceLabels : [],
+      });
+    }
+    return reading(named.column, found);
   }
-  const header = findHeaderRow(sheet);
-  if (header) {
-    return {
-      sheet: sheet.name,
-      sheetIndex,
-      questionColumn: header.column,
-      choicesColumn: findHeaderColumn(header.row, CHOICES_HEADER, header.column),
-      sectionColumn: findHeaderColumn(header.row, SECTION_HEADER, header.column),
-      headerRow: header.row.rowNumber,
-      columnCount,
-    };
-  }
-  const longest = longestTextColumn(sheet.rows);
+  const found = findHeaderRow(sheet, hidden);
+  if (found) return reading(found.questionColumn, found);
+  const longest = mostQuestionLikeColumn(sheet.rows, hidden);
   if (longest === null) return { problem: "no_text" };
   if (longest.column === -1) return { problem: "formulas_only" };
-  // A first row of short labels over long text is a header the words above did not recognise.
-  const first = sheet.rows[0];
-  const firstCell = first?.cells[longest.column] ?? "";
-  const looksLikeHeader =
-    first !== undefined && firstCell.length > 0 && wordCount(firstCell) <= 3 && !firstCell.includes("?");
-  return {
-    sheet: sheet.name,
-    sheetIndex,
-    questionColumn: longest.column,
-    choicesColumn: null,
-    sectionColumn: null,
-    headerRow: looksLikeHeader && sheet.rows.length > 1 ? first.rowNumber : null,
-    columnCount,
-  };
+  return reading(longest.column, null);
 }
 
 /** "Yes | No", "Yes; No", or one per line. */
@@ -196,53 +171,119 @@ export function splitChoices(text: string): string[] {
 }
 
 /**
- * A section heading: the question cell holds a short label and nothing else in the row, no question
- * mark and no asking word; or the question cell is empty and one short label stands elsewhere in the row.
+ * A section heading: one short label and nothing else in the row but identifiers — no question mark, no
+ * asking word, no sentence ending in a full stop — either alone ("Data protection") or after an
+ * identifier that the next row's identifier extends ("A.5 | Information security policies" over
+ * "A.5.1 …"); a numbered short item whose next row is numbered alongside it ("1 | Encryption at rest"
+ * then "2 | …") is a checklist question, not a heading.
  */
-function headingOf(row: GridRow, layout: SheetLayout): string | null {
+function headingOf(row: GridRow, layout: SheetLayout, next: GridRow | undefined): string | null {
   const filled = row.cells.map((cell, column) => ({ cell: cell.trim(), column })).filter((entry) => entry.cell !== "");
-  if (filled.length !== 1) return null;
-  const only = filled[0];
-  if (!only) return null;
+  const identifiers = filled.filter((entry) => isIdentifier(entry.cell));
+  const texts = filled.filter((entry) => !isIdentifier(entry.cell));
+  const only = texts[0];
+  if (texts.length !== 1 || !only) return null;
   const text = only.cell;
   if (text.includes("?") || wordCount(text) > 8 || text.length > 80) return null;
-  if (only.column === layout.questionColumn && IMPERATIVE_START.test(text)) return null;
-  return text;
+  if (only.column === layout.questionColumn) {
+    if (asks(text)) return null;
+    // A sentence is a statement to answer ("The vendor shall encrypt backups."), not a heading.
+    if (/\.$/.test(text) && wordCount(text) >= 3) return null;
+  }
+  const identifier = identifiers[0]?.cell;
+  if (identifier === undefined) return text;
+  const stem = identifier.replace(/[.):]+$/, "").toLowerCase();
+  const nextIdentifier = next?.cells.map((cell) => cell.trim()).find((cell) => isIdentifier(cell));
+  const extends_ =
+    nextIdentifier !== undefined &&
+    nextIdentifier.length > stem.length &&
+    nextIdentifier.toLowerCase().startsWith(stem) &&
+    /[.\-_ (a-z]/i.test(nextIdentifier.charAt(stem.length));
+  return extends_ ? text : null;
 }
 
-function questionsOfSheet(sheet: GridSheet, layout: SheetLayout, firstPosition: number): QuestionnaireQuestion[] {
+const sameCells = (left: string[], right: string[]) => {
+  const width = Math.max(left.length, right.length);
+  for (let column = 0; column < width; column++) {
+    if (normalizeHeader(left[column] ?? "") !== normalizeHeader(right[column] ?? "")) return false;
+  }
+  return true;
+};
+
+type SheetQuestions = { questions: QuestionnaireQuestion[]; skipped: SkippedRow[]; repeatedHeaderRows: number[] };
+
+function questionsOfSheet(sheet: GridSheet, reading: SheetReading, firstPosition: number): SheetQuestions {
+  const { layout } = reading;
   const questions: QuestionnaireQuestion[] = [];
+  const skipped: SkippedRow[] = [];
+  const repeatedHeaderRows: number[] = [];
+  const skip = (row: GridRow, text: string, reason: SkipReason) =>
+    skipped.push({ sheet: sheet.name, rowNumber: row.rowNumber, text: text.slice(0, 120), reason });
+  const lastHeaderRow = Math.max(0, ...(layout.headerRows ?? []), layout.headerRow ?? 0);
   let heading: string | null = null;
   const rowValidations = validationsByRow(sheet);
-  for (const row of sheet.rows) {
-    if (layout.headerRow !== null && row.rowNumber <= layout.headerRow) continue;
-    const sectionHeading = headingOf(row, layout);
+  sheet.rows.forEach((row, index) => {
+    if (row.rowNumber <= lastHeaderRow) return;
+    const text = (row.cells[layout.questionColumn] ?? "").trim();
+    const rowText = row.cells.map((cell) => cell.trim()).find((cell) => cell !== "") ?? "";
+    // The header again (a table continued on the next page): named like the header in the copy.
+    const repeats = reading.headerCells.findIndex((cells) => sameCells(cells, row.cells));
+    if (repeats !== -1) {
+      if (reading.headerCells.length === 1 || layout.headerRows?.[repeats] === layout.headerRow)
+        repeatedHeaderRows.push(row.rowNumber);
+      skip(row, rowText, "header");
+      return;
+    }
+    const sectionHeading = headingOf(row, layout, sheet.rows[index + 1]);
     if (sectionHeading !== null) {
       heading = sectionHeading;
-      continue;
+      skip(row, sectionHeading, "section");
+      return;
     }
-    if (row.formulaColumns?.includes(layout.questionColumn)) continue;
+    if (row.formulaColumns?.includes(layout.questionColumn)) return;
     const pathCell = layout.sectionColumn === null ? "" : (row.cells[layout.sectionColumn] ?? "").trim();
     const section = pathCell || heading;
     const validation = sheet.validationLists?.get(`${row.rowNumber}:${layout.questionColumn + 1}`);
     const choicesCell = layout.choicesColumn === null ? "" : (row.cells[layout.choicesColumn] ?? "").trim();
-    const choices = choicesCell ? splitChoices(choicesCell) : (validation ?? rowValidations.get(row.rowNumber) ?? []);
-    let text = (row.cells[layout.questionColumn] ?? "").trim();
+    const choices = choicesCell
+      ? splitChoices(choicesCell)
+      : (validation ?? rowValidations.get(row.rowNumber) ?? reading.choiceLabels);
+    let asked = text;
     // A row that offers choices under a section but states no question asks about its section.
-    if (text === "" && choices.length > 0 && section) text = lastSectionPart(section);
-    if (text === "" || !/[\p{L}]/u.test(text)) continue;
+    if (asked === "" && (choicesCell !== "" || validation !== undefined) && section) asked = lastSectionPart(section);
+    if (asked === "") {
+      // "Please answer all questions in column C." in a row of its own, beside the question column.
+      skip(row, rowText, isInstruction(rowText) ? "instructions" : "empty");
+      return;
+    }
+    if (isInstruction(asked)) {
+      skip(row, asked, "instructions");
+      return;
+    }
+    const notQuestion = notQuestionReason(asked);
+    if (notQuestion !== null) {
+      // A one-word section standing in for an empty question cell: the question cell was empty.
+      skip(row, asked, text === "" ? "empty" : notQuestion);
+      return;
+    }
     questions.push({
       position: firstPosition + questions.length,
       sheet: sheet.name,
       sheetIndex: layout.sheetIndex,
       rowNumber: row.rowNumber,
       column: layout.questionColumn,
-      text,
+      text: asked,
       section: section || null,
       choices,
     });
-  }
-  return questions;
+  });
+  return { questions, skipped, repeatedHeaderRows };
+}
+
+function countSkipped(skipped: SkippedRow[]): SkippedCounts {
+  const counts: SkippedCounts = {};
+  for (const row of skipped) counts[row.reason] = (counts[row.reason] ?? 0) + 1;
+  return counts;
 }
 
 /** The first data-validation list of each row (the answer cell is usually beside the question). */
@@ -291,19 +332,40 @@ export function findQuestions(grid: QuestionnaireGrid, options: QuestionnaireRea
       );
     }
   }
-  const layouts: SheetLayout[] = [];
-  const questions: QuestionnaireQuestion[] = [];
+  type SheetResult = { reading: SheetReading; found: SheetQuestions; sheetName: string };
+  const results: SheetResult[] = [];
   let formulasOnly = false;
-  for (const { sheet, index } of chooseSheets(grid, options.sheet)) {
-    const layout = layoutSheet(sheet, index, options);
-    if ("problem" in layout) {
-      formulasOnly ||= layout.problem === "formulas_only";
+  const chosen = chooseSheets(grid, options.sheet);
+  for (const { sheet, index } of chosen) {
+    const reading = layoutSheet(sheet, index, options);
+    if ("problem" in reading) {
+      formulasOnly ||= reading.problem === "formulas_only";
       continue;
     }
-    const found = questionsOfSheet(sheet, layout, questions.length);
-    if (found.length === 0) continue;
+    const found = questionsOfSheet(sheet, reading, 0);
+    if (found.questions.length > 0) results.push({ reading, found, sheetName: sheet.name });
+  }
+  // A cover or instructions sheet beside sheets that hold a table of questions is not asked: without a
+  // header its sentences ("This questionnaire takes about 30 minutes.") pass for questions.
+  const tabled = results.some((result) => result.reading.hasHeader && !ABOUT_SHEET.test(result.sheetName.trim()));
+  const kept =
+    options.sheet !== undefined || !tabled
+      ? results
+      : results.filter((result) => {
+          if (ABOUT_SHEET.test(result.sheetName.trim())) return false;
+          if (result.reading.hasHeader) return true;
+          const asking = result.found.questions.filter((question) => asks(question.text)).length;
+          return asking >= 0.5 * result.found.questions.length;
+        });
+  const layouts: SheetLayout[] = [];
+  const questions: QuestionnaireQuestion[] = [];
+  const skipped: SkippedRow[] = [];
+  for (const { reading, found } of kept) {
+    const layout: SheetLayout = { ...reading.layout, skipped: countSkipped(found.skipped) };
+    if (found.repeatedHeaderRows.length > 0) layout.repeatedHeaderRows = found.repeatedHeaderRows;
     layouts.push(layout);
-    questions.push(...found);
+    for (const question of found.questions) questions.push({ ...question, position: questions.length });
+    skipped.push(...found.skipped);
   }
   if (questions.length === 0) {
     if (formulasOnly) {
@@ -319,5 +381,5 @@ export function findQuestions(grid: QuestionnaireGrid, options: QuestionnaireRea
         : `Column "${options.column}" holds no question text — name another one with --column.`,
     );
   }
-  return { format: grid.format, questions, layouts };
+  return { format: grid.format, questions, layouts, skipped };
 }

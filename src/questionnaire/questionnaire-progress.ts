@@ -17,6 +17,11 @@ export type QuestionnaireProgress = {
   needsReview: number;
   errors: number;
   pending: number;
+  /**
+   * Rows under the header that were never asked: section names, identifiers, single words, empty
+   * question cells, instructions, the header repeated (find-questions.ts). Absent from an older server's reply.
+   */
+  skipped?: number;
   /** Since the job first started (a restart's downtime included). */
   elapsedMs: number;
   /** Estimated from this run's pace; null before the first rows of this run are done. */
@@ -54,6 +59,7 @@ export function progressOf(
     needsReview: counts.needs_review,
     errors: counts.error,
     pending: counts.pending,
+    skipped: skippedRows(job),
     elapsedMs: Math.max(0, finished - started),
     secondsLeft,
     errorCode: job.errorCode,
@@ -62,10 +68,22 @@ export function progressOf(
   };
 }
 
+/** Rows the reading passed over as no questions, over every sheet read (0 for jobs stored before #32). */
+export function skippedRows(job: Pick<QuestionnaireJob, "layouts">): number {
+  let total = 0;
+  for (const layout of job.layouts) for (const count of Object.values(layout.skipped ?? {})) total += count ?? 0;
+  return total;
+}
+
 /** "queued, 3 ahead", "queued, next in line", or "queued" when another process holds the queue. */
 export function describeQueued(ahead: number | null): string {
   if (ahead === null) return "queued";
   return ahead === 0 ? "queued, next in line" : `queued, ${ahead} ahead`;
+}
+
+/** "3 rows skipped (not questions)". */
+export function describeSkipped(skipped: number): string {
+  return `${skipped} row${skipped === 1 ? "" : "s"} skipped (not questions)`;
 }
 
 function describeDuration(seconds: number): string {
@@ -82,6 +100,8 @@ export function describeProgress(progress: QuestionnaireProgress): string {
   if (progress.notFound > 0) parts.push(`${progress.notFound} not found`);
   if (progress.needsReview > 0) parts.push(`${progress.needsReview} need review`);
   if (progress.errors > 0) parts.push(`${progress.errors} error${progress.errors === 1 ? "" : "s"}`);
+  // Said in every summary: rows a reader sees unanswered in the copy were never questions.
+  if ((progress.skipped ?? 0) > 0) parts.push(describeSkipped(progress.skipped ?? 0));
   if (progress.status === "running") {
     if (progress.secondsLeft !== null) parts.push(`${describeDuration(progress.secondsLeft)} left`);
     return parts.join(" · ");

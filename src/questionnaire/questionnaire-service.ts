@@ -21,6 +21,7 @@ import {
   type QuestionnaireJobStore,
   type QuestionnaireRowRecord,
 } from "./questionnaire-job-store.js";
+import { previewQuestionnaire, type QuestionnairePreview } from "./questionnaire-preview.js";
 import { progressOf, type QuestionnaireProgress } from "./questionnaire-progress.js";
 import {
   closeQuestionnaireWorkers,
@@ -70,9 +71,16 @@ export type SubmitQuestionnaire = {
   destination?: QuestionnaireDestination | null;
 };
 
+export type PreviewQuestionnaire = Pick<SubmitQuestionnaire, "bytes" | "fileName" | "sheet" | "column">;
+
 export type QuestionnaireService = {
   /** Reads and stores the questionnaire, then answers it in the background; refuses bad input at once. */
   submit(input: SubmitQuestionnaire): Promise<QuestionnaireJob>;
+  /**
+   * What submitting the file would read — sheets, header rows, question columns, the first questions,
+   * the rows passed over — without storing or answering anything; refuses bad input as submit does.
+   */
+  preview(input: PreviewQuestionnaire): Promise<QuestionnairePreview>;
   getJob(id: string): Promise<QuestionnaireJob | null>;
   listJobs(spaceId: string): Promise<QuestionnaireJob[]>;
   progress(id: string): Promise<QuestionnaireProgress | null>;
@@ -270,18 +278,27 @@ export function createQuestionnaireService(options: {
     }
   };
 
+  /** The file read into questions (in the worker: a hostile file costs that thread, bounded in time and memory). */
+  const readUpload = async (input: PreviewQuestionnaire) => {
+    if (input.bytes.byteLength > options.settings.maxBytes) {
+      throw new FolioError(
+        "questionnaire_too_large",
+        `This questionnaire is ${(input.bytes.byteLength / 1_048_576).toFixed(1)} MB; the limit is ${(options.settings.maxBytes / 1_048_576).toFixed(0)} MB — split it, or raise FOLIO_QUESTIONNAIRE_MAX_MB.`,
+        { details: { status: 413 } },
+      );
+    }
+    const grid = await readQuestionnaireInWorker(input.bytes, input.fileName);
+    const read = findQuestions(grid, { sheet: input.sheet, column: input.column, maxRows: options.settings.maxRows });
+    return { grid, read };
+  };
+
   return {
+    async preview(input) {
+      const { grid, read } = await readUpload(input);
+      return previewQuestionnaire(grid, read, input.fileName);
+    },
     async submit(input) {
-      if (input.bytes.byteLength > options.settings.maxBytes) {
-        throw new FolioError(
-          "questionnaire_too_large",
-          `This questionnaire is ${(input.bytes.byteLength / 1_048_576).toFixed(1)} MB; the limit is ${(options.settings.maxBytes / 1_048_576).toFixed(0)} MB — split it, or raise FOLIO_QUESTIONNAIRE_MAX_MB.`,
-          { details: { status: 413 } },
-        );
-      }
-      // In the worker: a hostile file costs that thread, and its time and memory are bounded.
-      const grid = await readQuestionnaireInWorker(input.bytes, input.fileName);
-      const read = findQuestions(grid, { sheet: input.sheet, column: input.column, maxRows: options.settings.maxRows });
+      const { read } = await readUpload(input);
       const job = await store.createJob({
         spaceId: input.spaceId,
         fileName: input.fileName,
@@ -294,7 +311,13 @@ export function createQuestionnaireService(options: {
         destination: input.destination ?? null,
       });
       logger.info(
-        { jobId: job.id, space: input.spaceId, questions: job.total, format: read.format },
+        {
+          jobId: job.id,
+          space: input.spaceId,
+          questions: job.total,
+          skipped: read.skipped.length,
+          format: read.format,
+        },
         "questionnaire job created",
       );
       start(job);

@@ -23,6 +23,8 @@ export type GridSheet = {
   rowCount: number;
   /** XLSX data-validation lists: "row:column" (column 0-based) -> the allowed values. */
   validationLists?: Map<string, string[]>;
+  /** XLSX columns (0-based) the workbook hides: never the question column. */
+  hiddenColumns?: number[];
 };
 
 export type QuestionnaireGrid = {
@@ -54,16 +56,33 @@ export type SheetLayout = {
   questionColumn: number;
   choicesColumn: number | null;
   sectionColumn: number | null;
-  /** Row number of the header row, or null when the sheet has none. */
+  /** Row number of the header row (where a filled copy writes its column names), or null when the sheet has none. */
   headerRow: number | null;
   /** Number of columns in use (the filled copy adds its columns after them). */
   columnCount: number;
+  /** Every row of the header: one, or two read as one (a group name over "Yes | No | N/A"). Absent in jobs stored before #32. */
+  headerRows?: number[];
+  /** The question column's header text ("" when the column has no name). */
+  questionHeader?: string;
+  /** Rows further down that repeat the header (a table continued on the next page): named like the header row. */
+  repeatedHeaderRows?: number[];
+  /** Rows under the header that were not asked, by why (section names, IDs, single words, empty, instructions). */
+  skipped?: SkippedCounts;
 };
+
+/** Why a row under the header is not asked. */
+export type SkipReason = "section" | "identifier" | "single_word" | "empty" | "header" | "instructions";
+
+export type SkippedCounts = Partial<Record<SkipReason, number>>;
+
+export type SkippedRow = { sheet: string; rowNumber: number; text: string; reason: SkipReason };
 
 export type ReadQuestionnaire = {
   format: QuestionnaireFormat;
   questions: QuestionnaireQuestion[];
   layouts: SheetLayout[];
+  /** The rows under each header that were not asked, in order, with why. */
+  skipped: SkippedRow[];
 };
 
 /** How the user narrowed the reading: a sheet (1-based number or name) and a column (letter, number or header). */

@@ -190,11 +190,18 @@ async function readXlsxSheets(
         rows.push({ rowNumber, cells: filled, ...(formulaColumns.length > 0 ? { formulaColumns } : {}) });
       }
     });
+    // Hidden columns among those in use (at most the survey's column limit): never the question column.
+    const usedColumns = Math.max(0, ...rows.map((row) => row.cells.length));
+    const hiddenColumns: number[] = [];
+    for (let column = 1; column <= usedColumns; column++) {
+      if (worksheet.getColumn(column).hidden) hiddenColumns.push(column - 1);
+    }
     return {
       name: worksheet.name,
       rows,
       rowCount: surveyed?.rowCount ?? worksheet.rowCount,
       validationLists: surveyed ? validationListsOf(surveyed) : new Map(),
+      ...(hiddenColumns.length > 0 ? { hiddenColumns } : {}),
     };
   });
 }

@@ -1,11 +1,15 @@
 /**
  * What one questionnaire row's answer is, as stored with the job and written into the filled copy,
  * and how it is made from the answer pipeline's Answer: the text with its [n] markers, the status a
- * reviewer sorts by, the sources as "Title, p. N" with their signed page links, and the quote.
+ * reviewer sorts by — "answered" only when the answer passes the support test of answer-support.ts
+ * (or a choice one cited passage states, or an approved answer), "needs review" with the best source
+ * otherwise, "not found in the documents" when nothing relevant was found — the sources as
+ * "Title, p. N" with their signed page links, and the quote.
  */
 import type { Answer } from "../answer/answer-events.js";
 import { type ApprovedAnswerMatch, describeApprovedOrigin } from "../answer-library/approved-answer-source.js";
 import { labelDocument } from "../domain/document-label.js";
+import { judgeSupport } from "./answer-support.js";
 import { chooseAnswerChoice } from "./choose-answer-choice.js";
 import type { QuestionnaireQuestion } from "./questionnaire.js";
 
@@ -100,14 +104,15 @@ export function rowAnswerFrom(
       errorCode: null,
     };
   }
-  const verification = answer.verification?.outcome;
-  const unverified = verification !== undefined && verification !== "verified" && verification !== "refusal";
+  // "answered" only when the answer passes the support test (answer-support.ts); else a person looks.
+  const support = judgeSupport(question.text, answer);
   if (question.choices.length > 0) {
     const decision = chooseAnswerChoice(
       question.text,
       question.choices,
       answer.citations.map((citation) => citation.quote),
     );
+    const unverified = answer.verification !== undefined && answer.verification.outcome !== "verified";
     return {
       status: decision.choice === null || unverified ? "needs_review" : "answered",
       answer: answer.answer,
@@ -125,12 +130,13 @@ export function rowAnswerFrom(
     };
   }
   return {
-    status: unverified ? "needs_review" : "answered",
+    status: support.supported ? "answered" : "needs_review",
     answer: answer.answer,
     choice: null,
     sources,
-    quote,
-    note: unverified ? "the language model's draft could not be verified; the quotes stand" : null,
+    // The passage that states it is the quote a reviewer checks first.
+    quote: support.citation === undefined ? quote : (answer.citations[support.citation]?.quote ?? quote),
+    note: support.supported ? null : support.reason,
     approved: null,
     errorCode: null,
   };

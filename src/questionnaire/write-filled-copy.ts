@@ -1,7 +1,8 @@
 /**
  * Writes the filled copy of a questionnaire: the original file with every sheet, row, column,
  * formatting and formula left as it was, plus the columns Answer, Status, Sources and Quote after the
- * last column in use of each sheet that holds questions (and Source 2…N when a row cites several
+ * last column in use of each sheet that holds questions, named on its header row (and on rows that
+ * repeat the header further down; never on a title or instruction row above it) (and Source 2…N when a row cites several
  * documents, so each source is a link of its own). The copy has the original's format: XLSX is edited
  * in place with exceljs; CSV lines are copied byte for byte with the new fields appended (each kept from
  * being read as a formula, neutralise-formula.ts, and each source with its own link); a DOCX gets
@@ -81,6 +82,11 @@ export async function writeFilledCopy(
   return { bytes: new Uint8Array(buffer as ArrayBuffer), fileName, mediaType: XLSX_MEDIA_TYPE };
 }
 
+/** The header row and any row repeating it further down (a table continued on the next page). */
+export function headerRowsOf(layout: SheetLayout): number[] {
+  return layout.headerRow === null ? [] : [layout.headerRow, ...(layout.repeatedHeaderRows ?? [])];
+}
+
 function fillWorkbook(workbook: ExcelJS.Workbook, layouts: SheetLayout[], rows: FilledRow[]): void {
   for (const layout of layouts) {
     const worksheet = workbook.worksheets[layout.sheetIndex];
@@ -92,8 +98,8 @@ function fillWorkbook(workbook: ExcelJS.Workbook, layouts: SheetLayout[], rows: 
     headers.forEach((header, index) => {
       const column = worksheet.getColumn(firstColumn + index);
       column.width = index === 0 || index === 3 ? 60 : index === 1 ? 24 : 36;
-      if (layout.headerRow !== null) {
-        const cell = worksheet.getCell(layout.headerRow, firstColumn + index);
+      for (const headerRow of headerRowsOf(layout)) {
+        const cell = worksheet.getCell(headerRow, firstColumn + index);
         cell.value = header;
         cell.font = { bold: true };
       }
@@ -152,7 +158,7 @@ function writeFilledCsv(input: {
     const raw = entry.raw.replace(/(\r\n|\n|\r)$/, "");
     const padding = delimiter.repeat(Math.max(0, width - entry.record.length));
     let added: string[] | null = null;
-    if (layout && rowNumber === layout.headerRow) added = addedHeaders(extraSources);
+    if (layout && headerRowsOf(layout).includes(rowNumber)) added = addedHeaders(extraSources);
     const cells = addedCells(byRow.get(rowNumber) ?? null, extraSources);
     if (cells) {
       added = [

@@ -204,8 +204,10 @@ function fillTable(input: {
   }
 
   const addedCount = ADDED_COLUMNS.length;
+  // The header row, and any row repeating it (a table re-headed by hand on each page), are named.
+  const headerRows = layout.headerRow === null ? [] : [layout.headerRow, ...(layout.repeatedHeaderRows ?? [])];
   for (const row of table.rows) {
-    const isHeader = layout.headerRow === row.rowNumber;
+    const isHeader = headerRows.includes(row.rowNumber);
     const isQuestion = input.answers.has(row.rowNumber);
     const only = row.cells.length === 1 ? row.cells[0] : undefined;
     const spansTable = only !== undefined && only.gridStart === 0 && only.gridSpan >= gridWidth;

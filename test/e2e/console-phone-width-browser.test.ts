@@ -98,7 +98,10 @@ describe.skipIf(!chromiumPath || !hasSharedData)("console at phone width (headle
   async function openConsole(viewport: { width: number; height: number }): Promise<Page> {
     const page = await browser.newPage({ viewport });
     await page.goto(`${url}/`);
-    await page.waitForSelector('body[data-documents="loaded"]');
+    // The list is drawn once on load and again once the live events connect: measured after both, so
+    // no redraw replaces the rows between finding one and measuring it, and no progress event is missed.
+    await page.waitForSelector('body[data-live-documents="connected"]');
+    await page.waitForSelector('body[data-document-loads]:not([data-document-loads="1"])');
     await page.click("#documents-panel summary");
     await page
       .locator('[data-role="document"]')

@@ -1,8 +1,9 @@
 /**
  * The console's "Answer a questionnaire" button in a real headless Chromium against a real Folio
- * (keyword search, extractive answers): pick a CSV questionnaire, watch its progress, download the
- * filled copy; a PDF picked by mistake is refused with its reason. Skipped, with the reason, where no
- * Chromium binary is installed.
+ * (keyword search, extractive answers): pick a CSV questionnaire, see what was found (header row,
+ * question column, first questions) and pick another column, answer it, watch its progress, download
+ * the filled copy; a PDF picked by mistake is refused with its reason. Skipped, with the reason, where
+ * no Chromium binary is installed.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -54,13 +55,55 @@ describe.skipIf(!chromiumPath || !hasSharedData)("console questionnaire (headles
     await server?.close();
   });
 
+  it("shows what was found before answering, and answers with the column picked instead", async () => {
+    // A title row above the header, and the questions in the second column under no name.
+    const titled =
+      "Vendor review — please answer every question\n\nID,,Notes\nQ1,How long are backups kept?,see policy\nQ2,How many visitor parking spaces are there?,\n";
+    await page.setInputFiles("#questionnaire-input", {
+      name: "titled.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(titled),
+    });
+    const card = page.locator('[data-role="questionnaire"]').last();
+    const found = card.locator('[data-role="questionnaire-found"]');
+    await found.waitFor({ timeout: 60_000 });
+    expect(await found.textContent()).toBe('Sheet "titled": header row 3, question column B, 2 questions');
+    expect(await card.locator(".questionnaire-preview li").allTextContents()).toEqual([
+      "How long are backups kept?",
+      "How many visitor parking spaces are there?",
+    ]);
+    // Picking another column reads the file again with it.
+    await card.locator('[data-role="questionnaire-column"]').selectOption("C");
+    await card
+      .locator('[data-role="questionnaire-found"]', { hasText: "question column C" })
+      .waitFor({ timeout: 60_000 });
+    expect(await card.locator('[data-role="questionnaire-found"]').textContent()).toBe(
+      'Sheet "titled": header row 3, question column C ("Notes"), 1 question',
+    );
+    await card.locator('[data-role="questionnaire-column"]').selectOption("B");
+    await card
+      .locator('[data-role="questionnaire-found"]', { hasText: "question column B" })
+      .waitFor({ timeout: 60_000 });
+    await card.locator('[data-role="questionnaire-start"]').click();
+    await page.locator('[data-role="questionnaire"][data-status="succeeded"]').last().waitFor({ timeout: 120_000 });
+    expect(await card.locator('[data-role="questionnaire-status"]').textContent()).toMatch(
+      /^2\/2 done · 1 answered · 1 not found · took \d+ s$/,
+    );
+  });
+
   it("answers a picked questionnaire with progress and offers the filled copy for download", async () => {
     await page.setInputFiles("#questionnaire-input", {
       name: "review.csv",
       mimeType: "text/csv",
       buffer: Buffer.from(QUESTIONNAIRE),
     });
-    const card = page.locator('[data-role="questionnaire"][data-status="succeeded"]');
+    const preview = page.locator('[data-role="questionnaire"]').last().locator('[data-role="questionnaire-found"]');
+    await preview.waitFor({ timeout: 60_000 });
+    expect(await preview.textContent()).toBe(
+      'Sheet "review": header row 1, question column A ("Question"), 2 questions',
+    );
+    await page.locator('[data-role="questionnaire"]').last().locator('[data-role="questionnaire-start"]').click();
+    const card = page.locator('[data-role="questionnaire"][data-status="succeeded"]', { hasText: "review.csv" });
     await card.waitFor({ timeout: 120_000 });
     expect(await card.locator('[data-role="questionnaire-status"]').textContent()).toMatch(
       /^2\/2 done · 1 answered · 1 not found · took \d+ s$/,

@@ -4,6 +4,7 @@
  * and adds the answer fields; a Word questionnaire comes back as Word with the answers in its table; a
  * file that is no questionnaire fails with its reason and exit 1, an --out of another format with exit 2.
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -102,6 +103,75 @@ describe.skipIf(!hasSharedData)("folio questionnaire fill", () => {
     expect(refused.stderr).toMatch(
       /not a questionnaire Folio can fill — upload an Excel workbook .*\[questionnaire_unsupported_type\]/,
     );
+  }, 600_000);
+
+  it("--dry-run prints the sheet, header row, question column and first questions, and answers nothing", async () => {
+    const titled = path.join(directory, "titled.csv");
+    await writeFile(
+      titled,
+      [
+        "Vendor security and policy review — please answer every question",
+        "",
+        "ID,Question,Response options,Reviewer notes",
+        "Backups",
+        "Q1,How long are backups kept?,,",
+        "Q2,Are backup media encrypted?,Yes | No,",
+        "Q3,Encryption,,",
+        "Access",
+        "Q4,How often is administrator access reviewed?,,",
+        "",
+      ].join("\n"),
+    );
+    const dry = await runFolioCli(
+      ["questionnaire", "fill", titled, "--space", "s1", "--dry-run"],
+      environment(),
+      180_000,
+    );
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(
+      [
+        "titled.csv: 3 questions found; 3 rows skipped (not questions)",
+        '  sheet "titled": header row 3, question column B ("Question"), 3 questions',
+        "    1. How long are backups kept?",
+        "    2. Are backup media encrypted?",
+        "    3. How often is administrator access reviewed?",
+        "    not asked: 2 section names, 1 single word",
+        "Another column: --column C (a letter, a number or its header); another sheet: --sheet N.",
+        "",
+      ].join("\n"),
+    );
+    const json = await runFolioCli(
+      ["questionnaire", "fill", titled, "--space", "s1", "--dry-run", "--json"],
+      environment(),
+      180_000,
+    );
+    expect(json.code).toBe(0);
+    expect(jsonLines(json.stdout)).toEqual([
+      expect.objectContaining({
+        fileName: "titled.csv",
+        format: "csv",
+        questions: 3,
+        skipped: 3,
+        sheets: [
+          expect.objectContaining({
+            headerRow: 3,
+            questionColumn: "B",
+            questionHeader: "Question",
+            questions: 3,
+            skipped: { section: 2, single_word: 1 },
+          }),
+        ],
+      }),
+    ]);
+    const empty = await runFolioCli(
+      ["questionnaire", "fill", titled, "--space", "s1", "--dry-run", "--column", "D"],
+      environment(),
+      180_000,
+    );
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('Column "D" holds no question text — name another one with --column.');
+    // Nothing was written beside the questionnaire.
+    expect(existsSync(path.join(directory, "titled (filled).csv"))).toBe(false);
   }, 600_000);
 
   it("works through a running folio serve", async () => {

@@ -11,6 +11,7 @@ import path from "node:path";
 import { AuthenticationError } from "botframework-connector";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTeamsAdapter, type TeamsAdapter } from "../../adapters/teams/teams-adapter.js";
+import { createTeamsConversationState } from "../../adapters/teams/teams-conversation-state.js";
 import { createFolio, type Folio } from "../../src/composition-root.js";
 import { loadConfig } from "../../src/config/config.js";
 import { silentLogger } from "../../src/logger.js";
@@ -300,6 +301,13 @@ describe.skipIf(!hasSharedData)("Teams adapter over HTTP (real CloudAdapter, rea
     const root = channelMention("What does PerksPlus cover?");
     await postActivity(root);
     const first = await waitForAnswer(root.conversation.id, 0);
+    // The thread's turns are stored just after the answer is sent: the follow-up comes once they are.
+    const threadState = createTeamsConversationState(folio.catalog);
+    await waitFor(
+      async () => (await threadState.threadTurns(root.conversation.id)).length === 2,
+      30_000,
+      "the thread's turns to be stored",
+    );
     const followUp = channelMention("Is there a limit?", { rootId: root.id });
     const before = standIn.callsIn(root.conversation.id).length;
     await postActivity(followUp);

@@ -91,6 +91,8 @@ describe("DOCX questionnaires come back as DOCX", () => {
       ["Table 2", 4, "Which regions host customer data?", "Data protection"],
       ["Table 2", 6, "Describe how administrator access is reviewed & logged", "Access & <review>"],
       ["Table 3", 2, "The vendor shall keep backups for at least 30 days.", null],
+      // A requirement sentence alone in its row is a question, not a section heading (#32).
+      ["Table 3", 3, "The vendor shall report incidents within 24 hours.", null],
     ]);
     expect(copy.fileName).toBe("security (filled).docx");
     expect(copy.mediaType).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");

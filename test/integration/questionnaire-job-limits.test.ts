@@ -174,18 +174,18 @@ describe("questionnaire job limits", () => {
     const pipeline = heldPipeline();
     const priority = createInteractivePriority({ maxWaitMs: 60_000 });
     const service = serviceWith(pipeline, priority);
-    const job = await service.submit({ bytes: csv("Is it backed up?"), fileName: "b.csv", spaceId: "s" });
-    await pipeline.whenAsked("Is it backed up?");
+    const job = await service.submit({ bytes: csv("Are backups encrypted?"), fileName: "b.csv", spaceId: "s" });
+    await pipeline.whenAsked("Are backups encrypted?");
     const endQuestion = priority.begin();
     // The row gave way: asked once so far, waiting for its turn again.
     await new Promise((resolve) => setImmediate(resolve));
-    expect(pipeline.asked).toEqual(["Is it backed up?"]);
+    expect(pipeline.asked).toEqual(["Are backups encrypted?"]);
     endQuestion();
     await new Promise<void>((resolve) => {
       const check = () => (pipeline.asked.length === 2 ? resolve() : setImmediate(check));
       check();
     });
-    pipeline.release("Is it backed up?");
+    pipeline.release("Are backups encrypted?");
     const settled = await service.whenSettled(job.id);
     expect(settled?.counts).toEqual({ answered: 1, not_found: 0, needs_review: 0, error: 0, pending: 0 });
     const [row] = await createQuestionnaireJobStore(client).listRows(job.id);

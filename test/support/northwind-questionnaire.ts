@@ -1,8 +1,9 @@
 /**
  * Northwind's page-QA questions written into an XLSX questionnaire, the way a customer would send it:
  * a cover sheet, then a sheet with a numbered question column, a section heading row every 25
- * questions and a Yes/No choices column on every seventh question. Used by the questionnaire
- * benchmark to compare the filled copy's Sources with `folio eval answers` on the same questions.
+ * questions and a Yes/No choices column on every seventh question — and, with `preamble`, a title row,
+ * two instruction rows and an empty row above the header (#32). Used by the questionnaire benchmark to
+ * compare the filled copy's Sources with `folio eval answers` on the same questions.
  */
 import { readFile } from "node:fs/promises";
 import ExcelJS from "exceljs";
@@ -13,12 +14,24 @@ export type NorthwindQuestionnaire = {
   /** One entry per question, in order: its sheet row and its gold pages. */
   questions: Array<{ question: string; rowNumber: number; gold: Array<{ file: string; page: number }> }>;
   sheetName: string;
+  /** The header row of the questions sheet (1, or 5 with the preamble). */
+  headerRow: number;
 };
+
+/** A title naming "question" and instructions above the header, as vendor reviews often start. */
+const PREAMBLE = [
+  ["Benefits due-diligence review — please answer every question"],
+  ["Instructions: answer each question in the Answer column and cite the plan document and page."],
+  ["Use the Choices column where one is given; leave the Owner column as it is."],
+];
 
 const SECTIONS_EVERY = 25;
 const CHOICES_EVERY = 7;
 
-export async function buildNorthwindQuestionnaire(datasetPath: string): Promise<NorthwindQuestionnaire> {
+export async function buildNorthwindQuestionnaire(
+  datasetPath: string,
+  options: { preamble?: boolean } = {},
+): Promise<NorthwindQuestionnaire> {
   const entries = (await readFile(datasetPath, "utf8"))
     .split("\n")
     .filter((line) => line.trim().length > 0)
@@ -34,8 +47,13 @@ export async function buildNorthwindQuestionnaire(datasetPath: string): Promise<
   const sheetName = "Questions";
   const sheet = workbook.addWorksheet(sheetName);
   sheet.columns = [{ width: 6 }, { width: 80 }, { width: 16 }, { width: 12 }];
-  sheet.addRow(["No.", "Question", "Choices", "Owner"]);
-  sheet.getRow(1).font = { bold: true };
+  if (options.preamble) {
+    for (const row of PREAMBLE) sheet.addRow(row);
+    sheet.getCell("A1").font = { bold: true, size: 14 };
+    sheet.addRow([]);
+  }
+  const header = sheet.addRow(["No.", "Question", "Choices", "Owner"]);
+  header.font = { bold: true };
   const questions: NorthwindQuestionnaire["questions"] = [];
   entries.forEach((entry, index) => {
     if (index % SECTIONS_EVERY === 0) {
@@ -50,5 +68,10 @@ export async function buildNorthwindQuestionnaire(datasetPath: string): Promise<
     ]);
     questions.push({ question: entry.question, rowNumber: row.number, gold: entry.gold });
   });
-  return { bytes: new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer), questions, sheetName };
+  return {
+    bytes: new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer),
+    questions,
+    sheetName,
+    headerRow: header.number,
+  };
 }

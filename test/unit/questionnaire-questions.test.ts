@@ -43,6 +43,9 @@ describe("findQuestions", () => {
         sectionColumn: null,
         headerRow: 1,
         columnCount: 3,
+        headerRows: [1],
+        questionHeader: "Question",
+        skipped: { section: 2 },
       },
     ]);
     expect(read.questions.map((question) => [question.rowNumber, question.text, question.section])).toEqual([

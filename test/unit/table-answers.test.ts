@@ -29,7 +29,7 @@ const SALES = table([
 ]);
 
 function answer(question: string, source: NumberedSource = SALES, scale: "million" | null = "million") {
-  const found = answerFromTables(question, [source], () => scale);
+  const found = answerFromTables(question, [source], { scaleOf: () => scale });
   return found === null ? null : { text: found.write(1), value: found.value };
 }
 
@@ -215,29 +215,41 @@ describe("answerFromTables", () => {
       ["R&D expenses", 0.86],
       ["Selling and marketing", 0.71],
     ]);
-    expect(
-      answerFromTables(
-        question,
-        [expenses],
-        () => null,
-        () => new Set(),
-        () => meanings,
-      )?.write(1),
-    ).toBe("R&D expenses in 2019 was 120 million [1].");
+    expect(answerFromTables(question, [expenses], { meaningOf: () => meanings })?.write(1)).toBe(
+      "R&D expenses in 2019 was 120 million [1].",
+    );
     // Two labels about as close in meaning decide nothing.
     const tied = new Map([
       ["R&D expenses", 0.86],
       ["Selling and marketing", 0.85],
     ]);
+    expect(answerFromTables(question, [expenses], { meaningOf: () => tied })).toBeNull();
+  });
+
+  it("leaves the words of the name a document is about out of its rows' match", () => {
+    const segments = table([
+      ["(in thousands)", "2022", "2021"],
+      ["Resorts net revenues", "8,398,372", "2,297,282"],
+      ["Net revenues", "13,127,485", "9,680,140"],
+    ]);
+    const question = "What were MGM Resorts' net revenues in 2021?";
+    expect(answerFromTables(question, [segments])?.write(1)).toBe(
+      "Resorts net revenues in 2021 was 2,297,282 thousand [1].",
+    );
+    expect(answerFromTables(question, [segments], { ownNamesOf: () => ["MGM Resorts"] })?.write(1)).toBe(
+      "Net revenues in 2021 was 9,680,140 thousand [1].",
+    );
+    // …unless a row is named by it: "Bell Wireless" is a segment's row in Bell's own report.
+    const bell = table([
+      ["", "Q4 2019", "Q4 2018"],
+      ["Bell Wireless", "2,493", "2,407"],
+      ["Total BCE operating revenues", "6,316", "6,215"],
+    ]);
     expect(
-      answerFromTables(
-        question,
-        [expenses],
-        () => null,
-        () => new Set(),
-        () => tied,
-      ),
-    ).toBeNull();
+      answerFromTables("What was the operating revenues for Q4 2019 for Bell Wireless?", [bell], {
+        ownNamesOf: () => ["Bell Wireless"],
+      })?.write(1),
+    ).toBe("Bell Wireless in Q4 2019 was 2,493 [1].");
   });
 
   it("answers nothing when no row names what the question asks", () => {

@@ -108,6 +108,23 @@ describe("Teams citations", () => {
     );
   });
 
+  it("lists a citation the text does not mark under further sources, so Teams can show it", () => {
+    const text = buildAnswerText(
+      answer({
+        answer: "Up to $1000 a year [1].",
+        citations: [citation(), citation({ n: 2, pageStart: 5, pageEnd: 5 })],
+      }),
+    );
+    expect(text).toBe(
+      [
+        "Up to $1000 a year [1].",
+        "",
+        "**Further sources:**",
+        "- PerksPlus Health and Wellness Reimbursement… (contoso-perksplus.pdf) — p. 5 [2]",
+      ].join("\n"),
+    );
+  });
+
   it("numbers streaming updates and carries the stream id", () => {
     expect(buildStreamingActivity("streaming", "Up to", { streamId: "m1", sequence: 2 })).toEqual({
       type: "typing",

@@ -19,6 +19,7 @@ import type { GridColumn, GridRow } from "./table-grid.js";
 import { columnForPeriod, defaultColumns, namedColumns, type RowMatch } from "./table-operands.js";
 import { type Cell, cellOf, MINIMUM_ROW_SCORE, type Plan, type Reading, type Terms } from "./table-reading.js";
 import {
+  amountsFor,
   capitalized,
   columnPhrase,
   listed,
@@ -142,11 +143,11 @@ export function itemsPlan(reading: Reading, matches: readonly RowMatch[], terms:
         );
   }
   if (operation === "sum" || operation === "average") {
-    const numbers = cells.map((cell) => cell.value.number);
+    const numbers = amountsFor(cells);
     const isAverage = operation === "average";
     const result = isAverage ? average(numbers) : numbers.reduce((sum, value) => sum + value, 0);
     const places = isAverage ? computedDecimals(result) : Math.max(...cells.map((cell) => decimalsOf(cell.value.text)));
-    const inputs = cells.map((cell) => written(reading, cell));
+    const inputs = cells.map((cell, index) => written(reading, cell, numbers[index]));
     const names = listed(cells.map(nameOf));
     const total = formatAmount(roundTo(result, places), unit, places);
     return finish(
@@ -159,7 +160,7 @@ export function itemsPlan(reading: Reading, matches: readonly RowMatch[], terms:
   const decimals = Math.max(decimalsOf(a.value.text), decimalsOf(b.value.text));
   const difference = roundTo(a.value.number - b.value.number, decimals);
   const value = { items: [plainNumber(difference)], scale: scaleName(unit) };
-  // "How much more A than B?" is answered by how much more; "the difference between A and B" by A less B, signed.
+  // "How much more A than B?" is answered by how much more.
   if (/\b(?:more|less|higher|lower|greater|smaller|larger|bigger)\b/i.test(reading.question.text)) {
     const relation = difference >= 0 ? "more than" : "less than";
     return finish(
@@ -167,8 +168,10 @@ export function itemsPlan(reading: Reading, matches: readonly RowMatch[], terms:
       value,
     );
   }
+  // "The difference between A and B" is a gap: said as its size, with which of the two is larger.
+  const [larger, smaller] = difference >= 0 ? [a, b] : [b, a];
   return finish(
-    `The difference between ${nameOf(a)} and ${nameOf(b)}${when} was ${formatAmount(difference, unit, decimals)} (${written(reading, a)} less ${written(reading, b)})`,
-    value,
+    `The difference between ${nameOf(a)} and ${nameOf(b)}${when} was ${formatAmount(Math.abs(difference), unit, decimals)}: ${nameOf(larger)} (${written(reading, larger)}) against ${nameOf(smaller)} (${written(reading, smaller)})`,
+    { items: [plainNumber(Math.abs(difference))], scale: scaleName(unit) },
   );
 }

@@ -9,7 +9,17 @@ import { average, computedDecimals, decimalsOf, formatAmount, plainNumber, round
 import type { GridColumn, GridRow } from "./table-grid.js";
 import { labelTerms, namedColumns, type RowMatch } from "./table-operands.js";
 import { askedColumns, type Cell, cellOf, type Plan, type Reading, type Terms } from "./table-reading.js";
-import { capitalized, cleanLabel, listed, periodName, scaleName, subjectOf, unitOf, written } from "./table-wording.js";
+import {
+  amountsFor,
+  capitalized,
+  cleanLabel,
+  listed,
+  periodName,
+  scaleName,
+  subjectOf,
+  unitOf,
+  written,
+} from "./table-wording.js";
 
 const TOTAL = /^(?:total|net|sub-?total)\b/i;
 
@@ -154,13 +164,13 @@ export function sectionTotal(reading: Reading, terms: Terms): Plan | null {
   const cells = section.rows.map((row) => cellOf(row, column)).filter((cell): cell is Cell => cell !== null);
   const first = cells[0];
   if (first === undefined || cells.length < 2) return null;
-  const numbers = cells.map((cell) => cell.value.number);
+  const numbers = amountsFor(cells);
   const isAverage = reading.question.operation === "average";
   const result = isAverage ? average(numbers) : numbers.reduce((sum, value) => sum + value, 0);
   const places = isAverage ? computedDecimals(result) : Math.max(...cells.map((cell) => decimalsOf(cell.value.text)));
   const unit = unitOf(reading, first);
   const total = formatAmount(roundTo(result, places), unit, places);
-  const inputs = cells.map((cell) => written(reading, cell));
+  const inputs = cells.map((cell, index) => written(reading, cell, numbers[index]));
   const name = cleanLabel(section.section);
   const sentence = isAverage
     ? `The average of the ${cells.length} items under ${name} was ${total} ((${inputs.join(" + ")}) / ${cells.length})`

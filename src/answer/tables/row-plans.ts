@@ -27,6 +27,7 @@ import {
   type Terms,
 } from "./table-reading.js";
 import {
+  amountsFor,
   capitalized,
   columnPhrase,
   listed,
@@ -83,6 +84,17 @@ function changeColumns(reading: Reading, match: RowMatch, terms: Terms): [GridCo
   return latest === undefined || previous === null ? null : [previous, latest];
 }
 
+/** The row's value in a "% Change" column the table prints, when there is one. */
+function printedChange(reading: Reading, match: RowMatch): { text: string; number: number } | null {
+  const column = reading.grid.columns.find(
+    (candidate) =>
+      candidate.period === null &&
+      /%\s*change|percent(?:age)?\s+change|change\s*\(?%|%\s*variance/i.test(candidate.header),
+  );
+  const value = column === undefined ? null : match.row.values[column.index - 1];
+  return value?.number == null ? null : { text: value.text.trim(), number: value.number };
+}
+
 /** "Other fell by $12.6 million, from $56.7 million in 2018 to $44.1 million in 2019 (-22.2%)." */
 export function change(reading: Reading, match: RowMatch, terms: Terms): Plan | null {
   const columns = changeColumns(reading, match, terms);
@@ -99,7 +111,14 @@ export function change(reading: Reading, match: RowMatch, terms: Terms): Plan | 
   const direction = difference > 0 ? "rose" : "fell";
   const fromPhrase = `${written(reading, from)} ${columnPhrase(from.column, reading.grid)}`;
   const toPhrase = `${written(reading, to)} ${columnPhrase(to.column, reading.grid)}`;
-  const percentText = ratio === null ? "" : formatAmount(ratio, PERCENT_UNIT, computedDecimals(ratio));
+  // A table that prints the row's percentage change is quoted as printed ("31%"), not worked out again (31.3%).
+  const printed = asksPercent ? printedChange(reading, match) : null;
+  const percentText =
+    printed !== null
+      ? `${printed.text.replace(/%$/, "")}%`
+      : ratio === null
+        ? ""
+        : formatAmount(ratio, PERCENT_UNIT, computedDecimals(ratio));
   const amount = formatAmount(difference, unit, decimals, false);
   const sign = difference < 0 ? "-" : "+";
   const sentence =
@@ -108,7 +127,7 @@ export function change(reading: Reading, match: RowMatch, terms: Terms): Plan | 
       : asksPercent
         ? `${subject} ${direction} by ${percentText.replace(/^-/, "")}, from ${fromPhrase} to ${toPhrase} (a change of ${sign}${amount})`
         : `${subject} ${direction} by ${amount}, from ${fromPhrase} to ${toPhrase}${percentText === "" ? "" : ` (${ratio !== null && ratio > 0 ? "+" : ""}${percentText})`}`;
-  const value = asksPercent ? (ratio ?? 0) : difference;
+  const value = asksPercent ? (printed?.number ?? ratio ?? 0) : difference;
   return plan(reading, match, sentence, {
     items: [plainNumber(value)],
     scale: asksPercent ? "percent" : scaleName(unit),
@@ -129,11 +148,12 @@ export function aggregate(reading: Reading, match: RowMatch, terms: Terms): Plan
   const first = cells[0];
   if (first === undefined || cells.length < 2) return null;
   const unit = unitOf(reading, first);
-  const numbers = cells.map((cell) => cell.value.number);
+  const numbers = amountsFor(cells);
   const result = isAverage ? average(numbers) : numbers.reduce((sum, value) => sum + value, 0);
   const decimals = isAverage ? computedDecimals(result) : Math.max(...cells.map((cell) => decimalsOf(cell.value.text)));
   const inputs = cells.map(
-    (cell) => `${cell.value.number < 0 ? "-" : ""}${formatDigits(cell.value.number, decimalsOf(cell.value.text))}`,
+    (cell, index) =>
+      `${(numbers[index] ?? 0) < 0 ? "-" : ""}${formatDigits(numbers[index] ?? 0, decimalsOf(cell.value.text))}`,
   );
   const periods = listed(cells.map((cell) => periodName(cell.column)));
   const subject = subjectOf(match.row);

@@ -10,6 +10,7 @@ import { analyzeText } from "../../retrieval/text-analyzer.js";
 import type { AnswerValue } from "../answer-events.js";
 import type { QuotedPassage } from "../citations.js";
 import type { NumberedSource } from "../generator.js";
+import { uniqueTerms } from "../sentence-scoring.js";
 import type { UnitScale } from "../table-cells.js";
 import { itemsPlan, namedRows } from "./item-plans.js";
 import { lineTables } from "./line-tables.js";
@@ -146,15 +147,28 @@ const MINIMUM_COVERAGE = 0.25;
  * The best answer any of the table passages among `sources` gives to `question`; null when none holds
  * what it names. `scaleOf` gives a document's unit note when its table states none.
  */
+export type TableReadingOptions = {
+  /** A document's unit note, when its table states none. */
+  scaleOf?: (source: NumberedSource) => UnitScale | null;
+  /** Words of the sentence that introduces a source's table elsewhere in its document ("… were as follows:"). */
+  captionOf?: (source: NumberedSource) => ReadonlySet<string>;
+  /** Row labels' meaning matches with the question's measure (label-meaning.ts), by source. */
+  meaningOf?: (source: NumberedSource) => ReadonlyMap<string, number>;
+  /**
+   * The names a source's document is about ("MGM Resorts" in MGM's own report): their words name the
+   * company, not a row ("Las Vegas Strip Resorts net revenues"), and are left out of the question's there.
+   */
+  ownNamesOf?: (source: NumberedSource) => readonly string[];
+};
+
 export function answerFromTables(
   questionText: string,
   sources: readonly NumberedSource[],
-  scaleOf: (source: NumberedSource) => UnitScale | null = () => null,
-  /** Words of the sentence that introduces a source's table elsewhere in its document ("… were as follows:"). */
-  captionOf: (source: NumberedSource) => ReadonlySet<string> = () => new Set(),
-  /** Row labels' meaning matches with the question's measure (label-meaning.ts), by source. */
-  meaningOf: (source: NumberedSource) => ReadonlyMap<string, number> = () => new Map(),
+  options: TableReadingOptions = {},
 ): TableAnswer | null {
+  const scaleOf = options.scaleOf ?? (() => null);
+  const captionOf = options.captionOf ?? (() => new Set<string>());
+  const meaningOf = options.meaningOf ?? (() => new Map<string, number>());
   const question = readTableQuestion(questionText);
   let best: TableAnswer | null = null;
   for (const [rank, source] of sources.entries()) {
@@ -172,8 +186,10 @@ export function answerFromTables(
               penalty: PROSE_PENALTY,
             })),
           ];
+    const ownNames = options.ownNamesOf?.(source) ?? [];
     for (const { grid, sentence, penalty } of readings) {
-      const found = answerFromGrid(question, grid, rank, penalty, source, scaleOf, captionOf, meaningOf, sentence);
+      const asked = withoutOwnNames(question, ownNames, grid);
+      const found = answerFromGrid(asked, grid, rank, penalty, source, scaleOf, captionOf, meaningOf, sentence);
       if (found !== null && (best === null || found.score > best.score)) best = found;
     }
   }
@@ -214,6 +230,22 @@ function answerFromGrid(
     value: plan.value,
     rowLabels: plan.rows.map((row) => `${row.label} ${row.section ?? ""}`.trim()),
   };
+}
+
+/**
+ * The question less the words of the names its document is about, unless a row of this grid is named by
+ * one ("Bell Wireless" is a segment's row in Bell's own report, "MGM Resorts" no row of MGM's).
+ */
+function withoutOwnNames(question: TableQuestion, ownNames: readonly string[], grid: TableGrid): TableQuestion {
+  const labels = grid.rows.map((row) => labelTerms(row.label));
+  const dropped = new Set<string>();
+  for (const name of ownNames) {
+    const terms = uniqueTerms(name);
+    if (terms.size === 0 || labels.some((label) => [...terms].every((term) => label.has(term)))) continue;
+    for (const term of terms) dropped.add(term);
+  }
+  if (dropped.size === 0) return question;
+  return { ...question, terms: question.terms.filter((term) => !dropped.has(term.term)) };
 }
 
 /** The measure words of a question, as asked (periods and question words left out): what a label's meaning is matched with. */

@@ -213,8 +213,16 @@ export function columnForPeriod(
  * The columns a question that names no period reads a row in: those whose header words it holds, else
  * the period columns (amounts, not percentages, unless asked), else every column with a number.
  */
+/** A column of years ("Last Fiscal Year of Expiration: 2039"): its numbers are dates, not amounts. */
+function holdsYears(grid: TableGrid, column: GridColumn): boolean {
+  const texts = grid.rows.map((row) => row.values[column.index - 1]?.text ?? "").filter((text) => /\d/.test(text));
+  return texts.length > 0 && texts.every((text) => /^(?:19|20)\d{2}\b/.test(text.trim()));
+}
+
 export function defaultColumns(grid: TableGrid, terms: readonly QuestionTerm[], row: GridRow): GridColumn[] {
-  const withNumber = grid.columns.filter((column) => row.values[column.index - 1]?.number != null);
+  const withNumber = grid.columns.filter(
+    (column) => row.values[column.index - 1]?.number != null && !holdsYears(grid, column),
+  );
   const named = withNumber.filter((column) => headerMatches(column, terms) > 0);
   if (named.length > 0) {
     const most = Math.max(...named.map((column) => headerMatches(column, terms)));

@@ -54,7 +54,7 @@ export type TableQuestion = {
 /** Words every figure question uses that name no row or column. */
 const QUESTION_WORDS = new Set(
   analyzeText(
-    "what which who whom whose when where why how much many is are was were be been being do does did has have had the a an of in on at for from to by with between and or as than that this these those its it their there amount amounts value values figure figures number company company's group group's year years fiscal period periods respectively respective what's please during end ended ending year-end as compared compare comparison reported report table shown given listed provided both all each",
+    "what which who whom whose when where why how much many is are was were be been being do does did has have had the a an of in on at for from to by with between and or as than that this these those its it their there amount amounts value values figure figures number company company's group group's year years fiscal period periods respectively respective what's please during end ended ending year-end as compared compare comparison table shown given listed provided both all each",
   ),
 );
 
@@ -135,7 +135,7 @@ const SCALE_WORDS: Record<string, number> = {
 /** "exceed $200,000 thousand", "more than 5 million", "lower than $2.00": the threshold a count compares with. */
 function thresholdOf(question: string): TableQuestion["threshold"] {
   const match =
-    /(?:exceed(?:ed|s)?|above|over|more\s+than|greater\s+than|higher\s+than|at\s+least|larger\s+than|in\s+excess\s+of|below|under|less\s+than|lower\s+than|fewer\s+than|smaller\s+than|at\s+most)\s+(?:the\s+)?(?:[$€£¥]\s?)?(-?[\d,]*\.?\d+)\s*(%|thousands?|millions?|billions?|k|m|bn)?\b/i.exec(
+    /(?:exceed(?:ed|s)?|above|over|more\s+than|greater\s+than|higher\s+than|at\s+least|larger\s+than|in\s+excess\s+of|below|under|less\s+than|lower\s+than|fewer\s+than|smaller\s+than|at\s+most)\s*(?:the\s+)?(?:[$€£¥]\s?)?(-?[\d,]*\.?\d+)\s*(%|thousands?|millions?|billions?|k|m|bn)?\b/i.exec(
       question,
     );
   if (match === null) return null;
@@ -155,7 +155,7 @@ function firstMatch(pattern: RegExp, text: string): OperationCue | null {
 
 /** Questions about text, however they name a figure: what led to it, why, how it is derived. */
 const ABOUT_TEXT =
-  /^\s*(?:why|how\s+(?:is|are|was|were|does|do|did)\b[^?]*\b(?:calculated|derived|determined|measured|defined|computed|presented|recognized|estimated)\b|what\s+(?:led|leads|caused|causes|drove|drives|resulted|contributed)\b|what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:\w+\s+)?(?:reasons?|causes?|drivers?|factors?)\b)|\b(?:driven\s+by|due\s+to\s+what|attributable\s+to\s+what|based\s+(?:on|upon)\s*\??\s*$)\b/i;
+  /^\s*(?:why|how\s+(?:is|are|was|were|does|do|did)\b[^?]*\b(?:calculated|derived|determined|measured|defined|computed|presented|recognized|estimated)\b|what\s+(?:led|leads|caused|causes|drove|drives|resulted|contributed)\b|what\s+(?:was|were|is|are)\s+(?:the\s+)?(?:\w+\s+)?(?:reasons?|causes?|drivers?|factors?)\b)|\b(?:driven\s+by|due\s+to\s+what|attributable\s+to\s+what)\b|\b(?:based\s+(?:on|upon)|influenced\s+by|affected\s+by|impacted\s+by|driven\s+by|depends?\s+on)\s*\??\s*$/i;
 
 function operationOf(
   question: string,

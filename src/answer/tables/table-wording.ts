@@ -17,7 +17,7 @@ export function cleanLabel(label: string): string {
   return label
     .replace(/\s*\((?:\d{1,2}|[a-z]|[ivx]+)\)\s*$/i, "")
     .replace(/\s*\[\d+\]\s*$/, "")
-    .replace(/[:*]+$/, "")
+    .replace(/[\s:*.]+$/, "")
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -109,9 +109,9 @@ export function unitOf(reading: Reading, cell: Cell): Unit {
   return { currency: percent ? null : (cell.value.currency ?? tableCurrency), scale, percent };
 }
 
-/** A cell's amount as printed, with its unit: "$1,452.4 million". */
-export function written(reading: Reading, cell: Cell): string {
-  return formatAmount(cell.value.number, unitOf(reading, cell), decimalsOf(cell.value.text));
+/** A cell's amount as printed, with its unit: "$1,452.4 million"; `number` in its place when given (a deduction's size). */
+export function written(reading: Reading, cell: Cell, number = cell.value.number): string {
+  return formatAmount(number, unitOf(reading, cell), decimalsOf(cell.value.text));
 }
 
 export function scaleName(unit: Unit): AnswerValue["scale"] {
@@ -136,4 +136,20 @@ export function quoteRows(grid: TableGrid, rows: readonly GridRow[]): QuotedPass
   const start = Math.min(...unique.map((row) => row.start));
   const end = Math.max(...unique.map((row) => row.end));
   return { text, start, end };
+}
+
+/** A row that says it is deducted ("Less voyage expenses (141,770)"): its amount is what is deducted. */
+const DEDUCTION = /^\s*less\b/i;
+
+/**
+ * The numbers an average or a sum is worked from: a row that says it is deducted and prints negative
+ * ("Less voyage expenses (141,770)") is averaged as the amounts deducted — "the average voyage expenses"
+ * are a cost, not a negative figure; any other row keeps the signs it prints.
+ */
+export function amountsFor(cells: readonly Cell[]): number[] {
+  const numbers = cells.map((cell) => cell.value.number);
+  const deductions = cells.every(
+    (cell) => cell.value.number < 0 && DEDUCTION.test(`${cell.row.label} ${cell.row.section ?? ""}`),
+  );
+  return deductions ? numbers.map((number) => Math.abs(number)) : numbers;
 }

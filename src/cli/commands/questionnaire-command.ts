@@ -1,14 +1,21 @@
 /**
- * `folio questionnaire fill <file> --space S --out <file> [--sheet N] [--column C] [--json]`: answers
- * every question of a questionnaire from the space's documents and writes the filled copy. Progress
- * goes to stderr ("61/245 done · 58 answered · 2 min left"); Ctrl-C cancels the job (the rows answered
- * so far are kept in the catalog); the summary (or one JSON object) goes to stdout.
+ * `folio questionnaire fill <file> --space S --out <file> [--sheet N] [--column C] [--dry-run] [--json]`:
+ * answers every question of a questionnaire from the space's documents and writes the filled copy.
+ * What was found (sheet, header row, question column, number of questions, the first three) is printed
+ * first — with `--dry-run` only that, nothing answered or stored. Progress goes to stderr ("61/245 done ·
+ * 58 answered · 2 min left"); Ctrl-C cancels the job (the rows answered so far are kept in the catalog);
+ * the summary (or one JSON object) goes to stdout, with the rows skipped as no questions.
  */
 import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { FolioError } from "../../errors.js";
 import { describeFormat, filledExtension, formatFromFileName } from "../../questionnaire/filled-file-name.js";
-import { describeProgress, type QuestionnaireProgress } from "../../questionnaire/questionnaire-progress.js";
+import { describePreview } from "../../questionnaire/questionnaire-preview.js";
+import {
+  describeProgress,
+  describeSkipped,
+  type QuestionnaireProgress,
+} from "../../questionnaire/questionnaire-progress.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../cli-options.js";
 import type { QuestionnaireBackend } from "../questionnaire-backend.js";
@@ -49,13 +56,21 @@ export async function runQuestionnaireCommand(
   const [subcommand, file, ...extra] = words;
   if (subcommand !== "fill" || file === undefined || extra.length > 0) {
     throw new UsageError(
-      "questionnaire needs: folio questionnaire fill <file> --space S --out <file> [--sheet N] [--column C] [--json]",
+      "questionnaire needs: folio questionnaire fill <file> --space S --out <file> [--sheet N] [--column C] [--dry-run] [--json]",
     );
   }
   const size = await stat(file).catch(() => null);
   if (!size?.isFile()) throw new UsageError(`questionnaire fill: ${file} is not a file`);
-  checkOutName(file, options.out);
+  if (!options.dryRun) checkOutName(file, options.out);
   const bytes = new Uint8Array(await readFile(file));
+  const readOptions = { bytes, fileName: path.basename(file), sheet: options.sheet, column: options.column };
+  if (options.dryRun) {
+    const preview = await backend.preview(readOptions);
+    process.stdout.write(options.json ? `${JSON.stringify(preview)}\n` : describePreview(preview));
+    return EXIT_CODES.ok;
+  }
+  // What will be asked, before anything is: a wrong column is seen at once, and Ctrl-C costs nothing yet.
+  if (!options.json) process.stderr.write(describePreview(await backend.preview(readOptions)));
   const submitted = await backend.submit({
     bytes,
     fileName: path.basename(file),
@@ -63,7 +78,6 @@ export async function runQuestionnaireCommand(
     sheet: options.sheet,
     column: options.column,
   });
-  if (!options.json) process.stderr.write(`${submitted.total} questions found in ${path.basename(file)}\n`);
 
   let interrupted = false;
   const onInterrupt = () => {
@@ -114,6 +128,7 @@ export async function runQuestionnaireCommand(
     needsReview: progress.needsReview,
     errors: progress.errors,
     pending: progress.pending,
+    skipped: progress.skipped ?? 0,
     seconds: Number((progress.elapsedMs / 1000).toFixed(1)),
   };
   if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -121,7 +136,7 @@ export async function runQuestionnaireCommand(
     if (process.stderr.isTTY) process.stderr.write("\x1b[2K");
     process.stdout.write(
       `${summary.status === "cancelled" ? "Cancelled; partly filled" : "Filled"} copy: ${out}\n` +
-        `${summary.answered} answered · ${summary.notFound} not found in the documents · ${summary.needsReview} need review · ${summary.errors} errors · ${summary.seconds} s\n`,
+        `${summary.answered} answered · ${summary.notFound} not found in the documents · ${summary.needsReview} need review · ${summary.errors} errors${summary.skipped > 0 ? ` · ${describeSkipped(summary.skipped)}` : ""} · ${summary.seconds} s\n`,
     );
   }
   return summary.status === "succeeded" ? EXIT_CODES.ok : EXIT_CODES.failure;
