@@ -8,7 +8,7 @@
  */
 import type { webApi } from "@slack/bolt";
 import type { ConversationTurn } from "../../src/answer/answer-events.js";
-import { literalMarkdown } from "../../src/answer/literal-links.js";
+import { literalMarkdown } from "../../src/answer/citations/literal-links.js";
 import type { SpaceId } from "../../src/domain/types.js";
 import { toFolioError } from "../../src/errors.js";
 import type { FolioCore } from "../../src/folio-core.js";

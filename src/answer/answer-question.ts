@@ -22,22 +22,22 @@ import {
   numberCitations,
   type QuotedPassage,
   uniqueCitations,
-} from "./citations.js";
-import { composeDirectAnswer } from "./compose-direct-answer.js";
-import { createDocumentFactsIndex } from "./evidence-coverage.js";
-import { missingNamesCaveat } from "./figure-evidence.js";
-import type { AnswerGenerator, NumberedSource } from "./generator.js";
-import { guardSources } from "./instruction-guard.js";
-import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
-import { analyzeQuestion, namesInTitles } from "./question-analysis.js";
-import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./rewrite-question.js";
-import type { LabelMeaning } from "./tables/label-meaning.js";
+} from "./citations/citations.js";
+import { composeDirectAnswer } from "./compose/compose-direct-answer.js";
+import { createDocumentFactsIndex } from "./evidence/evidence-coverage.js";
+import { missingNamesCaveat } from "./evidence/figure-evidence.js";
+import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./evidence/no-context.js";
+import type { LabelMeaning } from "./evidence/tables/label-meaning.js";
+import type { AnswerGenerator, NumberedSource } from "./generate/generator.js";
+import { guardSources } from "./generate/instruction-guard.js";
 import {
   LLM_UNAVAILABLE_NOTE,
   type LlmAnswering,
   UNVERIFIED_NOTE,
   writeVerifiedAnswer,
-} from "./write-verified-answer.js";
+} from "./generate/write-verified-answer.js";
+import { analyzeQuestion, namesInTitles } from "./question/question-analysis.js";
+import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./question/rewrite-question.js";
 
 export type AnswerServiceOptions = {
   /** Sources given to the generator. */

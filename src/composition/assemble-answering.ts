@@ -5,12 +5,12 @@
  * cannot: the assembly stops here.
  */
 import { type AnswerService, createAnswerService } from "../answer/answer-question.js";
-import { createExtractiveGenerator } from "../answer/extractive-generator.js";
-import { createLlmFollowUpRewriter } from "../answer/llm-follow-up-rewrite.js";
-import { createLlmGenerator } from "../answer/llm-generator.js";
-import { loadAnswerPrompts } from "../answer/prompt-templates.js";
-import { createLabelMeaning } from "../answer/tables/label-meaning.js";
-import type { LlmAnswering } from "../answer/write-verified-answer.js";
+import { createLabelMeaning } from "../answer/evidence/tables/label-meaning.js";
+import { createExtractiveGenerator } from "../answer/generate/extractive-generator.js";
+import { createLlmGenerator } from "../answer/generate/llm-generator.js";
+import { loadAnswerPrompts } from "../answer/generate/prompt-templates.js";
+import type { LlmAnswering } from "../answer/generate/write-verified-answer.js";
+import { createLlmFollowUpRewriter } from "../answer/question/llm-follow-up-rewrite.js";
 import type { FolioConfig } from "../config/config.js";
 import type { Embedder } from "../embedding/embedder.js";
 import type { LinkSigner } from "../links/signed-links.js";

@@ -11,7 +11,7 @@ import { leadWithApprovedAnswers } from "../answer-library/lead-with-approved-an
 import type { FolioConfig } from "../config/config.js";
 import type { Embedder } from "../embedding/embedder.js";
 import type { Logger } from "../logger.js";
-import { createInteractivePriority, type InteractivePriority } from "../questionnaire/interactive-priority.js";
+import { createInteractivePriority, type InteractivePriority } from "../questionnaire/jobs/interactive-priority.js";
 import { createQuestionnaireService, type QuestionnaireService } from "../questionnaire/questionnaire-service.js";
 import type { SqlClient } from "../stores/sql-client.js";
 import type { FolioOptions } from "./folio.js";

@@ -9,7 +9,7 @@ import type { FolioCore } from "../folio-core.js";
 import type { DocumentEvents } from "../ingest/document-events.js";
 import type { IngestionService } from "../ingest/ingest-file.js";
 import type { LinkSigner } from "../links/signed-links.js";
-import { countAsInteractive, type InteractivePriority } from "../questionnaire/interactive-priority.js";
+import { countAsInteractive, type InteractivePriority } from "../questionnaire/jobs/interactive-priority.js";
 import type { QuestionnaireService } from "../questionnaire/questionnaire-service.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";

@@ -4,8 +4,8 @@
  * callers can name them without importing the assembly.
  */
 import type { AnswerService } from "../answer/answer-question.js";
+import type { ApprovedAnswerSource } from "../answer/approved-answer-source.js";
 import type { ApprovedAnswerLibrary } from "../answer-library/approved-answer-library.js";
-import type { ApprovedAnswerSource } from "../answer-library/approved-answer-source.js";
 import type { FolioConfig } from "../config/config.js";
 import type { Embedder } from "../embedding/embedder.js";
 import type { FolioCore } from "../folio-core.js";
@@ -17,7 +17,7 @@ import type { LinkSigner } from "../links/signed-links.js";
 import type { LanguageModel } from "../llm/language-model.js";
 import type { FolioMetrics } from "../observability/metrics.js";
 import type { ReadinessReport } from "../observability/readiness.js";
-import type { InteractivePriority } from "../questionnaire/interactive-priority.js";
+import type { InteractivePriority } from "../questionnaire/jobs/interactive-priority.js";
 import type { QuestionnaireService } from "../questionnaire/questionnaire-service.js";
 import type { Reranker } from "../rerank/reranker.js";
 import type { RetrievalMode, Retriever } from "../retrieval/retriever.js";
@@ -51,7 +51,7 @@ export type Folio = {
   linkSigner: LinkSigner;
   /** Questionnaire jobs: read, answered in the background behind interactive questions, filled copies. */
   questionnaires: QuestionnaireService;
-  /** Counts interactive questions, so questionnaires wait their turn (src/questionnaire/interactive-priority.ts). */
+  /** Counts interactive questions, so questionnaires wait their turn (src/questionnaire/jobs/interactive-priority.ts). */
   interactivePriority: InteractivePriority;
   config: FolioConfig;
   /** Where questions, uploads and the LLM report (GET /metrics when `folio serve` passes Prometheus). */

@@ -6,29 +6,29 @@
  * API and the CLI call it.
  */
 
-import type { ApprovedAnswerSource } from "../answer-library/approved-answer-source.js";
+import type { ApprovedAnswerSource } from "../answer/approved-answer-source.js";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { SqlClient } from "../stores/sql-client.js";
-import { type AnswerPipeline, answerQuestionnaireRows } from "./answer-questionnaire-rows.js";
-import { findQuestions } from "./find-questions.js";
-import type { InteractivePriority } from "./interactive-priority.js";
-import type { QuestionnaireDestination } from "./questionnaire-destination.js";
-import { createQuestionnaireJobQueue } from "./questionnaire-job-queue.js";
+import { type AnswerPipeline, answerQuestionnaireRows } from "./answer/answer-questionnaire-rows.js";
+import type { InteractivePriority } from "./jobs/interactive-priority.js";
+import type { QuestionnaireDestination } from "./jobs/questionnaire-destination.js";
+import { createQuestionnaireJobQueue } from "./jobs/questionnaire-job-queue.js";
 import {
   createQuestionnaireJobStore,
   type QuestionnaireJob,
   type QuestionnaireJobStore,
   type QuestionnaireRowRecord,
-} from "./questionnaire-job-store.js";
-import { previewQuestionnaire, type QuestionnairePreview } from "./questionnaire-preview.js";
-import { progressOf, type QuestionnaireProgress } from "./questionnaire-progress.js";
+} from "./jobs/questionnaire-job-store.js";
+import { progressOf, type QuestionnaireProgress } from "./jobs/questionnaire-progress.js";
 import {
   closeQuestionnaireWorkers,
   readQuestionnaireInWorker,
   writeFilledCopyInWorker,
 } from "./questionnaire-worker-pool.js";
-import type { FilledCopy } from "./write-filled-copy.js";
+import { findQuestions } from "./read/find-questions.js";
+import { previewQuestionnaire, type QuestionnairePreview } from "./read/questionnaire-preview.js";
+import type { FilledCopy } from "./write/write-filled-copy.js";
 
 export type QuestionnaireSettings = {
   /** FOLIO_QUESTIONNAIRE_MAX_ROWS: the most rows a sheet may have. */

@@ -205,7 +205,7 @@ describe("Dockerfile", () => {
       const copies = instructionsOf(stageName, "COPY").map(copySources);
       expect(copies).toContainEqual({ from: "build", sources: ["/app/dist"] });
       expect(copies).toContainEqual({ from: `${stageName}-dependencies`, sources: ["/app/node_modules"] });
-      // Read at run time from beside package.json (src/answer/prompt-templates.ts, src/http/console-assets.ts).
+      // Read at run time from beside package.json (src/answer/generate/prompt-templates.ts, src/http/console-assets.ts).
       for (const source of ["package.json", "prompts", "adapters/console"]) {
         expect(copies).toContainEqual({ from: null, sources: [source] });
       }
