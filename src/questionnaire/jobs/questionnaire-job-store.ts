@@ -195,6 +195,84 @@ function toRow(row: RowRow): QuestionnaireRowRecord {
 /** Rows inserted per statement when a job is created (a few parameters each, far under the 65,535 cap). */
 const ROWS_PER_INSERT = 500;
 
+/** Stores a new job and its rows in one transaction; returns the job's id. */
+async function insertJob(client: SqlClient, input: Parameters<QuestionnaireJobStore["createJob"]>[0]): Promise<string> {
+  const id = randomUUID();
+  await client.transaction(async (transaction) => {
+    await transaction.query(
+      `INSERT INTO questionnaire_jobs (id, space_id, file_name, format, bytes, read_options, layouts, status, total, requested_by, destination)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10)`,
+      [
+        id,
+        input.spaceId,
+        input.fileName,
+        input.format,
+        input.bytes,
+        JSON.stringify(input.readOptions),
+        JSON.stringify(input.layouts),
+        input.questions.length,
+        input.requestedBy,
+        input.destination ? JSON.stringify(input.destination) : null,
+      ],
+    );
+    for (let start = 0; start < input.questions.length; start += ROWS_PER_INSERT) {
+      const batch = input.questions.slice(start, start + ROWS_PER_INSERT);
+      const values = batch.map((_, index) => `($1, $${index * 2 + 2}, $${index * 2 + 3})`).join(", ");
+      const params: unknown[] = [id];
+      for (const question of batch) params.push(question.position, JSON.stringify(question));
+      await transaction.query(`INSERT INTO questionnaire_rows (job_id, position, question) VALUES ${values}`, params);
+    }
+  });
+  return id;
+}
+
+type RowQueries = Pick<
+  QuestionnaireJobStore,
+  "pendingRows" | "listRows" | "markRowStarted" | "recordRowFailure" | "saveRowAnswer"
+>;
+
+/** A job's rows: listed, started, failed and answered. */
+function rowQueries(client: SqlClient): RowQueries {
+  return {
+    async pendingRows(jobId) {
+      const result = await client.query<RowRow>(
+        "SELECT position, question, status, attempts, failures, result FROM questionnaire_rows WHERE job_id = $1 AND status = 'pending' ORDER BY position",
+        [jobId],
+      );
+      return result.rows.map(toRow);
+    },
+    async listRows(jobId) {
+      const result = await client.query<RowRow>(
+        "SELECT position, question, status, attempts, failures, result FROM questionnaire_rows WHERE job_id = $1 ORDER BY position",
+        [jobId],
+      );
+      return result.rows.map(toRow);
+    },
+    async markRowStarted(jobId, position) {
+      await client.query("UPDATE questionnaire_rows SET attempts = attempts + 1 WHERE job_id = $1 AND position = $2", [
+        jobId,
+        position,
+      ]);
+    },
+    async recordRowFailure(jobId, position) {
+      const result = await client.query<{ failures: number }>(
+        "UPDATE questionnaire_rows SET failures = failures + 1 WHERE job_id = $1 AND position = $2 RETURNING failures",
+        [jobId, position],
+      );
+      return result.rows[0]?.failures ?? 0;
+    },
+    async saveRowAnswer(jobId, position, answer) {
+      const result = await client.query<{ position: number }>(
+        `UPDATE questionnaire_rows SET status = $3, result = $4, answered_at = clock_timestamp()
+         WHERE job_id = $1 AND position = $2 AND status = 'pending' RETURNING position`,
+        [jobId, position, answer.status, JSON.stringify(answer)],
+      );
+      await client.query("UPDATE questionnaire_jobs SET updated_at = clock_timestamp() WHERE id = $1", [jobId]);
+      return result.rows.length > 0;
+    },
+  };
+}
+
 export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJobStore {
   const getJob = async (id: string) => {
     const result = await client.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM questionnaire_jobs j WHERE j.id = $1`, [id]);
@@ -204,36 +282,9 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
   const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
   return {
+    ...rowQueries(client),
     async createJob(input) {
-      const id = randomUUID();
-      await client.transaction(async (transaction) => {
-        await transaction.query(
-          `INSERT INTO questionnaire_jobs (id, space_id, file_name, format, bytes, read_options, layouts, status, total, requested_by, destination)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10)`,
-          [
-            id,
-            input.spaceId,
-            input.fileName,
-            input.format,
-            input.bytes,
-            JSON.stringify(input.readOptions),
-            JSON.stringify(input.layouts),
-            input.questions.length,
-            input.requestedBy,
-            input.destination ? JSON.stringify(input.destination) : null,
-          ],
-        );
-        for (let start = 0; start < input.questions.length; start += ROWS_PER_INSERT) {
-          const batch = input.questions.slice(start, start + ROWS_PER_INSERT);
-          const values = batch.map((_, index) => `($1, $${index * 2 + 2}, $${index * 2 + 3})`).join(", ");
-          const params: unknown[] = [id];
-          for (const question of batch) params.push(question.position, JSON.stringify(question));
-          await transaction.query(
-            `INSERT INTO questionnaire_rows (job_id, position, question) VALUES ${values}`,
-            params,
-          );
-        }
-      });
+      const id = await insertJob(client, input);
       const job = await getJob(id);
       if (!job) throw new Error(`questionnaire job ${id} vanished after it was created`);
       return job;
@@ -329,42 +380,6 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
       );
       const jobs = await Promise.all(claimed.rows.map((row) => getJob(row.id)));
       return jobs.filter((job) => job !== null).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    },
-    async pendingRows(jobId) {
-      const result = await client.query<RowRow>(
-        "SELECT position, question, status, attempts, failures, result FROM questionnaire_rows WHERE job_id = $1 AND status = 'pending' ORDER BY position",
-        [jobId],
-      );
-      return result.rows.map(toRow);
-    },
-    async listRows(jobId) {
-      const result = await client.query<RowRow>(
-        "SELECT position, question, status, attempts, failures, result FROM questionnaire_rows WHERE job_id = $1 ORDER BY position",
-        [jobId],
-      );
-      return result.rows.map(toRow);
-    },
-    async markRowStarted(jobId, position) {
-      await client.query("UPDATE questionnaire_rows SET attempts = attempts + 1 WHERE job_id = $1 AND position = $2", [
-        jobId,
-        position,
-      ]);
-    },
-    async recordRowFailure(jobId, position) {
-      const result = await client.query<{ failures: number }>(
-        "UPDATE questionnaire_rows SET failures = failures + 1 WHERE job_id = $1 AND position = $2 RETURNING failures",
-        [jobId, position],
-      );
-      return result.rows[0]?.failures ?? 0;
-    },
-    async saveRowAnswer(jobId, position, answer) {
-      const result = await client.query<{ position: number }>(
-        `UPDATE questionnaire_rows SET status = $3, result = $4, answered_at = clock_timestamp()
-         WHERE job_id = $1 AND position = $2 AND status = 'pending' RETURNING position`,
-        [jobId, position, answer.status, JSON.stringify(answer)],
-      );
-      await client.query("UPDATE questionnaire_jobs SET updated_at = clock_timestamp() WHERE id = $1", [jobId]);
-      return result.rows.length > 0;
     },
     async deleteJob(id) {
       if (!isUuid(id)) return false;
