@@ -1,5 +1,5 @@
 /**
- * What the claim-level check of src/answer/verify-answer.ts (claim-check.ts: numbers, dates, links,
+ * What the claim-level check of src/answer/generate/verify-answer.ts (claim-check.ts: numbers, dates, links,
  * names and clauses held to the supporting source) costs correct answers and what it adds against
  * wrong ones. Each sentence of a Northwind reference answer is a claim citing one source: its gold
  * page (the supported case) and a random other page of the same document (the unsupported case, same
@@ -15,7 +15,12 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
 import { parseDocument } from "../ingestion/parse-document.js";
-import { claimText, DEFAULT_SUPPORT_THRESHOLD, splitAnswer, verifyAnswer } from "../src/answer/verify-answer.js";
+import {
+  claimText,
+  DEFAULT_SUPPORT_THRESHOLD,
+  splitAnswer,
+  verifyAnswer,
+} from "../src/answer/generate/verify-answer.js";
 import type { PageText } from "../src/domain/types.js";
 import { createTransformersEmbedder } from "../src/embedding/transformers-embedder.js";
 import { goldPagesOf } from "../src/evaluation/answer-evaluation.js";

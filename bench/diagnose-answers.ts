@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Answer } from "../src/answer/answer-events.js";
-import { assessRelevance } from "../src/answer/no-context.js";
+import { assessRelevance } from "../src/answer/evidence/no-context.js";
 import { createFolio } from "../src/composition-root.js";
 import { loadConfig } from "../src/config/config.js";
 import { goldPagesOf } from "../src/evaluation/answer-evaluation.js";

@@ -14,8 +14,8 @@ import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import mammoth from "mammoth";
 import { parse as parseHtml } from "node-html-parser";
-import { readQuestionnaireGrid } from "../src/questionnaire/read-questionnaire-grid.js";
-import { writeFilledCopy } from "../src/questionnaire/write-filled-copy.js";
+import { readQuestionnaireGrid } from "../src/questionnaire/read/read-questionnaire-grid.js";
+import { writeFilledCopy } from "../src/questionnaire/write/write-filled-copy.js";
 import { answeredRow } from "../test/support/questionnaire-files.js";
 import { sharedData } from "../test/support/shared-paths.js";
 

@@ -20,9 +20,9 @@ import path from "node:path";
 import { AutoModel, AutoTokenizer, env, type Tensor } from "@huggingface/transformers";
 import { resolveParseLimits } from "../ingestion/limits.js";
 import { closeParseWorkers, processFileInWorker } from "../ingestion/run-in-worker.js";
+import { indexedDocument, indexTextOf } from "../src/domain/index-text.js";
 import { createTransformersEmbedder } from "../src/embedding/transformers-embedder.js";
 import { createInferenceClient } from "../src/inference/inference-client.js";
-import { indexedDocument, indexTextOf } from "../src/ingest/index-text.js";
 import { silentLogger } from "../src/logger.js";
 
 const [file, limitArgument, roundsArgument] = process.argv.slice(2);

@@ -1,5 +1,5 @@
 /**
- * Measures the instruction guard (src/answer/instruction-guard.ts) on both sides:
+ * Measures the instruction guard (src/answer/generate/instruction-guard.ts) on both sides:
  *
  * - Detection: bench/instruction-guard-injections.jsonl, one injection a line with its source —
  *   microsoft/BIPIA `benchmark/text_attack_test.json` @ 5a48626 (MIT; its 75 indirect text attacks,
@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
 import { parseDocument } from "../ingestion/parse-document.js";
 import { splitSentences } from "../ingestion/split-sentences.js";
-import { matchInstructionRule } from "../src/answer/instruction-guard.js";
+import { matchInstructionRule } from "../src/answer/generate/instruction-guard.js";
 import { sharedData } from "../test/support/shared-paths.js";
 
 const { values } = parseArgs({ options: { filings: { type: "string" }, json: { type: "boolean" } } });

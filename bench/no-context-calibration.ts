@@ -1,5 +1,5 @@
 /**
- * Calibrates the no-context threshold (src/answer/no-context.ts): ingests the Northwind QA PDFs into a
+ * Calibrates the no-context threshold (src/answer/evidence/no-context.ts): ingests the Northwind QA PDFs into a
  * throw-away embedded Folio, retrieves the top sources for every answerable question of
  * ground_truth.jsonl and for the absent-fact questions of test/support/absent-fact-questions.ts, and
  * reports, per threshold, the false-no-context rate (answerable questions Folio would refuse) and the
@@ -13,8 +13,8 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { assessRelevance } from "../src/answer/no-context.js";
-import { uniqueTerms } from "../src/answer/sentence-scoring.js";
+import { assessRelevance } from "../src/answer/evidence/no-context.js";
+import { uniqueTerms } from "../src/answer/evidence/sentence-scoring.js";
 import { createFolio, type Folio } from "../src/composition-root.js";
 import { loadConfig } from "../src/config/config.js";
 import type { SearchResult } from "../src/domain/types.js";

@@ -20,7 +20,7 @@ import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
 import { parsePdf } from "../ingestion/parse-pdf.js";
 import { splitSentences } from "../ingestion/split-sentences.js";
 import { loadTokenCounter } from "../ingestion/token-counter.js";
-import { createPageFinder } from "../src/answer/page-finder.js";
+import { createPageFinder } from "../src/answer/citations/page-finder.js";
 import type { ChunkDraft, PageText } from "../src/domain/types.js";
 import { sharedData, sharedModel } from "../test/support/shared-paths.js";
 

@@ -35,7 +35,7 @@ import {
   newEvaluationSpaceId,
 } from "../src/evaluation/evaluation-space.js";
 import { createLogger } from "../src/logger.js";
-import type { QuestionnaireJob, QuestionnaireRowRecord } from "../src/questionnaire/questionnaire-job-store.js";
+import type { QuestionnaireJob, QuestionnaireRowRecord } from "../src/questionnaire/jobs/questionnaire-job-store.js";
 import { sharedData } from "../test/support/shared-paths.js";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);

@@ -25,7 +25,7 @@ import { runAnswerEvaluation } from "../src/evaluation/answer-evaluation.js";
 import { ingestIntoEvaluationSpace, newEvaluationSpaceId } from "../src/evaluation/evaluation-space.js";
 import { summarizeLatency } from "../src/evaluation/latency.js";
 import { createLogger } from "../src/logger.js";
-import type { QuestionnaireJob } from "../src/questionnaire/questionnaire-job-store.js";
+import type { QuestionnaireJob } from "../src/questionnaire/jobs/questionnaire-job-store.js";
 import { buildNorthwindQuestionnaire } from "../test/support/northwind-questionnaire.js";
 import { sharedData } from "../test/support/shared-paths.js";
 

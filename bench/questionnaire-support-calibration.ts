@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/questionnaire-support-calibration.ts`: calibrates the support test of
- * src/questionnaire/answer-support.ts on Northwind (250 page-cited questions, `../shared/data/northwind-rag-qa`),
+ * src/questionnaire/answer/answer-support.ts on Northwind (250 page-cited questions, `../shared/data/northwind-rag-qa`),
  * kept apart from the enterprise questions the precision of "answered" is reported on. Each question is
  * answered once through the chat pipeline (`core.answerQuestion`, as a questionnaire row is); then, per
  * share of the question's content words one quote must hold, it prints how many rows would be
@@ -21,7 +21,12 @@ import {
   newEvaluationSpaceId,
 } from "../src/evaluation/evaluation-space.js";
 import { createLogger } from "../src/logger.js";
-import { judgeSupport, MIN_SHARED, passageCoverage, questionTerms } from "../src/questionnaire/answer-support.js";
+import {
+  judgeSupport,
+  MIN_SHARED,
+  passageCoverage,
+  questionTerms,
+} from "../src/questionnaire/answer/answer-support.js";
 import { sharedData } from "../test/support/shared-paths.js";
 
 const THRESHOLDS = [0, 0.34, 0.4, 0.5, 0.6, 0.67, 0.75, 0.8, 1];

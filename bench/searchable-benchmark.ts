@@ -18,7 +18,7 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { createFolio } from "../src/composition-root.js";
 import { loadConfig } from "../src/config/config.js";
-import { indexTextOf } from "../src/ingest/index-text.js";
+import { indexTextOf } from "../src/domain/index-text.js";
 import type { IngestStage } from "../src/ingest/ingest-result.js";
 import { createLogger } from "../src/logger.js";
 

@@ -1,5 +1,5 @@
 /**
- * Calibrates the support threshold of src/answer/verify-answer.ts. For Northwind questions, each
+ * Calibrates the support threshold of src/answer/generate/verify-answer.ts. For Northwind questions, each
  * sentence of the reference answer is a claim; its support against a page is the best cosine
  * (bge-small-en-v1.5, both sides embedded as passages) with a sentence of that page, as verification
  * computes it. Claims against their gold page are the supported case; against a random other page of
@@ -13,8 +13,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_PARSE_LIMITS } from "../ingestion/limits.js";
 import { parseDocument } from "../ingestion/parse-document.js";
-import { rankSentences } from "../src/answer/sentence-scoring.js";
-import { claimText, splitAnswer } from "../src/answer/verify-answer.js";
+import { rankSentences } from "../src/answer/evidence/sentence-scoring.js";
+import { claimText, splitAnswer } from "../src/answer/generate/verify-answer.js";
 import type { PageText } from "../src/domain/types.js";
 import { createTransformersEmbedder } from "../src/embedding/transformers-embedder.js";
 import { goldPagesOf } from "../src/evaluation/answer-evaluation.js";

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { evaluateRun, type Qrels, type Run } from "../src/evaluation/ir-metrics.js";
-import { fuseReciprocalRanks } from "../src/retrieval/reciprocal-rank-fusion.js";
+import { fuseReciprocalRanks } from "../src/stores/reciprocal-rank-fusion.js";
 
 async function readRun(file: string): Promise<Map<string, string[]>> {
   const run = new Map<string, string[]>();

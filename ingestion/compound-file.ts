@@ -50,33 +50,48 @@ function fail(reason: string): never {
   throw new CompoundFileError(reason);
 }
 
-/** Parses the container's header, FAT, mini FAT and directory; stream bytes are read on demand. */
-export function openCompoundFile(bytes: Uint8Array): CompoundFile {
+/** The header's geometry, and reads of little-endian numbers and of whole sectors, each checked. */
+type Container = {
+  bytes: Uint8Array;
+  u32(offset: number): number;
+  sectorSize: number;
+  miniSectorSize: number;
+  sectorCount: number;
+  entriesPerSector: number;
+  /** Where a sector starts in the file; a sector outside the file or cut short is refused. */
+  sectorOffset(sector: number): number;
+};
+
+function readHeader(bytes: Uint8Array): Container {
   if (!isCompoundFile(bytes)) fail("not a compound file (signature missing)");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u16 = (offset: number) => view.getUint16(offset, true);
-  const u32 = (offset: number) => view.getUint32(offset, true);
-
   if (u16(0x1c) !== 0xfffe) fail("byte order mark is not little-endian");
   const sectorShift = u16(0x1e);
   if (sectorShift !== 9 && sectorShift !== 12) fail(`unsupported sector size 2^${sectorShift}`);
   const sectorSize = 1 << sectorShift;
   const miniSectorShift = u16(0x20);
   if (miniSectorShift !== 6) fail(`unsupported mini sector size 2^${miniSectorShift}`);
-  const miniSectorSize = 1 << miniSectorShift;
-  // [MS-CFB] fixes the cutoff at 4096; a file claiming another is read as the spec says.
-  const miniStreamCutoff = 4096;
   const sectorCount = Math.floor((bytes.byteLength - headerSize) / sectorSize) + 1;
-  const entriesPerSector = sectorSize / 4;
-
-  const sectorOffset = (sector: number): number => {
-    if (sector >= maxRegularSector || sector >= sectorCount) fail(`sector ${sector} lies outside the file`);
-    const offset = (sector + 1) * sectorSize;
-    if (offset + sectorSize > bytes.byteLength) fail(`sector ${sector} is truncated`);
-    return offset;
+  return {
+    bytes,
+    u32: (offset) => view.getUint32(offset, true),
+    sectorSize,
+    miniSectorSize: 1 << miniSectorShift,
+    sectorCount,
+    entriesPerSector: sectorSize / 4,
+    sectorOffset(sector) {
+      if (sector >= maxRegularSector || sector >= sectorCount) fail(`sector ${sector} lies outside the file`);
+      const offset = (sector + 1) * sectorSize;
+      if (offset + sectorSize > bytes.byteLength) fail(`sector ${sector} is truncated`);
+      return offset;
+    },
   };
+}
 
-  // The DIFAT lists the FAT's own sectors: 109 in the header, the rest in a chain of DIFAT sectors.
+/** The file allocation table, from the sectors the DIFAT lists: 109 in the header, the rest in a chain of DIFAT sectors. */
+function readFat(container: Container): Uint32Array {
+  const { u32, sectorSize, sectorCount, entriesPerSector, sectorOffset } = container;
   const fatSectors: number[] = [];
   for (let index = 0; index < headerDifatEntries; index++) {
     const sector = u32(0x4c + index * 4);
@@ -97,47 +112,56 @@ export function openCompoundFile(bytes: Uint8Array): CompoundFile {
   }
   if (fatSectors.length === 0) fail("the file allocation table is empty");
   if (fatSectors.length > sectorCount) fail("the file allocation table is larger than the file");
-
   const fat = new Uint32Array(fatSectors.length * entriesPerSector);
   fatSectors.forEach((sector, fatIndex) => {
     const offset = sectorOffset(sector);
     for (let index = 0; index < entriesPerSector; index++)
       fat[fatIndex * entriesPerSector + index] = u32(offset + index * 4);
   });
+  return fat;
+}
 
-  /** Sector numbers of a chain in `table`, checked for loops and bounds. */
-  const chain = (table: Uint32Array, start: number, limit: number, what: string): number[] => {
-    const sectors: number[] = [];
-    const seen = new Set<number>();
-    let sector = start;
-    while (sector !== endOfChain) {
-      if (sector === freeSector || sector >= table.length || sector >= limit) fail(`the ${what} chain is broken`);
-      if (seen.has(sector)) fail(`the ${what} chain loops`);
-      seen.add(sector);
-      sectors.push(sector);
-      sector = table[sector] ?? freeSector;
-    }
-    return sectors;
-  };
+/** Sector numbers of a chain in `table`, checked for loops and bounds. */
+function followChain(table: Uint32Array, start: number, limit: number, what: string): number[] {
+  const sectors: number[] = [];
+  const seen = new Set<number>();
+  let sector = start;
+  while (sector !== endOfChain) {
+    if (sector === freeSector || sector >= table.length || sector >= limit) fail(`the ${what} chain is broken`);
+    if (seen.has(sector)) fail(`the ${what} chain loops`);
+    seen.add(sector);
+    sectors.push(sector);
+    sector = table[sector] ?? freeSector;
+  }
+  return sectors;
+}
 
-  const readRegular = (start: number, size: number | null, what: string): Uint8Array => {
-    const sectors = chain(fat, start, sectorCount, what);
-    const capacity = sectors.length * sectorSize;
-    const length = size ?? capacity;
-    if (length > capacity) fail(`the ${what} claims ${length} bytes but its chain holds ${capacity}`);
-    const out = new Uint8Array(length);
-    let written = 0;
-    for (const sector of sectors) {
-      if (written >= length) break;
-      const offset = sectorOffset(sector);
-      const take = Math.min(sectorSize, length - written);
-      out.set(bytes.subarray(offset, offset + take), written);
-      written += take;
-    }
-    return out;
-  };
+/** The bytes of a chain of regular sectors; `size` null reads the whole chain. */
+function readRegular(
+  container: Container,
+  fat: Uint32Array,
+  start: number,
+  size: number | null,
+  what: string,
+): Uint8Array {
+  const { bytes, sectorSize, sectorOffset } = container;
+  const sectors = followChain(fat, start, container.sectorCount, what);
+  const capacity = sectors.length * sectorSize;
+  const length = size ?? capacity;
+  if (length > capacity) fail(`the ${what} claims ${length} bytes but its chain holds ${capacity}`);
+  const out = new Uint8Array(length);
+  let written = 0;
+  for (const sector of sectors) {
+    if (written >= length) break;
+    const offset = sectorOffset(sector);
+    const take = Math.min(sectorSize, length - written);
+    out.set(bytes.subarray(offset, offset + take), written);
+    written += take;
+  }
+  return out;
+}
 
-  const directoryBytes = readRegular(u32(0x30), null, "directory");
+function readDirectory(directoryBytes: Uint8Array): CompoundFileEntry[] {
   const entries: CompoundFileEntry[] = [];
   for (let offset = 0; offset + directoryEntrySize <= directoryBytes.byteLength; offset += directoryEntrySize) {
     const entry = new DataView(directoryBytes.buffer, offset, directoryEntrySize);
@@ -154,24 +178,33 @@ export function openCompoundFile(bytes: Uint8Array): CompoundFile {
       size: entry.getUint32(0x78, true),
     });
   }
-  const root = entries[0];
-  if (root === undefined || root.type !== rootObject) fail("the directory has no root entry");
+  return entries;
+}
 
+/** Reads of streams kept in the mini stream; the mini FAT and the mini stream are read on first use. */
+function miniStreamReader(
+  container: Container,
+  fat: Uint32Array,
+  root: CompoundFileEntry,
+): (start: number, size: number, what: string) => Uint8Array {
+  const { miniSectorSize } = container;
   let miniFat: Uint32Array | null = null;
   let miniStream: Uint8Array | null = null;
-  const readMini = (start: number, size: number, what: string): Uint8Array => {
+  return (start, size, what) => {
     if (miniFat === null) {
-      const miniFatStart = u32(0x3c);
+      const miniFatStart = container.u32(0x3c);
       const miniFatBytes =
-        miniFatStart === endOfChain ? new Uint8Array(0) : readRegular(miniFatStart, null, "mini FAT");
+        miniFatStart === endOfChain ? new Uint8Array(0) : readRegular(container, fat, miniFatStart, null, "mini FAT");
       miniFat = new Uint32Array(miniFatBytes.byteLength / 4);
       const miniView = new DataView(miniFatBytes.buffer);
       for (let index = 0; index < miniFat.length; index++) miniFat[index] = miniView.getUint32(index * 4, true);
       miniStream =
-        root.startSector === endOfChain ? new Uint8Array(0) : readRegular(root.startSector, root.size, "mini stream");
+        root.startSector === endOfChain
+          ? new Uint8Array(0)
+          : readRegular(container, fat, root.startSector, root.size, "mini stream");
     }
     const stream = miniStream ?? new Uint8Array(0);
-    const sectors = chain(miniFat, start, Math.floor(stream.byteLength / miniSectorSize), what);
+    const sectors = followChain(miniFat, start, Math.floor(stream.byteLength / miniSectorSize), what);
     if (size > sectors.length * miniSectorSize) fail(`the ${what} claims more bytes than its chain holds`);
     const out = new Uint8Array(size);
     let written = 0;
@@ -183,37 +216,50 @@ export function openCompoundFile(bytes: Uint8Array): CompoundFile {
     }
     return out;
   };
+}
 
-  /** The root storage's children: an in-order walk of the red-black tree under root.child. */
-  const rootChildren = (): CompoundFileEntry[] => {
-    const children: CompoundFileEntry[] = [];
-    const seen = new Set<number>();
-    const pending = [root.child];
-    while (pending.length > 0) {
-      const id = pending.pop() as number;
-      if (id === noStream) continue;
-      const entry = entries[id];
-      if (entry === undefined || seen.has(id)) fail("the directory tree is broken");
-      seen.add(id);
-      children.push(entry);
-      pending.push(entry.left, entry.right);
-    }
-    return children;
-  };
+/** The root storage's children: an in-order walk of the red-black tree under root.child. */
+function rootChildren(entries: CompoundFileEntry[], root: CompoundFileEntry): CompoundFileEntry[] {
+  const children: CompoundFileEntry[] = [];
+  const seen = new Set<number>();
+  const pending = [root.child];
+  while (pending.length > 0) {
+    const id = pending.pop() as number;
+    if (id === noStream) continue;
+    const entry = entries[id];
+    if (entry === undefined || seen.has(id)) fail("the directory tree is broken");
+    seen.add(id);
+    children.push(entry);
+    pending.push(entry.left, entry.right);
+  }
+  return children;
+}
 
+/** Parses the container's header, FAT, mini FAT and directory; stream bytes are read on demand. */
+export function openCompoundFile(bytes: Uint8Array): CompoundFile {
+  const container = readHeader(bytes);
+  const fat = readFat(container);
+  const entries = readDirectory(readRegular(container, fat, container.u32(0x30), null, "directory"));
+  const root = entries[0];
+  if (root === undefined || root.type !== rootObject) fail("the directory has no root entry");
+  const readMini = miniStreamReader(container, fat, root);
+  // [MS-CFB] fixes the cutoff at 4096; a file claiming another is read as the spec says.
+  const miniStreamCutoff = 4096;
   return {
     rootStreamNames: () =>
-      rootChildren()
+      rootChildren(entries, root)
         .filter((entry) => entry.type === streamObject)
         .map((entry) => entry.name),
     readRootStream(name) {
       const wanted = name.toLowerCase();
-      const entry = rootChildren().find((child) => child.type === streamObject && child.name.toLowerCase() === wanted);
+      const entry = rootChildren(entries, root).find(
+        (child) => child.type === streamObject && child.name.toLowerCase() === wanted,
+      );
       if (entry === undefined) return null;
       if (entry.size === 0) return new Uint8Array(0);
       return entry.size < miniStreamCutoff
         ? readMini(entry.startSector, entry.size, `"${entry.name}" stream`)
-        : readRegular(entry.startSector, entry.size, `"${entry.name}" stream`);
+        : readRegular(container, fat, entry.startSector, entry.size, `"${entry.name}" stream`);
     },
   };
 }

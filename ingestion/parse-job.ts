@@ -4,8 +4,9 @@
  * message) into plain data that can cross the thread boundary. Counting terms is work proportional to the
  * document (about half a second for a 500-page filing), so it is done here, off the main thread.
  */
+
+import { indexedDocument, indexTextOf } from "../src/domain/index-text.js";
 import { isFolioError, ParseError } from "../src/errors.js";
-import { indexedDocument, indexTextOf } from "../src/ingest/index-text.js";
 import { countTerms } from "../src/retrieval/text-analyzer.js";
 import { chunkDocument } from "./chunker.js";
 import { xlsMediaType, xlsxMediaType } from "./detect-media-type.js";

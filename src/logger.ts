@@ -5,8 +5,8 @@
  * never reach the output (src/observability/log-redaction.ts).
  */
 import { pino } from "pino";
-import { REDACTED_LOG_PATHS, REDACTION_CENSOR, scrubSecrets } from "./observability/log-redaction.js";
-import { currentRequestContext } from "./observability/request-context.js";
+import { REDACTED_LOG_PATHS, REDACTION_CENSOR, scrubSecrets } from "./logging/log-redaction.js";
+import { currentRequestContext } from "./logging/request-context.js";
 
 export type LogFields = Record<string, unknown>;
 

@@ -10,8 +10,8 @@ import type { webApi } from "@slack/bolt";
 import { FolioError, toFolioError } from "../../src/errors.js";
 import type { ChatQuestionnaires } from "../../src/folio-core.js";
 import type { Logger } from "../../src/logger.js";
-import type { QuestionnaireDestination } from "../../src/questionnaire/questionnaire-destination.js";
-import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
+import type { QuestionnaireDestination } from "../../src/questionnaire/jobs/questionnaire-destination.js";
+import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/jobs/questionnaire-progress.js";
 import { isAllowedDownloadUrl } from "./slack-files.js";
 import { buildApologyText, escapeDocumentText } from "./slack-message-format.js";
 

@@ -6,7 +6,7 @@
  */
 
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
-import { defangUrls, literalMarkdown } from "../../src/answer/literal-links.js";
+import { defangUrls, literalMarkdown } from "../../src/answer/citations/literal-links.js";
 import { labelDocumentWithin } from "../../src/domain/document-label.js";
 import { showInvisibleCharacters } from "../../src/domain/visible-text.js";
 import { describeIngestOutcome } from "../../src/ingest/describe-ingest-outcome.js";

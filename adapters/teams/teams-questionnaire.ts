@@ -17,8 +17,8 @@ import {
   type OutboundPolicy,
   type PublicFetchInit,
 } from "../../src/outbound/public-fetch.js";
-import type { QuestionnaireDestination } from "../../src/questionnaire/questionnaire-destination.js";
-import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
+import type { QuestionnaireDestination } from "../../src/questionnaire/jobs/questionnaire-destination.js";
+import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/jobs/questionnaire-progress.js";
 import type { TeamsFile, TeamsUploadInfo } from "./teams-activity.js";
 import { downloadTeamsFile, TEAMS_FILE_DOWNLOADS } from "./teams-files.js";
 import { literalDocumentText } from "./teams-message-format.js";

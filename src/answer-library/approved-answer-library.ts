@@ -6,10 +6,11 @@
  * different things. Without an embedder (FOLIO_EMBED_MODEL=none) the match is strictly lexical
  * (lexical-similarity.ts) under the same guards.
  */
+
+import type { ApprovedAnswerMatch, ApprovedAnswerSource } from "../answer/approved-answer-source.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { ApprovedAnswerMatch, ApprovedAnswerSource } from "./approved-answer-source.js";
 import type { ApprovedAnswerForMatching, ApprovedAnswerRecord, ApprovedAnswerStore } from "./approved-answer-store.js";
 import { DEFAULT_APPROVED_ANSWER_THRESHOLD } from "./approved-answer-threshold.js";
 import { LEXICAL_MATCH_THRESHOLD, lexicalSimilarity } from "./lexical-similarity.js";

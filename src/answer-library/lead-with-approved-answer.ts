@@ -8,8 +8,8 @@
  */
 import type { AnswerContext, AnswerEvent } from "../answer/answer-events.js";
 import type { AnswerService } from "../answer/answer-question.js";
+import type { ApprovedAnswerMatch, ApprovedAnswerSource } from "../answer/approved-answer-source.js";
 import type { Logger } from "../logger.js";
-import type { ApprovedAnswerMatch, ApprovedAnswerSource } from "./approved-answer-source.js";
 
 /** "from security-review.xlsx, sheet Security, row 14; added by U42 on 2026-11-02" */
 export function describeApprovedAnswerOrigin(origin: ApprovedAnswerMatch["origin"]): string {

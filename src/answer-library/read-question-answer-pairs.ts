@@ -5,7 +5,7 @@
  * "Response", "Vendor response"…) — or by the columns the user named (header text, a letter "C" or a
  * number "3"). Rows with a question and an answer become pairs; section headings and rows left
  * unanswered are skipped and counted. Tables without both columns are passed over. The file is read by
- * the questionnaire reader (questionnaire/read-questionnaire-grid.ts), the same one that reads
+ * the questionnaire reader (questionnaire/read/read-questionnaire-grid.ts), the same one that reads
  * questionnaires to fill, in its worker thread (questionnaire/questionnaire-worker-pool.ts: time, heap and
  * memory bounds, the event loop free meanwhile); its refusals are reworded here for a completed questionnaire.
  */

@@ -2,8 +2,9 @@
  * The contract between the core and every adapter (console, Slack, Teams, CLI): `answerQuestion`
  * yields these events. Adapters render them; they never call retrieval or the LLM themselves.
  */
-import type { ApprovedAnswerMatch } from "../answer-library/approved-answer-source.js";
+
 import type { SpaceId } from "../domain/types.js";
+import type { ApprovedAnswerMatch } from "./approved-answer-source.js";
 
 export type ConversationTurn = {
   role: "user" | "assistant";

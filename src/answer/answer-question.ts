@@ -22,22 +22,24 @@ import {
   numberCitations,
   type QuotedPassage,
   uniqueCitations,
-} from "./citations.js";
-import { composeDirectAnswer } from "./compose-direct-answer.js";
-import { createDocumentFactsIndex } from "./evidence-coverage.js";
-import { missingNamesCaveat } from "./figure-evidence.js";
-import type { AnswerGenerator, NumberedSource } from "./generator.js";
-import { guardSources } from "./instruction-guard.js";
-import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./no-context.js";
-import { analyzeQuestion, namesInTitles } from "./question-analysis.js";
-import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./rewrite-question.js";
-import type { LabelMeaning } from "./tables/label-meaning.js";
+} from "./citations/citations.js";
+import { composeDirectAnswer } from "./compose/compose-direct-answer.js";
+import type { DirectAnswer } from "./compose/direct-answer.js";
+import { createDocumentFactsIndex } from "./evidence/evidence-coverage.js";
+import { missingNamesCaveat } from "./evidence/figure-evidence.js";
+import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./evidence/no-context.js";
+import type { LabelMeaning } from "./evidence/tables/label-meaning.js";
+import type { AnswerGenerator, NumberedSource } from "./generate/generator.js";
+import { guardSources } from "./generate/instruction-guard.js";
 import {
   LLM_UNAVAILABLE_NOTE,
   type LlmAnswering,
   UNVERIFIED_NOTE,
+  type WrittenAnswer,
   writeVerifiedAnswer,
-} from "./write-verified-answer.js";
+} from "./generate/write-verified-answer.js";
+import { analyzeQuestion, namesInTitles } from "./question/question-analysis.js";
+import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./question/rewrite-question.js";
 
 export type AnswerServiceOptions = {
   /** Sources given to the generator. */
@@ -87,7 +89,86 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AnswerAborted();
 }
 
-export function createAnswerService(dependencies: {
+/**
+ * The language model's verified answer; the figure, definition or list found in code leads its text: it
+ * is built from cited evidence only, so it needs no second check.
+ */
+async function* writeWithModel(options: {
+  asked: string;
+  sources: NumberedSource[];
+  signal: AbortSignal | undefined;
+  llm: LlmAnswering;
+  fallback: AnswerGenerator;
+  logger: Logger;
+  directAnswer: DirectAnswer | null;
+}): AsyncGenerator<AnswerEvent, Omit<WrittenAnswer, "quotes"> & { quotes: ReadonlyMap<number, QuotedPassage> }> {
+  const { directAnswer } = options;
+  const written = yield* writeVerifiedAnswer({
+    question: options.asked,
+    sources: options.sources,
+    signal: options.signal,
+    llm: options.llm,
+    fallback: options.fallback,
+    logger: options.logger,
+  });
+  if (directAnswer === null || written.refusal) return written;
+  // Under the note that says the model's text is not shown, after it: the note explains the quotes.
+  const note = [UNVERIFIED_NOTE, LLM_UNAVAILABLE_NOTE].find((candidate) => written.text.startsWith(candidate));
+  const text =
+    note === undefined
+      ? `${directAnswer.text()}\n${written.text}`
+      : `${note}\n${directAnswer.text()}${written.text.slice(note.length)}`;
+  return { ...written, text, quotes: new Map([...(written.quotes ?? []), ...directAnswer.quotes]) };
+}
+
+/**
+ * The extractive answer, streamed: the caveat and the direct answer, then the generator's quotes — after
+ * a direct answer only one that supports it; the others' markers go to `furtherSources`.
+ */
+async function* writeExtractively(options: {
+  asked: string;
+  sources: NumberedSource[];
+  signal: AbortSignal | undefined;
+  generator: AnswerGenerator;
+  caveat: string | undefined;
+  directAnswer: DirectAnswer | null;
+  furtherSources: Array<{ n: number; claim: string }>;
+}): AsyncGenerator<
+  AnswerEvent,
+  { generated: string; supportingQuotes: ReadonlyMap<number, QuotedPassage> | undefined }
+> {
+  const { directAnswer, signal, caveat } = options;
+  let generated = "";
+  if (caveat !== undefined) {
+    generated = caveat;
+    yield { type: "delta", text: generated };
+  }
+  if (directAnswer !== null) {
+    generated += directAnswer.text();
+    yield { type: "delta", text: directAnswer.text() };
+  }
+  let lines = 0;
+  for await (const text of options.generator.generate(options.asked, options.sources, signal)) {
+    throwIfAborted(signal);
+    // A figure's row is quoted under its citation: a quote of the same row would say it twice; a
+    // quote that states none of the direct answer's figures is another source's, and stays under Sources.
+    if (directAnswer?.repeatsQuotedRow(text)) continue;
+    if (directAnswer !== null && !directAnswer.isSupportedBy(text)) {
+      for (const match of text.matchAll(/\[(\d{1,3})\]/g))
+        options.furtherSources.push({ n: Number(match[1]), claim: text.replace(/\[\d{1,3}\]/g, "") });
+      continue;
+    }
+    // After a direct answer one quote gives context; more push the answer out of view.
+    if (directAnswer !== null && lines >= QUOTES_AFTER_DIRECT_ANSWER) break;
+    const line = generated !== "" && lines === 0 ? `\n${text.replace(/^\n/, "")}` : text;
+    lines += 1;
+    generated += line;
+    yield { type: "delta", text: line };
+  }
+  return { generated, supportingQuotes: directAnswer === null ? undefined : directAnswer.quotes };
+}
+
+export type AnswerServiceDependencies = {
   retriever: Retriever;
   /** The extractive generator; with `llm`, the fallback when the model's answer cannot be used. */
   generator: AnswerGenerator;
@@ -103,265 +184,294 @@ export function createAnswerService(dependencies: {
   documentPassages?: (documentId: string) => Promise<Array<Pick<SearchResult, "text" | "kind" | "provenance">>>;
   logger: Logger;
   options?: AnswerServiceOptions;
-}): AnswerService {
-  const topK = dependencies.options?.topK ?? 5;
-  const candidates = dependencies.options?.candidates ?? 20;
-  const threshold = dependencies.options?.noContextThreshold ?? DEFAULT_COVERAGE_THRESHOLD;
-  const documentFacts = createDocumentFactsIndex(dependencies.documentPassages ?? (async () => []));
-  const labelMeaning = dependencies.labelMeaning;
+};
 
-  async function* answerQuestion(asAsked: string, context: AnswerContext): AsyncIterable<AnswerEvent> {
-    const logger = dependencies.logger.child({ requestId: context.requestId });
-    const { signal } = context;
-    const startedAt = performance.now();
-    const timingsMs: Record<string, number> = {};
-    const lap = (name: string, since: number) => {
-      timingsMs[name] = Math.round(performance.now() - since);
-    };
-    // Several citations often come from one document: read its pages once per question.
-    const pagesByDocument = new Map<string, Promise<PageText[]>>();
-    const pageTexts = (documentId: string) => {
-      let pages = pagesByDocument.get(documentId);
-      if (!pages) {
-        pages = dependencies.pageTexts(documentId);
-        pagesByDocument.set(documentId, pages);
-      }
-      return pages;
-    };
-    // Overlapping chunks of one document may offer the same sentence: it is listed once, numbered without gaps.
-    const closestSources = async (sources: NumberedSource[], query: string) =>
-      numberCitations(
-        "",
-        uniqueCitations(
-          await Promise.all(
-            sources
-              .slice(0, CLOSEST_SOURCES)
-              .map((source) => buildCitation(source, query, pageTexts, dependencies.linkForCitation)),
-          ),
-        ).citations,
-      ).citations;
-    let question = asAsked;
-    try {
-      throwIfAborted(signal);
-      let query = question;
-      if (context.history.length > 0) {
-        yield { type: "status", status: "rewriting", message: "Reading the thread…" };
-        const rewriteStart = performance.now();
-        const followUpRewriter = dependencies.followUpRewriter ?? ruleBasedFollowUpRewriter;
-        const rewrite = await followUpRewriter.rewrite({ question, history: context.history, signal, logger });
-        query = rewrite.query;
-        // "And the year before?" rewritten to "What was Nike's net income in 2017?" is what is answered.
-        if (rewrite.standalone) question = rewrite.query;
-        lap("rewrite", rewriteStart);
-      }
-      yield { type: "status", status: "searching", message: "Searching your documents…" };
-      const retrievalStart = performance.now();
-      const retrievalStages: Record<string, number> = {};
-      // Misspelt words the retriever repaired are repaired for relevance and quoting too.
-      let asked = question;
-      const results = await dependencies.retriever.search({
-        query,
-        spaceIds: context.spaceIds,
-        limit: candidates,
-        signal,
-        timingsMs: retrievalStages,
-        onQueryCorrected(corrected) {
-          query = corrected.text;
-          asked = applyCorrections(question, corrected.corrections);
-        },
-      });
-      lap("retrieval", retrievalStart);
-      // Stages of retrieval (embed, hybrid, rerank…) next to the total, so a slow answer shows why.
-      for (const [stage, milliseconds] of Object.entries(retrievalStages))
-        timingsMs[`retrieval.${stage}`] = milliseconds;
-      throwIfAborted(signal);
-      // Sentences addressing the model ("ignore previous instructions…") are blanked before any generator reads them.
-      const sources: NumberedSource[] = guardSources(
-        results.slice(0, topK).map((result, index) => ({ n: index + 1, result })),
-      );
-      const composeStart = performance.now();
-      const need = informationNeed(query);
-      const analysis = analyzeQuestion(need, namesInTitles(results.map((result) => result.title)));
-      // A name the question gives that no found document names, or a year the documents' tables and
-      // the found sentences do not report, is a question these documents cannot answer: say so, never
-      // quote another company's or another year's figures.
-      const composed = await composeDirectAnswer({
-        need,
-        analysis,
-        results,
-        sources,
-        facts: documentFacts,
-        pageTexts,
-        ...(labelMeaning === undefined ? {} : { labelMeaning }),
-        // A line item and its period, or a term, are words a row or a sentence prints as they are:
-        // keyword search finds those exactly (where meaning ranks paraphrases above them) and costs no
-        // embedding. A side of a comparison is a question, searched as questions are.
-        search: (text, by) =>
-          dependencies.retriever.search({
-            query: text,
-            spaceIds: context.spaceIds,
-            limit: Math.max(candidates, FIGURE_CANDIDATES),
-            ...(by === "keywords" ? { mode: "sparse" as const } : {}),
-            signal,
-          }),
-      });
-      throwIfAborted(signal);
-      // A follow-up asks something new: the figure the thread's last reply already gave ("How many of them
-      // were represented?" after the shares outstanding) is no answer to it. A quoted sentence may hold
-      // the new answer beside the old ("… on August 28, 2017, we acquired Whole Foods Market … for $13.2
-      // billion", then "How much did it pay for it?"): it stands.
-      const lastReply = context.history.findLast((turn) => turn.role === "assistant")?.text ?? "";
-      const directAnswer =
-        composed.direct?.value !== undefined && lastReply !== "" && repeatsReply(composed.direct.text(), lastReply)
-          ? null
-          : composed.direct;
-      // Instructions around the question ("Answer in USD millions.") are in no source: they must not count against it.
-      const relevance = assessRelevance(
-        need,
-        sources.map((source) => source.result),
-        threshold,
-      );
-      lap("compose", composeStart);
-      logger.info(
-        { results: results.length, coverage: relevance.coverage, spaces: context.spaceIds.length, kind: analysis.kind },
-        "retrieval done",
-      );
+/** What one question is answered with: the service's dependencies and its settings. */
+type Answering = {
+  dependencies: AnswerServiceDependencies;
+  topK: number;
+  candidates: number;
+  threshold: number;
+  documentFacts: ReturnType<typeof createDocumentFactsIndex>;
+};
 
-      let answerText: string;
-      let citations: Citation[];
-      // A figure for a company the documents do not name would be another company's figure: refused.
-      // Asked about anything else, passages that cover the rest of the question are still shown, after
-      // saying plainly that the name itself is not in the documents.
-      const caveat =
-        composed.missingNames.length > 0 && !["figure", "comparison"].includes(analysis.kind) && relevance.relevant
-          ? missingNamesCaveat(composed.missingNames)
-          : undefined;
-      const uncovered = caveat === undefined ? composed.uncovered : null;
-      let noContext = uncovered !== null || (!relevance.relevant && directAnswer === null);
-      let verification: AnswerVerificationSummary | undefined;
-      if (noContext) {
-        answerText =
-          sources.length === 0
-            ? NO_SOURCES_ANSWER
-            : uncovered === null
-              ? NO_CONTEXT_ANSWER
-              : `${uncovered} The closest sources are below.`;
-        yield { type: "delta", text: answerText };
-        citations = await closestSources(sources, query);
-      } else {
-        yield {
-          type: "status",
-          status: "reading",
-          message: `Reading ${sources.length} source${sources.length === 1 ? "" : "s"}…`,
-        };
-        const generationStart = performance.now();
-        let generated = "";
-        let supportingQuotes: ReadonlyMap<number, QuotedPassage> | undefined;
-        let refusal = false;
-        const furtherSources: Array<{ n: number; claim: string }> = [];
-        yield { type: "status", status: "writing", message: "Writing the answer…" };
-        if (dependencies.llm) {
-          const written = yield* writeVerifiedAnswer({
-            question: asked,
-            sources,
-            signal,
-            llm: dependencies.llm,
-            fallback: dependencies.generator,
-            logger,
-          });
-          ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
-          // The figure, definition or list found in code leads the model's verified text: it is built
-          // from cited evidence only, so it needs no second check.
-          if (directAnswer !== null && !refusal) {
-            // Under the note that says the model's text is not shown, after it: the note explains the quotes.
-            const note = [UNVERIFIED_NOTE, LLM_UNAVAILABLE_NOTE].find((candidate) => generated.startsWith(candidate));
-            generated =
-              note === undefined
-                ? `${directAnswer.text()}\n${generated}`
-                : `${note}\n${directAnswer.text()}${generated.slice(note.length)}`;
-            supportingQuotes = new Map([...(supportingQuotes ?? []), ...directAnswer.quotes]);
-          }
-        } else {
-          if (caveat !== undefined) {
-            generated = caveat;
-            yield { type: "delta", text: generated };
-          }
-          if (directAnswer !== null) {
-            generated += directAnswer.text();
-            yield { type: "delta", text: directAnswer.text() };
-          }
-          let lines = 0;
-          for await (const text of dependencies.generator.generate(asked, sources, signal)) {
-            throwIfAborted(signal);
-            // A figure's row is quoted under its citation: a quote of the same row would say it twice; a
-            // quote that states none of the direct answer's figures is another source's, and stays under Sources.
-            if (directAnswer?.repeatsQuotedRow(text)) continue;
-            if (directAnswer !== null && !directAnswer.isSupportedBy(text)) {
-              for (const match of text.matchAll(/\[(\d{1,3})\]/g))
-                furtherSources.push({ n: Number(match[1]), claim: text.replace(/\[\d{1,3}\]/g, "") });
-              continue;
-            }
-            // After a direct answer one quote gives context; more push the answer out of view.
-            if (directAnswer !== null && lines >= QUOTES_AFTER_DIRECT_ANSWER) break;
-            const line = generated !== "" && lines === 0 ? `\n${text.replace(/^\n/, "")}` : text;
-            lines += 1;
-            generated += line;
-            yield { type: "delta", text: line };
-          }
-          if (directAnswer !== null) supportingQuotes = directAnswer.quotes;
-        }
-        throwIfAborted(signal);
-        lap("generation", generationStart);
-        ({ answer: answerText, citations } = await buildCitations(
-          generated,
-          sources,
-          pageTexts,
-          dependencies.linkForCitation,
-          supportingQuotes,
-          furtherSources,
-        ));
-        if (refusal) answerText = NO_CONTEXT_ANSWER;
-        // An answer that cites nothing is the generator saying the sources do not hold the answer:
-        // treat it as no-context and show the closest sources, never an unsupported answer.
-        if (citations.length === 0) {
-          noContext = true;
-          citations = await closestSources(sources, query);
-        }
-      }
-      throwIfAborted(signal);
-      citations = citations.map((citation) =>
-        isQuotedInAnswer(answerText, citation) ? { ...citation, quotedInAnswer: true } : citation,
-      );
-      yield { type: "citations", citations };
-      lap("total", startedAt);
-      const answer: Answer = {
-        requestId: context.requestId,
-        answer: answerText,
-        noContext,
-        citations,
-        timingsMs,
-        ...(verification === undefined ? {} : { verification }),
-        ...(directAnswer?.value === undefined || noContext ? {} : { value: directAnswer.value }),
-      };
-      logger.info(
-        { noContext: answer.noContext, citations: citations.length, latencyMs: timingsMs.total },
-        "question answered",
-      );
-      yield { type: "done", answer };
-    } catch (error) {
-      if (error instanceof AnswerAborted || signal?.aborted) {
-        logger.info({ latencyMs: Math.round(performance.now() - startedAt) }, "question cancelled");
-        yield { type: "error", code: "aborted", message: ABORTED_MESSAGE, requestId: context.requestId };
-        return;
-      }
-      const failure = toFolioError(error, "answer_failed");
-      logger.error({ err: failure, code: failure.code }, "answering failed");
-      const message = UNAVAILABLE_MESSAGES[failure.code] ?? SAFE_FAILURE_MESSAGE;
-      yield { type: "error", code: failure.code, message, requestId: context.requestId };
+export function createAnswerService(dependencies: AnswerServiceDependencies): AnswerService {
+  const answering: Answering = {
+    dependencies,
+    topK: dependencies.options?.topK ?? 5,
+    candidates: dependencies.options?.candidates ?? 20,
+    threshold: dependencies.options?.noContextThreshold ?? DEFAULT_COVERAGE_THRESHOLD,
+    documentFacts: createDocumentFactsIndex(dependencies.documentPassages ?? (async () => [])),
+  };
+  return { answerQuestion: (question, context) => answerQuestion(answering, question, context) };
+}
+
+/** The pipeline for one question, streamed as AnswerEvents (see the file's opening comment). */
+async function* answerQuestion(
+  answering: Answering,
+  asAsked: string,
+  context: AnswerContext,
+): AsyncIterable<AnswerEvent> {
+  const { dependencies, topK, threshold } = answering;
+  const logger = dependencies.logger.child({ requestId: context.requestId });
+  const { signal } = context;
+  const startedAt = performance.now();
+  const timingsMs: Record<string, number> = {};
+  const lap = (name: string, since: number) => {
+    timingsMs[name] = Math.round(performance.now() - since);
+  };
+  const { pageTexts, closestSources } = citationSources(dependencies);
+  let question = asAsked;
+  try {
+    throwIfAborted(signal);
+    let query = question;
+    if (context.history.length > 0) {
+      yield { type: "status", status: "rewriting", message: "Reading the thread…" };
+      const rewriteStart = performance.now();
+      const followUpRewriter = dependencies.followUpRewriter ?? ruleBasedFollowUpRewriter;
+      const rewrite = await followUpRewriter.rewrite({ question, history: context.history, signal, logger });
+      query = rewrite.query;
+      // "And the year before?" rewritten to "What was Nike's net income in 2017?" is what is answered.
+      if (rewrite.standalone) question = rewrite.query;
+      lap("rewrite", rewriteStart);
     }
-  }
+    yield { type: "status", status: "searching", message: "Searching your documents…" };
+    const searched = await searchSpaces(answering, context, question, query, timingsMs);
+    const { results, asked } = searched;
+    query = searched.query;
+    throwIfAborted(signal);
+    // Sentences addressing the model ("ignore previous instructions…") are blanked before any generator reads them.
+    const sources: NumberedSource[] = guardSources(
+      results.slice(0, topK).map((result, index) => ({ n: index + 1, result })),
+    );
+    const composeStart = performance.now();
+    const need = informationNeed(query);
+    const analysis = analyzeQuestion(need, namesInTitles(results.map((result) => result.title)));
+    // A name the question gives that no found document names, or a year the documents' tables and
+    // the found sentences do not report, is a question these documents cannot answer: say so, never
+    // quote another company's or another year's figures.
+    const composed = await composeFromResults(answering, context, { need, analysis, results, sources, pageTexts });
+    throwIfAborted(signal);
+    const directAnswer = unlessRepeated(composed.direct, context);
+    // Instructions around the question ("Answer in USD millions.") are in no source: they must not count against it.
+    const relevance = assessRelevance(
+      need,
+      sources.map((source) => source.result),
+      threshold,
+    );
+    lap("compose", composeStart);
+    logger.info(
+      { results: results.length, coverage: relevance.coverage, spaces: context.spaceIds.length, kind: analysis.kind },
+      "retrieval done",
+    );
 
-  return { answerQuestion };
+    let answerText: string;
+    let citations: Citation[];
+    // A figure for a company the documents do not name would be another company's figure: refused.
+    // Asked about anything else, passages that cover the rest of the question are still shown, after
+    // saying plainly that the name itself is not in the documents.
+    const caveat =
+      composed.missingNames.length > 0 && !["figure", "comparison"].includes(analysis.kind) && relevance.relevant
+        ? missingNamesCaveat(composed.missingNames)
+        : undefined;
+    const uncovered = caveat === undefined ? composed.uncovered : null;
+    let noContext = uncovered !== null || (!relevance.relevant && directAnswer === null);
+    let verification: AnswerVerificationSummary | undefined;
+    if (noContext) {
+      answerText = noContextText(sources.length, uncovered);
+      yield { type: "delta", text: answerText };
+      citations = await closestSources(sources, query);
+    } else {
+      yield {
+        type: "status",
+        status: "reading",
+        message: `Reading ${sources.length} source${sources.length === 1 ? "" : "s"}…`,
+      };
+      const generationStart = performance.now();
+      let generated = "";
+      let supportingQuotes: ReadonlyMap<number, QuotedPassage> | undefined;
+      let refusal = false;
+      const furtherSources: Array<{ n: number; claim: string }> = [];
+      yield { type: "status", status: "writing", message: "Writing the answer…" };
+      if (dependencies.llm) {
+        const written = yield* writeWithModel({
+          asked,
+          sources,
+          signal,
+          llm: dependencies.llm,
+          fallback: dependencies.generator,
+          logger,
+          directAnswer,
+        });
+        ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
+      } else {
+        ({ generated, supportingQuotes } = yield* writeExtractively({
+          asked,
+          sources,
+          signal,
+          generator: dependencies.generator,
+          caveat,
+          directAnswer,
+          furtherSources,
+        }));
+      }
+      throwIfAborted(signal);
+      lap("generation", generationStart);
+      ({ answer: answerText, citations } = await buildCitations(
+        generated,
+        sources,
+        pageTexts,
+        dependencies.linkForCitation,
+        supportingQuotes,
+        furtherSources,
+      ));
+      if (refusal) answerText = NO_CONTEXT_ANSWER;
+      // An answer that cites nothing is the generator saying the sources do not hold the answer:
+      // treat it as no-context and show the closest sources, never an unsupported answer.
+      if (citations.length === 0) {
+        noContext = true;
+        citations = await closestSources(sources, query);
+      }
+    }
+    throwIfAborted(signal);
+    citations = citations.map((citation) =>
+      isQuotedInAnswer(answerText, citation) ? { ...citation, quotedInAnswer: true } : citation,
+    );
+    yield { type: "citations", citations };
+    lap("total", startedAt);
+    const answer: Answer = {
+      requestId: context.requestId,
+      answer: answerText,
+      noContext,
+      citations,
+      timingsMs,
+      ...(verification === undefined ? {} : { verification }),
+      ...(directAnswer?.value === undefined || noContext ? {} : { value: directAnswer.value }),
+    };
+    logger.info(
+      { noContext: answer.noContext, citations: citations.length, latencyMs: timingsMs.total },
+      "question answered",
+    );
+    yield { type: "done", answer };
+  } catch (error) {
+    yield failureEvent(error, signal, logger, startedAt, context.requestId);
+  }
+}
+
+/** What a failed or cancelled question tells the asker: one `error` event with a safe message. */
+function failureEvent(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  logger: Logger,
+  startedAt: number,
+  requestId: string,
+): AnswerEvent {
+  if (error instanceof AnswerAborted || signal?.aborted) {
+    logger.info({ latencyMs: Math.round(performance.now() - startedAt) }, "question cancelled");
+    return { type: "error", code: "aborted", message: ABORTED_MESSAGE, requestId };
+  }
+  const failure = toFolioError(error, "answer_failed");
+  logger.error({ err: failure, code: failure.code }, "answering failed");
+  const message = UNAVAILABLE_MESSAGES[failure.code] ?? SAFE_FAILURE_MESSAGE;
+  return { type: "error", code: failure.code, message, requestId };
+}
+
+/** The reply when nothing found answers: no sources at all, none relevant, or a name or year not covered. */
+function noContextText(sourceCount: number, uncovered: string | null): string {
+  if (sourceCount === 0) return NO_SOURCES_ANSWER;
+  return uncovered === null ? NO_CONTEXT_ANSWER : `${uncovered} The closest sources are below.`;
+}
+
+/** Pages and closest sources for one question's citations. */
+function citationSources(dependencies: AnswerServiceDependencies) {
+  // Several citations often come from one document: read its pages once per question.
+  const pagesByDocument = new Map<string, Promise<PageText[]>>();
+  const pageTexts = (documentId: string) => {
+    let pages = pagesByDocument.get(documentId);
+    if (!pages) {
+      pages = dependencies.pageTexts(documentId);
+      pagesByDocument.set(documentId, pages);
+    }
+    return pages;
+  };
+  // Overlapping chunks of one document may offer the same sentence: it is listed once, numbered without gaps.
+  const closestSources = async (sources: NumberedSource[], query: string) =>
+    numberCitations(
+      "",
+      uniqueCitations(
+        await Promise.all(
+          sources
+            .slice(0, CLOSEST_SOURCES)
+            .map((source) => buildCitation(source, query, pageTexts, dependencies.linkForCitation)),
+        ),
+      ).citations,
+    ).citations;
+  return { pageTexts, closestSources };
+}
+
+/** Searches the asker's spaces; misspelt words the retriever repaired are repaired for relevance and quoting too. */
+async function searchSpaces(
+  answering: Answering,
+  context: AnswerContext,
+  question: string,
+  query: string,
+  timingsMs: Record<string, number>,
+): Promise<{ results: SearchResult[]; query: string; asked: string }> {
+  const retrievalStart = performance.now();
+  const retrievalStages: Record<string, number> = {};
+  let asked = question;
+  let corrected = query;
+  const results = await answering.dependencies.retriever.search({
+    query,
+    spaceIds: context.spaceIds,
+    limit: answering.candidates,
+    signal: context.signal,
+    timingsMs: retrievalStages,
+    onQueryCorrected(correction) {
+      corrected = correction.text;
+      asked = applyCorrections(question, correction.corrections);
+    },
+  });
+  timingsMs.retrieval = Math.round(performance.now() - retrievalStart);
+  // Stages of retrieval (embed, hybrid, rerank…) next to the total, so a slow answer shows why.
+  for (const [stage, milliseconds] of Object.entries(retrievalStages)) timingsMs[`retrieval.${stage}`] = milliseconds;
+  return { results, query: corrected, asked };
+}
+
+/** The direct answer built from the search's evidence (compose-direct-answer.ts). */
+function composeFromResults(
+  answering: Answering,
+  context: AnswerContext,
+  found: Pick<Parameters<typeof composeDirectAnswer>[0], "need" | "analysis" | "results" | "sources" | "pageTexts">,
+) {
+  const { labelMeaning, retriever } = answering.dependencies;
+  return composeDirectAnswer({
+    ...found,
+    facts: answering.documentFacts,
+    ...(labelMeaning === undefined ? {} : { labelMeaning }),
+    // A line item and its period, or a term, are words a row or a sentence prints as they are:
+    // keyword search finds those exactly (where meaning ranks paraphrases above them) and costs no
+    // embedding. A side of a comparison is a question, searched as questions are.
+    search: (text, by) =>
+      retriever.search({
+        query: text,
+        spaceIds: context.spaceIds,
+        limit: Math.max(answering.candidates, FIGURE_CANDIDATES),
+        ...(by === "keywords" ? { mode: "sparse" as const } : {}),
+        signal: context.signal,
+      }),
+  });
+}
+
+/**
+ * A follow-up asks something new: the direct answer the thread's last reply already gave ("How many of
+ * them were represented?" after the shares outstanding) is no answer to it.
+ */
+function unlessRepeated(direct: DirectAnswer | null, context: AnswerContext): DirectAnswer | null {
+  const lastReply = context.history.findLast((turn) => turn.role === "assistant")?.text ?? "";
+  // A quoted sentence may hold the new answer beside the old ("… on August 28, 2017, we acquired Whole
+  // Foods Market … for $13.2 billion", then "How much did it pay for it?"): only a figure is dropped.
+  return direct?.value !== undefined && lastReply !== "" && repeatsReply(direct.text(), lastReply) ? null : direct;
 }
 
 /** Whether a direct answer's text is the thread's last reply's own first line again (markers aside). */

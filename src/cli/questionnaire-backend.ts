@@ -4,8 +4,8 @@
  */
 import type { Folio } from "../composition-root.js";
 import { FolioError } from "../errors.js";
-import type { QuestionnairePreview } from "../questionnaire/questionnaire-preview.js";
-import type { QuestionnaireProgress } from "../questionnaire/questionnaire-progress.js";
+import type { QuestionnaireProgress } from "../questionnaire/jobs/questionnaire-progress.js";
+import type { QuestionnairePreview } from "../questionnaire/read/questionnaire-preview.js";
 import type { ServerAddress } from "./server-address-file.js";
 
 export type QuestionnaireBackend = {

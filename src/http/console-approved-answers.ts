@@ -10,8 +10,8 @@ import { toApprovedAnswerJson } from "../answer-library/approved-answers.js";
 import { FolioError, isFolioError, ParseError } from "../errors.js";
 import type { FolioCore } from "../folio-core.js";
 import type { Logger } from "../logger.js";
-import { receiveFiles } from "./console-api.js";
 import { sendJson } from "./http-responses.js";
+import { receiveFiles } from "./receive-files.js";
 import { createReceiveGate, type ReceiveGate, refuseReceiving } from "./work-gate.js";
 
 export const CONSOLE_ANSWERS_PATH = "/api/answers";

@@ -8,13 +8,14 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_PARSE_LIMITS } from "../../ingestion/limits.js";
 import type { AnswerEvent } from "../answer/answer-events.js";
-import { toApprovedAnswerJson } from "../answer-library/approved-answers.js";
 import type { Folio } from "../composition-root.js";
-import { FolioError, isFolioError } from "../errors.js";
+import { isFolioError } from "../errors.js";
 import type { IngestResult } from "../ingest/ingest-result.js";
 import { RETRIEVAL_MODES, type RetrievalMode } from "../retrieval/retriever.js";
 import { isLoopbackAddress } from "./console-access.js";
 import { sendJson } from "./http-responses.js";
+import { createLocalAnswerRoutes } from "./local-cli-answers.js";
+import { refused, requireText } from "./local-cli-requests.js";
 import { createQuestionnaireApi } from "./questionnaire-api.js";
 import { readBody, readJsonObject } from "./read-body.js";
 
@@ -32,21 +33,42 @@ export type LocalCliApiOptions = {
   token: string | null;
 };
 
-function refused(status: number, code: string, message: string): FolioError {
-  return new FolioError(code, message, { details: { status } });
-}
-
 function tokensMatch(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function requireText(value: unknown, name: string): string {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw refused(400, "invalid_request", `Send a non-empty "${name}".`);
+/** `folio ask` through the server: the answer's events as NDJSON lines, cut off when the client goes. */
+async function streamAnswer(core: Folio["core"], request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const body = await readJsonObject(request, MAX_JSON_BYTES);
+  const question = requireText(body.question, "question");
+  const space = requireText(body.space, "space");
+  const requestId = String(response.getHeader("X-Request-Id") ?? "");
+  const abort = new AbortController();
+  response.on("close", () => {
+    if (!response.writableFinished) abort.abort();
+  });
+  response.writeHead(200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store" });
+  const send = (event: AnswerEvent) => {
+    if (!response.writableEnded) response.write(`${JSON.stringify(event)}\n`);
+  };
+  try {
+    for await (const event of core.answerQuestion(question, {
+      spaceIds: [space],
+      history: [],
+      requestId,
+      signal: abort.signal,
+    })) {
+      send(event);
+    }
+  } catch (error) {
+    const safe = isFolioError(error)
+      ? { code: error.code, message: error.message }
+      : { code: "internal_error", message: "The answer failed on the server; see its log." };
+    send({ type: "error", requestId, ...safe });
   }
-  return value.trim();
+  response.end();
 }
 
 export function createLocalCliApi(options: LocalCliApiOptions): LocalCliApi {
@@ -119,86 +141,22 @@ export function createLocalCliApi(options: LocalCliApiOptions): LocalCliApi {
     sendJson(response, 200, { results });
   };
 
-  const ask = async (request: IncomingMessage, response: ServerResponse) => {
-    const body = await readJsonObject(request, MAX_JSON_BYTES);
-    const question = requireText(body.question, "question");
-    const space = requireText(body.space, "space");
-    const requestId = String(response.getHeader("X-Request-Id") ?? "");
-    const abort = new AbortController();
-    response.on("close", () => {
-      if (!response.writableFinished) abort.abort();
-    });
-    response.writeHead(200, { "Content-Type": "application/x-ndjson; charset=utf-8", "Cache-Control": "no-store" });
-    const send = (event: AnswerEvent) => {
-      if (!response.writableEnded) response.write(`${JSON.stringify(event)}\n`);
-    };
-    try {
-      for await (const event of folio.core.answerQuestion(question, {
-        spaceIds: [space],
-        history: [],
-        requestId,
-        signal: abort.signal,
-      })) {
-        send(event);
-      }
-    } catch (error) {
-      const safe = isFolioError(error)
-        ? { code: error.code, message: error.message }
-        : { code: "internal_error", message: "The answer failed on the server; see its log." };
-      send({ type: "error", requestId, ...safe });
-    }
-    response.end();
-  };
-
-  // `folio answers add|list|remove` (src/cli/commands/answers-command.ts).
-  const answerLibrary = () => {
-    if (!folio.core.approvedAnswers) throw refused(404, "not_found", "This server keeps no approved answers.");
-    return folio.core.approvedAnswers;
-  };
-
-  const addAnswers = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
-    const spaceId = requireText(url.searchParams.get("space"), "space");
-    const fileName = requireText(url.searchParams.get("file"), "file");
-    const bytes = await readBody(request, DEFAULT_PARSE_LIMITS.maxBytes);
-    const optional = (name: string) => url.searchParams.get(name) ?? undefined;
-    const result = await answerLibrary().addQuestionnaire({
-      spaceId,
-      fileName,
-      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      addedBy: url.searchParams.get("addedBy"),
-      columns: {
-        questionColumn: optional("questionColumn"),
-        answerColumn: optional("answerColumn"),
-        sheet: optional("sheet"),
-      },
-    });
-    sendJson(response, 200, result);
-  };
-
-  const listAnswers = async (response: ServerResponse, url: URL) => {
-    const spaceId = requireText(url.searchParams.get("space"), "space");
-    sendJson(response, 200, { approvedAnswers: (await answerLibrary().list(spaceId)).map(toApprovedAnswerJson) });
-  };
-
-  const removeAnswer = async (response: ServerResponse, url: URL, id: string) => {
-    const spaceId = requireText(url.searchParams.get("space"), "space");
-    sendJson(response, 200, { removed: await answerLibrary().remove(spaceId, id) });
-  };
+  const answers = createLocalAnswerRoutes(folio.core);
 
   return {
     async handle(request, response, url) {
       authorize(request);
       const route = url.pathname.slice(LOCAL_CLI_API_PREFIX.length);
       const action = `${request.method ?? "GET"} ${route}`;
-      if (action === "POST answers") return addAnswers(request, response, url);
-      if (action === "GET answers") return listAnswers(response, url);
+      if (action === "POST answers") return answers.add(request, response, url);
+      if (action === "GET answers") return answers.list(response, url);
       if (request.method === "DELETE" && route.startsWith("answers/")) {
-        return removeAnswer(response, url, decodeURIComponent(route.slice("answers/".length)));
+        return answers.remove(response, url, decodeURIComponent(route.slice("answers/".length)));
       }
       if (action === "POST ingest") return ingest(request, response, url);
       if (action === "POST ingest-finished") return finishIngest(request, response);
       if (action === "POST search") return search(request, response);
-      if (action === "POST ask") return ask(request, response);
+      if (action === "POST ask") return streamAnswer(folio.core, request, response);
       if (await questionnaireApi.handle(request, response, url, route)) return;
       throw refused(404, "not_found", `No local API route for ${action}.`);
     },

@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FolioError, isFolioError } from "../errors.js";
-import { progressOf } from "../questionnaire/questionnaire-progress.js";
+import { progressOf } from "../questionnaire/jobs/questionnaire-progress.js";
 import type { QuestionnaireService } from "../questionnaire/questionnaire-service.js";
 import { sendJson } from "./http-responses.js";
 import { readBody } from "./read-body.js";

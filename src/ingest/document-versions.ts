@@ -5,7 +5,11 @@
  * the current version, instead of a bare "no longer exists".
  */
 import type { DocumentRecord } from "../domain/types.js";
+import type { Logger } from "../logger.js";
 import type { Catalog } from "../stores/catalog.js";
+import type { VectorIndex } from "../stores/vector-index.js";
+import type { DocumentEvents } from "./document-events.js";
+import type { ReplacedVersion } from "./ingest-result.js";
 
 export type ReplacementNote = {
   /** The document that replaced it. */
@@ -65,4 +69,35 @@ export async function findCurrentVersion(
     nextId = later.replacedBy;
   }
   return { note, current: null };
+}
+
+/**
+ * A new version of a file (same name, same uploader, new bytes) replaces the older one in that space.
+ * Someone else's file of the same name is left alone: an upload must never remove another person's
+ * document (that is what /folio forget, with its permission check, is for). Each replaced document
+ * leaves a note (recordReplacement), so links in earlier answers say the version changed and open the
+ * new one.
+ */
+export async function replaceEarlierVersions(
+  stores: { catalog: Catalog; vectorIndex: VectorIndex; events: DocumentEvents | undefined },
+  upload: { spaceId: string; fileName: string; uploader: string | null },
+  kept: DocumentRecord,
+  logger: Logger,
+): Promise<ReplacedVersion[]> {
+  const { catalog, vectorIndex, events } = stores;
+  const documents = await catalog.listDocuments(upload.spaceId);
+  const replaced: ReplacedVersion[] = [];
+  for (const document of documents) {
+    if (document.fileName !== upload.fileName || document.id === kept.id) continue;
+    // Another upload of this name still indexing is that upload's business (it replaces this one when done).
+    if (document.status !== "ready") continue;
+    if (document.uploader !== upload.uploader) continue;
+    await recordReplacement(catalog, document, kept);
+    await vectorIndex.deleteByDocument(document.id);
+    await catalog.deleteDocument(document.id);
+    events?.publish({ type: "removed", spaceId: document.spaceId, documentId: document.id });
+    logger.info({ documentId: document.id, replacedBy: kept.id }, "older version replaced");
+    replaced.push({ documentId: document.id, title: document.title, createdAt: document.createdAt.toISOString() });
+  }
+  return replaced;
 }

@@ -7,6 +7,7 @@
  * uploads: an upload queued while such catch-up work runs is embedded first, between two of its slices
  * (someone is waiting on the upload; nobody on the catch-up).
  */
+
 import type { DocumentRecord } from "../domain/types.js";
 import type { Embedder } from "../embedding/embedder.js";
 import { FolioError } from "../errors.js";
@@ -14,16 +15,13 @@ import type { Logger } from "../logger.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";
 import type { DocumentEvents } from "./document-events.js";
-import { indexTextOf } from "./index-text.js";
+import { embedDocument, type MeaningProgress } from "./embed-document.js";
 import type { ParseActivity } from "./parse-activity.js";
 
-export type MeaningProgress = { done: number; total: number };
+export type { MeaningProgress } from "./embed-document.js";
 
 /** "upload": a document just uploaded (the default); "catch-up": one left unembedded by an earlier run. */
 export type MeaningPriority = "upload" | "catch-up";
-
-/** Passages embedded between two looks at whether an upload is being parsed (a few seconds of work). */
-const PASSAGES_PER_SLICE = 32;
 
 export type MeaningIndexer = {
   /**
@@ -82,36 +80,17 @@ export function createMeaningIndexer(options: {
     });
   };
 
-  async function embedOne(waiting: Waiting): Promise<boolean> {
-    const { document } = waiting;
-    const chunks = await catalog.listChunks(document.id);
-    if (chunks.length === 0) return false;
-    report(waiting, { done: 0, total: chunks.length });
-    const startedAt = Date.now();
-    const texts = chunks.map((chunk) => indexTextOf({ title: document.title, fileName: document.fileName }, chunk));
-    const dense: number[][] = [];
-    // In slices, stepping aside while an upload is parsed (its keyword search waits on that parse alone)
-    // and, for catch-up work, while uploads wait to be embedded.
-    for (let start = 0; start < texts.length; start += PASSAGES_PER_SLICE) {
-      await options.parseActivity?.whenIdle();
-      if (waiting.priority === "catch-up") await embedQueuedUploads();
-      const slice = await embedder.embedPassages(texts.slice(start, start + PASSAGES_PER_SLICE), {
-        signal: stop.signal,
-        priority: "background",
-        onProgress: (done) => report(waiting, { done: start + done, total: texts.length }),
-      });
-      dense.push(...slice);
-    }
-    await vectorIndex.updateDense(
-      chunks.map((chunk, index) => ({ chunkId: chunk.id, dense: dense[index] ?? [], denseModel: embedder.modelId })),
-    );
-    const marked = await catalog.markDocumentMeaningReady(document.id);
-    logger.info(
-      { documentId: document.id, space: document.spaceId, chunks: chunks.length, latencyMs: Date.now() - startedAt },
-      marked ? "searchable by meaning" : "embedded a document deleted meanwhile",
-    );
-    return marked;
-  }
+  /** Before each slice: parses in progress first, and, for catch-up work, the uploads queued meanwhile. */
+  const embedOne = (waiting: Waiting) =>
+    embedDocument({ catalog, vectorIndex, embedder }, waiting.document, {
+      signal: stop.signal,
+      report: (value) => report(waiting, value),
+      async beforeSlice() {
+        await options.parseActivity?.whenIdle();
+        if (waiting.priority === "catch-up") await embedQueuedUploads();
+      },
+      logger,
+    });
 
   /** Embeds one queued document and settles whoever waits on it. */
   async function settleOne(waiting: Waiting): Promise<void> {

@@ -3,11 +3,12 @@
  * for passages stored before embeddings existed). One document at a time, so progress is visible
  * and the index stays searchable by keywords meanwhile.
  */
+
+import { indexTextOf } from "../domain/index-text.js";
 import type { SpaceId } from "../domain/types.js";
 import type { Embedder } from "../embedding/embedder.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";
-import { indexTextOf } from "./index-text.js";
 
 export type ReindexProgress = {
   spaceId: SpaceId;

@@ -6,10 +6,10 @@
  * it is imported only when FOLIO_LLM_MODEL asks for it, and its absence is a set-up error that says how
  * to add it.
  */
-import type { LlmConfig, LlmRuntimeConfig } from "../config/config.js";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { LanguageModel } from "./language-model.js";
+import type { LlmConfig, LlmRuntimeConfig } from "./llm-settings.js";
 import { createOpenAiCompatibleModel } from "./openai-compatible-model.js";
 
 export async function createLanguageModel(

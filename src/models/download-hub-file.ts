@@ -15,11 +15,11 @@ import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { DEFAULT_HUB_ENDPOINT } from "../config/config.js";
 import { FolioError } from "../errors.js";
 import { fetchPublic, type OutboundPolicy } from "../outbound/public-fetch.js";
 import { type ProgressListener, throttleProgress } from "./download-progress.js";
 import { computeGitBlobSha1, type FileIdentity, readHubIdentity } from "./hub-file-identity.js";
+import { DEFAULT_HUB_ENDPOINT } from "./model-download-settings.js";
 
 export type HubFileRequest = {
   /** Names the model in progress and errors: a registry id, or the repository for a referenced file. */

@@ -6,13 +6,14 @@
  */
 import { rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { DEFAULT_EMBED_MODEL, type FolioConfig } from "../config/config.js";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type DownloadOptions, downloadHubFile } from "./download-hub-file.js";
 import { describeProgress, type ProgressListener } from "./download-progress.js";
 import { hubFileLocalPath } from "./hub-file-reference.js";
+import type { ModelDownloadConfig } from "./model-download-settings.js";
 import {
+  DEFAULT_EMBED_MODEL,
   DEFAULT_RERANK_MODEL,
   findRegisteredModel,
   type RegisteredModel,
@@ -24,7 +25,15 @@ import { MODEL_TARGETS, type ModelTarget, type PlannedModelFile } from "./planne
 
 export { MODEL_TARGETS, type ModelTarget, type PlannedModelFile };
 
-export type ModelSetupConfig = Pick<FolioConfig, "modelsDir" | "embedModel" | "rerankModel" | "modelDownloads">;
+/** What finding and fetching the configured models needs to know (a FolioConfig has all of it). */
+export type ModelSetupConfig = {
+  modelsDir: string;
+  /** Null: keyword-only (FOLIO_EMBED_MODEL=none). */
+  embedModel: string | null;
+  /** Null: no reranker configured. */
+  rerankModel: string | null;
+  modelDownloads: ModelDownloadConfig;
+};
 
 export type ModelPlan = {
   target: ModelTarget;

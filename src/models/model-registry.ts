@@ -83,6 +83,9 @@ const BGE_RERANKER_BASE: RegisteredModel = {
 
 export const REGISTERED_MODELS: readonly RegisteredModel[] = [BGE_SMALL_EN_V15, BGE_RERANKER_BASE];
 
+/** The embedding model folder used unless FOLIO_EMBED_MODEL names another (or none). */
+export const DEFAULT_EMBED_MODEL = BGE_SMALL_EN_V15.id;
+
 /** The reranker `folio models pull reranker` fetches when FOLIO_RERANK_MODEL names none. */
 export const DEFAULT_RERANK_MODEL = BGE_RERANKER_BASE.id;
 

@@ -4,10 +4,11 @@
  * word, and an OpenAI-compatible LLM server lists its models (a local GGUF model is loaded in this
  * process, so it is up while Folio is).
  */
-import type { LlmConfig } from "../config/config.js";
+
 import type { Embedder } from "../embedding/embedder.js";
 import { FolioError } from "../errors.js";
 import type { LanguageModel } from "../llm/language-model.js";
+import type { LlmConfig } from "../llm/llm-settings.js";
 import { openAiApiRoot } from "../llm/openai-compatible-model.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { VectorIndex } from "../stores/vector-index.js";

@@ -6,29 +6,29 @@
  * API and the CLI call it.
  */
 
-import type { ApprovedAnswerSource } from "../answer-library/approved-answer-source.js";
+import type { ApprovedAnswerSource } from "../answer/approved-answer-source.js";
 import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { SqlClient } from "../stores/sql-client.js";
-import { type AnswerPipeline, answerQuestionnaireRows } from "./answer-questionnaire-rows.js";
-import { findQuestions } from "./find-questions.js";
-import type { InteractivePriority } from "./interactive-priority.js";
-import type { QuestionnaireDestination } from "./questionnaire-destination.js";
-import { createQuestionnaireJobQueue } from "./questionnaire-job-queue.js";
+import type { AnswerPipeline } from "./answer/answer-questionnaire-rows.js";
+import type { InteractivePriority } from "./jobs/interactive-priority.js";
+import type { QuestionnaireDestination } from "./jobs/questionnaire-destination.js";
+import { createQuestionnaireJobRunner, HEARTBEAT_MS } from "./jobs/questionnaire-job-runner.js";
 import {
   createQuestionnaireJobStore,
   type QuestionnaireJob,
   type QuestionnaireJobStore,
   type QuestionnaireRowRecord,
-} from "./questionnaire-job-store.js";
-import { previewQuestionnaire, type QuestionnairePreview } from "./questionnaire-preview.js";
-import { progressOf, type QuestionnaireProgress } from "./questionnaire-progress.js";
+} from "./jobs/questionnaire-job-store.js";
+import type { QuestionnaireProgress } from "./jobs/questionnaire-progress.js";
 import {
   closeQuestionnaireWorkers,
   readQuestionnaireInWorker,
   writeFilledCopyInWorker,
 } from "./questionnaire-worker-pool.js";
-import type { FilledCopy } from "./write-filled-copy.js";
+import { findQuestions } from "./read/find-questions.js";
+import { previewQuestionnaire, type QuestionnairePreview } from "./read/questionnaire-preview.js";
+import type { FilledCopy } from "./write/write-filled-copy.js";
 
 export type QuestionnaireSettings = {
   /** FOLIO_QUESTIONNAIRE_MAX_ROWS: the most rows a sheet may have. */
@@ -53,9 +53,6 @@ export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
   maxRunningJobs: 2,
   maxRunningJobsPerSpace: 1,
 };
-
-/** How often a running job is touched, well inside the stale limit other replicas wait (serve-command.ts). */
-const HEARTBEAT_MS = 15_000;
 
 /** A job untouched this long has no process answering it (the stale limit of serve-command.ts): a cancel ends it at once. */
 const ORPHANED_AFTER_MS = 4 * HEARTBEAT_MS;
@@ -117,15 +114,49 @@ export type QuestionnaireService = {
   close(): Promise<void>;
 };
 
-/** A job this process has taken on: waiting for a slot (questionnaire-job-queue.ts) or being answered. */
-type ActiveJob = {
-  controller: AbortController;
-  /** Resolves once the job is neither waiting nor running here any more. */
-  settled: Promise<void>;
-  rowsThisRun: number;
-  runStartedAt: number;
-  listeners: Set<(progress: QuestionnaireProgress) => void>;
-};
+/** The file read into questions (in the worker: a hostile file costs that thread, bounded in time and memory). */
+async function readUpload(input: PreviewQuestionnaire, settings: QuestionnaireSettings) {
+  if (input.bytes.byteLength > settings.maxBytes) {
+    throw new FolioError(
+      "questionnaire_too_large",
+      `This questionnaire is ${(input.bytes.byteLength / 1_048_576).toFixed(1)} MB; the limit is ${(settings.maxBytes / 1_048_576).toFixed(0)} MB — split it, or raise FOLIO_QUESTIONNAIRE_MAX_MB.`,
+      { details: { status: 413 } },
+    );
+  }
+  const grid = await readQuestionnaireInWorker(input.bytes, input.fileName);
+  const read = findQuestions(grid, { sheet: input.sheet, column: input.column, maxRows: settings.maxRows });
+  return { grid, read };
+}
+
+/** The job's file with its answers written in (in the worker); null when the job or its file is gone. */
+async function filledCopyOf(
+  store: QuestionnaireJobStore,
+  id: string,
+  retentionDays: number,
+): Promise<FilledCopy | null> {
+  const job = await store.getJob(id);
+  if (!job) return null;
+  if (job.fileDeletedAt !== null) {
+    throw new FolioError(
+      "questionnaire_file_deleted",
+      `The file of ${job.fileName} was deleted ${retentionDays} days after the job finished (FOLIO_QUESTIONNAIRE_RETENTION_DAYS) — answer the questionnaire again to get a filled copy.`,
+      { details: { status: 410 } },
+    );
+  }
+  const [bytes, rows] = await Promise.all([store.getJobBytes(id), store.listRows(id)]);
+  if (!bytes) return null;
+  return writeFilledCopyInWorker({
+    bytes,
+    fileName: job.fileName,
+    format: job.format,
+    layouts: job.layouts,
+    rows: rows.map((row) => ({
+      sheetIndex: row.question.sheetIndex,
+      rowNumber: row.question.rowNumber,
+      answer: row.result,
+    })),
+  });
+}
 
 export function createQuestionnaireService(options: {
   client: SqlClient;
@@ -139,11 +170,18 @@ export function createQuestionnaireService(options: {
 }): QuestionnaireService {
   const store: QuestionnaireJobStore = createQuestionnaireJobStore(options.client);
   const logger = options.logger.child({ component: "questionnaires" });
-  const active = new Map<string, ActiveJob>();
-  const queue = createQuestionnaireJobQueue({
-    maxRunning: options.settings.maxRunningJobs,
-    maxRunningPerSpace: options.settings.maxRunningJobsPerSpace,
+  const jobs = createQuestionnaireJobRunner({
+    store,
+    answerQuestion: options.answerQuestion,
+    priority: options.priority,
+    concurrency: options.settings.concurrency,
+    maxRunningJobs: options.settings.maxRunningJobs,
+    maxRunningJobsPerSpace: options.settings.maxRunningJobsPerSpace,
+    extraSpaceIds: options.extraSpaceIds,
+    approvedAnswers: options.approvedAnswers,
+    logger,
   });
+  const start = jobs.start;
   const resumedListeners = new Map<string, Set<(job: QuestionnaireJob) => void>>();
   const tellAdapter = (job: QuestionnaireJob) => {
     for (const listener of resumedListeners.get(job.destination?.adapter ?? "") ?? []) {
@@ -154,151 +192,14 @@ export function createQuestionnaireService(options: {
       }
     }
   };
-  let closed = false;
-
-  const pace = (id: string) => {
-    const entry = active.get(id);
-    return entry && queue.ahead(id) === null
-      ? { rowsThisRun: entry.rowsThisRun, runStartedAt: entry.runStartedAt }
-      : null;
-  };
-
-  const progressOfJob = (job: QuestionnaireJob) => progressOf(job, pace(job.id), Date.now(), queue.ahead(job.id));
-
-  const notify = async (id: string) => {
-    const entry = active.get(id);
-    if (!entry || entry.listeners.size === 0) return;
-    const job = await store.getJob(id);
-    if (!job) return;
-    const progress = progressOfJob(job);
-    for (const listener of entry.listeners) listener(progress);
-  };
-
-  // Waiting jobs moved up (or one started): their chats and consoles hear the new place in line.
-  queue.onChange(() => {
-    for (const id of active.keys()) if (queue.ahead(id) !== null) void notify(id).catch(() => {});
-  });
-
-  /** Answers the job's rows (its slot is taken) and records how it ended. */
-  const run = async (job: QuestionnaireJob, entry: ActiveJob) => {
-    const { controller } = entry;
-    try {
-      await store.setJobStatus(job.id, "running");
-      void notify(job.id).catch(() => {});
-      await answerQuestionnaireRows({
-        jobId: job.id,
-        spaceIds: [job.spaceId, ...(options.extraSpaceIds ?? []).filter((space) => space !== job.spaceId)],
-        store,
-        answerQuestion: options.answerQuestion,
-        priority: options.priority,
-        approvedAnswers: options.approvedAnswers,
-        concurrency: options.settings.concurrency,
-        signal: controller.signal,
-        logger,
-        // A cancel recorded through any replica is seen here between rows.
-        beforeRow: async () => {
-          if (await store.isCancelRequested(job.id)) controller.abort("cancelled");
-        },
-        onRowSaved: () => {
-          entry.rowsThisRun += 1;
-          void notify(job.id).catch(() => {});
-        },
-      });
-      const reason = controller.signal.reason as unknown;
-      if (!controller.signal.aborted) await store.setJobStatus(job.id, "succeeded");
-      else if (reason === "cancelled") await store.setJobStatus(job.id, "cancelled");
-      logger.info({ jobId: job.id, aborted: controller.signal.aborted }, "questionnaire job stopped");
-    } catch (error) {
-      logger.error({ jobId: job.id, err: error }, "questionnaire job failed");
-      await store
-        .setJobStatus(job.id, "failed", {
-          code: "questionnaire_failed",
-          message: `Answering stopped: ${error instanceof Error ? error.message : String(error)}`,
-        })
-        .catch(() => {});
-    }
-  };
-
-  /** Takes the job on: it waits for a slot (caps per process and per space), then runs. */
-  const start = (job: QuestionnaireJob) => {
-    if (active.has(job.id) || closed) return;
-    const controller = new AbortController();
-    let markSettled = () => {};
-    const entry: ActiveJob = {
-      controller,
-      settled: new Promise<void>((resolve) => {
-        markSettled = resolve;
-      }),
-      rowsThisRun: 0,
-      runStartedAt: Date.now(),
-      listeners: new Set(),
-    };
-    active.set(job.id, entry);
-    // A row can take longer than the stale limit (a language model on a CPU), and a job can wait long
-    // for a slot: the job says it is alive, and hears of a cancel made through another replica.
-    const heartbeat = setInterval(() => {
-      void store
-        .touchJob(job.id)
-        .then(() => store.isCancelRequested(job.id))
-        .then((requested) => {
-          if (requested) controller.abort("cancelled");
-        })
-        .catch(() => {});
-    }, HEARTBEAT_MS);
-    heartbeat.unref();
-    const finish = async () => {
-      clearInterval(heartbeat);
-      await notify(job.id).catch(() => {});
-      active.delete(job.id);
-      markSettled();
-    };
-    // Stopped while still waiting: a cancel ends it; on shutdown it stays queued for the next start.
-    controller.signal.addEventListener(
-      "abort",
-      () => {
-        if (!queue.remove(job.id)) return;
-        void (async () => {
-          if (controller.signal.reason === "cancelled") {
-            await store.setJobStatus(job.id, "cancelled").catch(() => {});
-            logger.info({ jobId: job.id }, "queued questionnaire job cancelled");
-          }
-          await finish();
-        })();
-      },
-      { once: true },
-    );
-    queue.enqueue({ id: job.id, spaceId: job.spaceId }, () => {
-      entry.runStartedAt = Date.now();
-      void run(job, entry)
-        .then(finish)
-        .finally(() => queue.release(job.id));
-    });
-    if (queue.ahead(job.id) !== null) {
-      logger.info({ jobId: job.id, ahead: queue.ahead(job.id), running: queue.running }, "questionnaire job queued");
-    }
-  };
-
-  /** The file read into questions (in the worker: a hostile file costs that thread, bounded in time and memory). */
-  const readUpload = async (input: PreviewQuestionnaire) => {
-    if (input.bytes.byteLength > options.settings.maxBytes) {
-      throw new FolioError(
-        "questionnaire_too_large",
-        `This questionnaire is ${(input.bytes.byteLength / 1_048_576).toFixed(1)} MB; the limit is ${(options.settings.maxBytes / 1_048_576).toFixed(0)} MB — split it, or raise FOLIO_QUESTIONNAIRE_MAX_MB.`,
-        { details: { status: 413 } },
-      );
-    }
-    const grid = await readQuestionnaireInWorker(input.bytes, input.fileName);
-    const read = findQuestions(grid, { sheet: input.sheet, column: input.column, maxRows: options.settings.maxRows });
-    return { grid, read };
-  };
 
   return {
     async preview(input) {
-      const { grid, read } = await readUpload(input);
+      const { grid, read } = await readUpload(input, options.settings);
       return previewQuestionnaire(grid, read, input.fileName);
     },
     async submit(input) {
-      const { read } = await readUpload(input);
+      const { read } = await readUpload(input, options.settings);
       const job = await store.createJob({
         spaceId: input.spaceId,
         fileName: input.fileName,
@@ -327,26 +228,16 @@ export function createQuestionnaireService(options: {
     listJobs: (spaceId) => store.listJobs(spaceId, 50),
     async progress(id) {
       const job = await store.getJob(id);
-      return job ? progressOfJob(job) : null;
+      return job ? jobs.progressOf(job) : null;
     },
     listRows: (id) => store.listRows(id),
-    onProgress(id, listener) {
-      const entry = active.get(id);
-      if (!entry) return () => {};
-      entry.listeners.add(listener);
-      return () => entry.listeners.delete(listener);
-    },
+    onProgress: (id, listener) => jobs.onProgress(id, listener),
     async whenSettled(id) {
-      await active.get(id)?.settled;
+      await jobs.settled(id);
       return store.getJob(id);
     },
     async cancel(id) {
-      const entry = active.get(id);
-      if (entry) {
-        entry.controller.abort("cancelled");
-        await entry.settled;
-        return true;
-      }
+      if (await jobs.cancel(id)) return true;
       // Answered by another replica (or by none, after a crash): the request is recorded in the job's row,
       // where the answering process sees it before its next row.
       return store.requestCancel(id, ORPHANED_AFTER_MS);
@@ -359,30 +250,7 @@ export function createQuestionnaireService(options: {
       return () => listeners.delete(listener);
     },
     markReported: (id) => store.markReported(id),
-    async filledCopy(id) {
-      const job = await store.getJob(id);
-      if (!job) return null;
-      if (job.fileDeletedAt !== null) {
-        throw new FolioError(
-          "questionnaire_file_deleted",
-          `The file of ${job.fileName} was deleted ${options.settings.retentionDays} days after the job finished (FOLIO_QUESTIONNAIRE_RETENTION_DAYS) — answer the questionnaire again to get a filled copy.`,
-          { details: { status: 410 } },
-        );
-      }
-      const [bytes, rows] = await Promise.all([store.getJobBytes(id), store.listRows(id)]);
-      if (!bytes) return null;
-      return writeFilledCopyInWorker({
-        bytes,
-        fileName: job.fileName,
-        format: job.format,
-        layouts: job.layouts,
-        rows: rows.map((row) => ({
-          sheetIndex: row.question.sheetIndex,
-          rowNumber: row.question.rowNumber,
-          answer: row.result,
-        })),
-      });
-    },
+    filledCopy: (id) => filledCopyOf(store, id, options.settings.retentionDays),
     async deleteExpiredFiles() {
       if (options.settings.retentionDays <= 0) return 0;
       const deleted = await store.deleteFinishedFiles(options.settings.retentionDays * 86_400_000);
@@ -407,10 +275,7 @@ export function createQuestionnaireService(options: {
       return jobs.map((job) => job.id);
     },
     async close() {
-      closed = true;
-      const entries = [...active.values()];
-      for (const entry of entries) entry.controller.abort("shutdown");
-      await Promise.allSettled(entries.map((entry) => entry.settled));
+      await jobs.close();
       await closeQuestionnaireWorkers();
     },
   };

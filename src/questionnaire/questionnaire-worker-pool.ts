@@ -19,8 +19,8 @@ import {
   DEFAULT_QUESTIONNAIRE_READ_LIMITS,
   QUESTIONNAIRE_WORKER_LIMITS,
   type QuestionnaireReadLimits,
-} from "./questionnaire-read-limits.js";
-import type { FilledCopy, writeFilledCopy } from "./write-filled-copy.js";
+} from "./read/questionnaire-read-limits.js";
+import type { FilledCopy, writeFilledCopy } from "./write/write-filled-copy.js";
 
 export type FillInput = Parameters<typeof writeFilledCopy>[0];
 

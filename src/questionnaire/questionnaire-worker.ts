@@ -6,8 +6,8 @@
  */
 import { serveBoundedTasks } from "../../ingestion/serve-bounded-tasks.js";
 import type { QuestionnaireWorkerTask } from "./questionnaire-worker-pool.js";
-import { readQuestionnaireGrid } from "./read-questionnaire-grid.js";
-import { writeFilledCopy } from "./write-filled-copy.js";
+import { readQuestionnaireGrid } from "./read/read-questionnaire-grid.js";
+import { writeFilledCopy } from "./write/write-filled-copy.js";
 
 serveBoundedTasks<QuestionnaireWorkerTask>(
   async (task) => {

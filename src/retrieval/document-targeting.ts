@@ -13,7 +13,7 @@
  * a year inside a token ("FY2018", "2021Q1") is the year; adjacent question words may be one title word
  * ("MGM Resorts" ~ "MGMRESORTS"); a capitalized name may abbreviate a title word ("JPM" ~ "JPMORGAN").
  */
-import { readableFileName } from "../ingest/index-text.js";
+import { readableFileName } from "../domain/index-text.js";
 import { analyzeText } from "./text-analyzer.js";
 
 export type TargetableDocument = {

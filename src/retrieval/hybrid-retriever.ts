@@ -5,62 +5,23 @@
  * inside the index query, so a chunk of another space is never a candidate.
  */
 import { statementsNamedIn } from "../domain/financial-statements.js";
-import type { DocumentRecord, SearchResult, SpaceId } from "../domain/types.js";
+import type { SearchResult } from "../domain/types.js";
 import type { Embedder } from "../embedding/embedder.js";
-import { FolioError } from "../errors.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { Reranker } from "../rerank/reranker.js";
 import type { Catalog } from "../stores/catalog.js";
-import type { FusionParameters, ScoredChunkId, VectorIndex } from "../stores/vector-index.js";
-import {
-  DEFAULT_TARGETING_SETTINGS,
-  namingTerms,
-  type TargetingSettings,
-  targetDocuments,
-} from "./document-targeting.js";
+import { fuseReciprocalRanks } from "../stores/reciprocal-rank-fusion.js";
+import type { ScoredChunkId, VectorIndex } from "../stores/vector-index.js";
 import { informationNeed } from "./information-need.js";
+import { createNamedDocuments } from "./named-documents.js";
 import { correctQuerySpelling } from "./query-spelling.js";
-import { fuseReciprocalRanks } from "./reciprocal-rank-fusion.js";
+import { createRankedLists } from "./ranked-lists.js";
+import { rerankResults } from "./rerank-results.js";
+import type { RetrievalSettings } from "./retrieval-settings.js";
 import { type RetrievalMode, type Retriever, type SearchRequest, timeSearchStage } from "./retriever.js";
-import { joinSearchResults, sparseQueryVector } from "./sparse-retriever.js";
+import { joinSearchResults } from "./sparse-retriever.js";
 import type { SpellingDictionary } from "./spelling-dictionary.js";
 import { preferNamedStatements, STATEMENT_CANDIDATES } from "./statement-targeting.js";
-import { termId } from "./text-analyzer.js";
-
-export type RetrievalSettings = {
-  /** The mode used when a request names none. */
-  defaultMode: RetrievalMode;
-  /** Candidates each list (dense, sparse) contributes to fusion. */
-  candidates: number;
-  fusion: FusionParameters;
-  /** How many fused results the cross-encoder rescores. */
-  rerankCandidates: number;
-  /** Characters of each passage the cross-encoder reads (its cost grows with length). */
-  rerankPassageCharacters: number;
-  /** Preference for documents whose titles the question names; null turns it off. */
-  targeting: TargetingSettings | null;
-  /** Preference for the passages of a financial statement the question names (statement-targeting.ts). */
-  statementTargeting: boolean;
-};
-
-/**
- * Fusion weights were tuned on SciFact's train split (809 queries; `bench/tune-fusion.ts`) and checked
- * on Northwind, never on SciFact's test queries: at k = 60, dense weight 2 gave nDCG@10 0.7528 on train
- * (weight 1: 0.7514) and 209 of 249 Northwind page hits@5 (weight 1: 206). A smaller k (5–10) was
- * ~0.008 better on train and equal on Northwind; k stays at the customary 60.
- */
-export const DEFAULT_RETRIEVAL_SETTINGS: RetrievalSettings = {
-  defaultMode: "hybrid",
-  candidates: 50,
-  fusion: { k: 60, denseWeight: 2, sparseWeight: 1 },
-  rerankCandidates: 20,
-  rerankPassageCharacters: 1200,
-  targeting: DEFAULT_TARGETING_SETTINGS,
-  statementTargeting: true,
-};
-
-const DOCUMENT_LIST_TTL_MS = 30_000;
-const DOCUMENT_LIST_CACHE_LIMIT = 1_000;
 
 export function createHybridRetriever(options: {
   catalog: Catalog;
@@ -75,101 +36,10 @@ export function createHybridRetriever(options: {
   /** Told of a hit outside the searched spaces (sparse-retriever.ts); silent when absent. */
   logger?: Logger;
 }): Retriever {
-  const { catalog, vectorIndex, embedder, reranker, spellingDictionary, settings } = options;
+  const { catalog, reranker, spellingDictionary, settings } = options;
   const logger = options.logger ?? silentLogger;
-
-  function requireEmbedder(mode: RetrievalMode): Embedder {
-    if (!embedder) {
-      throw new FolioError("embedder_missing", `Retrieval mode ${mode} needs an embedding model; none is loaded.`);
-    }
-    return embedder;
-  }
-
-  /** The query's vectors, each computed once however many lists use it. */
-  async function queryVectors(request: SearchRequest, mode: RetrievalMode) {
-    const wantsDense = mode !== "sparse";
-    const wantsSparse = mode !== "dense";
-    const [dense, sparse] = await Promise.all([
-      wantsDense
-        ? timeSearchStage(request, "embed", () =>
-            requireEmbedder(mode).embedQuery(request.query, { signal: request.signal }),
-          )
-        : null,
-      wantsSparse
-        ? timeSearchStage(request, "sparseQuery", () => sparseQueryVector(catalog, request.query, request.spaceIds))
-        : null,
-    ]);
-    return { dense, sparse };
-  }
-
-  /** One ranked list in the request's mode, optionally kept to some documents. */
-  async function rankedHits(
-    request: SearchRequest,
-    mode: RetrievalMode,
-    vectors: Awaited<ReturnType<typeof queryVectors>>,
-    limit: number,
-    documentIds: string[] | undefined,
-  ): Promise<ScoredChunkId[]> {
-    const query = { spaceIds: request.spaceIds, limit, documentIds };
-    // The list kept to named documents runs beside the unrestricted one: each keeps its own timing.
-    const stage = (name: string) => (documentIds ? `${name}.named` : name);
-    if (mode === "sparse") {
-      const sparse = vectors.sparse;
-      if (!sparse || sparse.indices.length === 0) return [];
-      return timeSearchStage(request, stage("sparse"), () => vectorIndex.querySparse(sparse, query));
-    }
-    if (mode === "dense") {
-      const dense = vectors.dense as number[];
-      return timeSearchStage(request, stage("dense"), () => vectorIndex.queryDense(dense, query));
-    }
-    return timeSearchStage(request, stage("hybrid"), () =>
-      vectorIndex.queryHybrid({
-        ...query,
-        dense: vectors.dense as number[],
-        sparse: vectors.sparse ?? { indices: [], values: [] },
-        candidates: Math.max(settings.candidates, limit),
-        fusion: settings.fusion,
-      }),
-    );
-  }
-
-  /**
-   * The spaces' ready documents, listed again only when their passage count changed or the list is older
-   * than DOCUMENT_LIST_TTL_MS: a library of thousands of documents is not listed on every question.
-   */
-  const documentLists = new Map<string, { chunkCount: number; listedAt: number; documents: DocumentRecord[] }>();
-  async function readyDocuments(spaceIds: SpaceId[], chunkCount: number): Promise<DocumentRecord[]> {
-    const key = [...spaceIds].sort().join("\u0000");
-    const cached = documentLists.get(key);
-    if (cached && cached.chunkCount === chunkCount && Date.now() - cached.listedAt < DOCUMENT_LIST_TTL_MS)
-      return cached.documents;
-    const lists = await Promise.all(spaceIds.map((spaceId) => catalog.listDocuments(spaceId)));
-    const documents = lists.flat().filter((document) => document.status === "ready");
-    if (documentLists.size >= DOCUMENT_LIST_CACHE_LIMIT) documentLists.clear();
-    documentLists.set(key, { chunkCount, listedAt: Date.now(), documents });
-    return documents;
-  }
-
-  /** The documents of the searched spaces that the question names in their titles (document-targeting.ts). */
-  async function namedDocuments(request: SearchRequest): Promise<string[] | null> {
-    if (!settings.targeting) return null;
-    const targeting = settings.targeting;
-    return timeSearchStage(request, "targeting", async () => {
-      const terms = namingTerms(request.query);
-      if (terms.length === 0) return null;
-      const statistics = await catalog.getTermStatistics(request.spaceIds, terms.map(termId));
-      const documents = await readyDocuments(request.spaceIds, statistics.chunkCount);
-      const passageShare = new Map(
-        terms.map((term) => [
-          term,
-          statistics.chunkCount === 0
-            ? 0
-            : (statistics.documentFrequencies.get(termId(term)) ?? 0) / statistics.chunkCount,
-        ]),
-      );
-      return targetDocuments(request.query, documents, targeting, passageShare);
-    });
-  }
+  const { queryVectors, rankedHits } = createRankedLists(options);
+  const namedDocuments = createNamedDocuments({ catalog, targeting: settings.targeting });
 
   /**
    * The ranking over the spaces, with the named documents' passages preferred: the list kept to those
@@ -193,26 +63,6 @@ export function createHybridRetriever(options: {
       { k: settings.fusion.k, limit },
     );
     return { ranked, named };
-  }
-
-  async function rerank(request: SearchRequest, results: SearchResult[]): Promise<SearchResult[]> {
-    if (!reranker) {
-      throw new FolioError(
-        "reranker_missing",
-        "Retrieval mode hybrid+rerank needs a cross-encoder — set FOLIO_RERANK_MODEL to a model folder in FOLIO_MODELS_DIR.",
-      );
-    }
-    const scores = await timeSearchStage(request, "rerank", () =>
-      reranker.score(
-        request.query,
-        results.map((result) => `${result.title}\n${result.text}`.slice(0, settings.rerankPassageCharacters)),
-        { signal: request.signal },
-      ),
-    );
-    return results
-      .map((result, index) => ({ result: { ...result, score: scores[index] ?? Number.NEGATIVE_INFINITY }, index }))
-      .sort((left, right) => right.result.score - left.result.score || left.index - right.index)
-      .map((entry) => entry.result);
   }
 
   /** The question with misspelt words repaired from the searched spaces' own vocabulary. */
@@ -247,7 +97,8 @@ export function createHybridRetriever(options: {
     const results = preferNamedStatements(joined, statements, { k: settings.fusion.k, limit, documentIds: named });
     if (mode !== "hybrid+rerank") return results;
     const head = results.slice(0, settings.rerankCandidates);
-    return [...(await rerank(request, head)), ...results.slice(settings.rerankCandidates)].slice(0, request.limit);
+    const reranked = await rerankResults(reranker, settings, request, head);
+    return [...reranked, ...results.slice(settings.rerankCandidates)].slice(0, request.limit);
   }
 
   return { search };

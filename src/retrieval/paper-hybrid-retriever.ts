@@ -8,9 +8,10 @@
  * `passageText` must give the text each chunk was embedded from, so a caching embedder (as `folio eval`
  * uses) serves them from its cache. Without a cache a fit re-embeds the whole space.
  */
+
+import { indexTextOf } from "../domain/index-text.js";
 import type { ChunkRecord, DocumentRecord, SearchResult, SpaceId } from "../domain/types.js";
 import type { Embedder } from "../embedding/embedder.js";
-import { indexTextOf } from "../ingest/index-text.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { Catalog } from "../stores/catalog.js";
 import {

@@ -1,6 +1,6 @@
 /**
  * The TF-IDF half of the `paper-hybrid` embedding: scikit-learn's TfidfVectorizer defaults (raw term
- * counts, smoothed idf from smoothed-idf.ts, shared with src/answer/page-finder.ts, rows scaled to unit
+ * counts, smoothed idf from smoothed-idf.ts, shared with src/answer/citations/page-finder.ts, rows scaled to unit
  * length) over the terms of Folio's own analyzer (src/retrieval/text-analyzer.ts), read from the term
  * counts the catalog already stores for BM25, so a space is never analyzed twice. The vocabulary is the
  * fitted space's; a query term it lacks is ignored, as scikit-learn's `transform` does.

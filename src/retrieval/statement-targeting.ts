@@ -12,7 +12,7 @@
  */
 import { type FinancialStatement, statementOfPassage } from "../domain/financial-statements.js";
 import type { SearchResult } from "../domain/types.js";
-import { fuseReciprocalRanks } from "./reciprocal-rank-fusion.js";
+import { fuseReciprocalRanks } from "../stores/reciprocal-rank-fusion.js";
 
 /** Candidates looked through for the named statements' passages when a question names one. */
 export const STATEMENT_CANDIDATES = 50;

@@ -7,7 +7,6 @@
  * from the database's rows (reconciling a saved approximate index rather than rebuilding it).
  */
 import type { Logger } from "../logger.js";
-import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
 import { DenseIndexSnapshots } from "./dense-index-snapshots.js";
 import {
   DEFAULT_DENSE_SEARCH_SETTINGS,
@@ -16,6 +15,7 @@ import {
   type SpaceSource,
 } from "./in-memory-space-index.js";
 import { readDenseBinary, readSparseBinary } from "./pgvector-binary.js";
+import { fuseHybridLists } from "./reciprocal-rank-fusion.js";
 import type { SqlExecutor } from "./sql-client.js";
 import { CHUNK_ID_PATTERN, candidateQuery, type VectorIndex } from "./vector-index.js";
 

@@ -4,10 +4,7 @@
  * Vector tables are a separate migration that runs only where the pgvector extension exists.
  */
 import type { Logger } from "../logger.js";
-import {
-  QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS,
-  QUESTIONNAIRE_MIGRATIONS,
-} from "../questionnaire/questionnaire-migrations.js";
+import { QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS, QUESTIONNAIRE_MIGRATIONS } from "./questionnaire-migrations.js";
 import { SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
 import type { SqlClient, SqlExecutor } from "./sql-client.js";
 
@@ -118,7 +115,7 @@ export const CATALOG_MIGRATIONS: Migration[] = [
       )`,
     ],
   },
-  // Questionnaire jobs and their rows (src/questionnaire/questionnaire-job-store.ts).
+  // Questionnaire jobs and their rows (src/questionnaire/jobs/questionnaire-job-store.ts).
   ...QUESTIONNAIRE_MIGRATIONS,
   {
     // Approved answers (src/answer-library/): question/answer pairs a team added from a completed
@@ -150,7 +147,7 @@ export const CATALOG_MIGRATIONS: Migration[] = [
       "ALTER TABLE documents ADD COLUMN awaiting_meaning boolean NOT NULL DEFAULT false",
     ],
   },
-  // Where a chat questionnaire job reports (src/questionnaire/questionnaire-destination.ts), and cancel requests.
+  // Where a chat questionnaire job reports (src/questionnaire/jobs/questionnaire-destination.ts), and cancel requests.
   ...QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS,
 ];
 

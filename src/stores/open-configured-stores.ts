@@ -5,12 +5,12 @@
  * so PGlite starts in its worker thread while the main thread is still loading modules.
  */
 import path from "node:path";
-import type { FolioConfig } from "../config/config.js";
 import { readEmbeddingDimensions } from "../embedding/transformers-embedder.js";
 import type { Logger } from "../logger.js";
 import { DEFAULT_APPROXIMATE_INDEX_SETTINGS } from "./approximate-dense-index.js";
 import { openStores, type Stores } from "./open-stores.js";
 import { securePrivateDataDirectory } from "./private-data-directory.js";
+import type { StoreSetupConfig } from "./store-settings.js";
 
 /** The dense column's size when no embedder is loaded (that of the default, bge-small-en-v1.5). */
 export const DEFAULT_DENSE_DIMENSIONS = 384;
@@ -20,7 +20,7 @@ export const DEFAULT_DENSE_DIMENSIONS = 384;
  * directory made private first (as createFolio does: PGlite writes there as it opens); null when that
  * model is not there yet (a first run fetches it before Folio is built, which then opens them).
  */
-export async function openStoresForConfig(config: FolioConfig, logger: Logger): Promise<Stores | null> {
+export async function openStoresForConfig(config: StoreSetupConfig, logger: Logger): Promise<Stores | null> {
   await securePrivateDataDirectory(config.dataDir, logger);
   const dimensions =
     config.embedModel === null
@@ -29,7 +29,11 @@ export async function openStoresForConfig(config: FolioConfig, logger: Logger): 
   return dimensions === null ? null : openConfiguredStores(config, dimensions, logger);
 }
 
-export function openConfiguredStores(config: FolioConfig, denseDimensions: number, logger: Logger): Promise<Stores> {
+export function openConfiguredStores(
+  config: StoreSetupConfig,
+  denseDimensions: number,
+  logger: Logger,
+): Promise<Stores> {
   return openStores(
     config.storage.kind === "embedded"
       ? { mode: "embedded", dataDir: path.join(config.dataDir, "db") }

@@ -7,7 +7,7 @@
  */
 import type { SparseVector } from "../domain/types.js";
 import { FolioError } from "../errors.js";
-import { fuseHybridLists } from "../retrieval/reciprocal-rank-fusion.js";
+import { fuseHybridLists } from "./reciprocal-rank-fusion.js";
 import { mergeSparseVector, SPARSE_DIMENSIONS } from "./sparse-dimensions.js";
 import type { SqlClient } from "./sql-client.js";
 import {

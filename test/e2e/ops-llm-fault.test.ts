@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LLM_UNAVAILABLE_NOTE } from "../../src/answer/write-verified-answer.js";
+import { LLM_UNAVAILABLE_NOTE } from "../../src/answer/generate/write-verified-answer.js";
 import { askConsole, uploadToConsole } from "../support/console-client.js";
 import { freePort } from "../support/free-port.js";
 import { hasSharedData } from "../support/shared-paths.js";

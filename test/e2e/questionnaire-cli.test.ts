@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse as parseCsvText } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readQuestionnaireGrid } from "../../src/questionnaire/read-questionnaire-grid.js";
+import { readQuestionnaireGrid } from "../../src/questionnaire/read/read-questionnaire-grid.js";
 import { type FolioProcess, startFolioServe } from "../support/ops-folio-process.js";
 import { docxWithTable } from "../support/questionnaire-files.js";
 import { jsonLines, runFolioCli } from "../support/run-folio-cli.js";

@@ -13,8 +13,8 @@ import { silentLogger } from "../../src/logger.js";
 import {
   createQuestionnaireJobStore,
   type QuestionnaireRowRecord,
-} from "../../src/questionnaire/questionnaire-job-store.js";
-import type { QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
+} from "../../src/questionnaire/jobs/questionnaire-job-store.js";
+import type { QuestionnaireProgress } from "../../src/questionnaire/jobs/questionnaire-progress.js";
 import { migrateDatabase } from "../../src/stores/migrations.js";
 import { openPgliteClient } from "../../src/stores/pglite-client.js";
 import { CONSOLE_HEADERS, uploadToConsole } from "../support/console-client.js";

@@ -20,7 +20,7 @@ import { silentLogger } from "../../src/logger.js";
 import {
   createQuestionnaireJobStore,
   type QuestionnaireRowRecord,
-} from "../../src/questionnaire/questionnaire-job-store.js";
+} from "../../src/questionnaire/jobs/questionnaire-job-store.js";
 import { migrateDatabase } from "../../src/stores/migrations.js";
 import { openPgliteClient } from "../../src/stores/pglite-client.js";
 import { type RouteServer, serveRoutes } from "../support/route-server.js";

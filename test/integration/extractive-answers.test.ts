@@ -7,9 +7,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildCitations } from "../../src/answer/citations.js";
-import { createExtractiveGenerator } from "../../src/answer/extractive-generator.js";
-import type { NumberedSource } from "../../src/answer/generator.js";
+import { buildCitations } from "../../src/answer/citations/citations.js";
+import { createExtractiveGenerator } from "../../src/answer/generate/extractive-generator.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
 import type { PageText } from "../../src/domain/types.js";
 import { createTransformersEmbedder } from "../../src/embedding/transformers-embedder.js";
 import { createInferenceClient } from "../../src/inference/inference-client.js";

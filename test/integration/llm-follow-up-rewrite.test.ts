@@ -8,14 +8,18 @@ import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Answer, ConversationTurn } from "../../src/answer/answer-events.js";
 import { createAnswerService } from "../../src/answer/answer-question.js";
-import { createExtractiveGenerator } from "../../src/answer/extractive-generator.js";
+import { createExtractiveGenerator } from "../../src/answer/generate/extractive-generator.js";
+import { loadAnswerPrompts } from "../../src/answer/generate/prompt-templates.js";
 import {
   createLlmFollowUpRewriter,
   renderRecentTurns,
   validateStandaloneQuestion,
-} from "../../src/answer/llm-follow-up-rewrite.js";
-import { loadAnswerPrompts } from "../../src/answer/prompt-templates.js";
-import { type FollowUpRewrite, type FollowUpRewriter, rewriteQuestion } from "../../src/answer/rewrite-question.js";
+} from "../../src/answer/question/llm-follow-up-rewrite.js";
+import {
+  type FollowUpRewrite,
+  type FollowUpRewriter,
+  rewriteQuestion,
+} from "../../src/answer/question/rewrite-question.js";
 import type { PageText } from "../../src/domain/types.js";
 import type { LanguageModel } from "../../src/llm/language-model.js";
 import type { LoadedLlamaModel } from "../../src/llm/llama-cpp-model.js";

@@ -39,7 +39,7 @@ const ABSENT = [
  * (six long two-part questions whose halves sit in different chunks, such as "How does the role of a
  * Human Resources Representative at Zava involve handling workplace violence incidents and what
  * qualifications are required …?", one misspelt and one colloquial question; see the calibration in
- * src/answer/no-context.ts), and "What Zava do?" is answered from the wrong page. "What information is
+ * src/answer/evidence/no-context.ts), and "What Zava do?" is answered from the wrong page. "What information is
  * available about Contoso Electronics in the Zava Employee Handbook?" is left out since answers quote by
  * meaning: its gold page is the handbook's title page, and Folio quotes page 3's "Contoso Electronics is a
  * leader in the aerospace industry, providing advanced electronic components…", which answers it better

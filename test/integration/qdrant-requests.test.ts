@@ -8,9 +8,9 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
-import { fuseHybridLists } from "../../src/retrieval/reciprocal-rank-fusion.js";
 import { openStores } from "../../src/stores/open-stores.js";
 import { openQdrantIndex } from "../../src/stores/qdrant-index.js";
+import { fuseHybridLists } from "../../src/stores/reciprocal-rank-fusion.js";
 import type { HybridQuery } from "../../src/stores/vector-index.js";
 import { collectionInfo, failure, ok, type QdrantStandIn, startQdrantStandIn } from "../support/qdrant-stand-in.js";
 

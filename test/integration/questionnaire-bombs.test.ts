@@ -8,14 +8,14 @@
 import ExcelJS from "exceljs";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, describe, expect, it } from "vitest";
-import { findQuestions } from "../../src/questionnaire/find-questions.js";
-import { DEFAULT_QUESTIONNAIRE_READ_LIMITS } from "../../src/questionnaire/questionnaire-read-limits.js";
 import {
   closeQuestionnaireWorkers,
   readQuestionnaireInWorker,
   writeFilledCopyInWorker,
 } from "../../src/questionnaire/questionnaire-worker-pool.js";
-import { readQuestionnaireGrid } from "../../src/questionnaire/read-questionnaire-grid.js";
+import { findQuestions } from "../../src/questionnaire/read/find-questions.js";
+import { DEFAULT_QUESTIONNAIRE_READ_LIMITS } from "../../src/questionnaire/read/questionnaire-read-limits.js";
+import { readQuestionnaireGrid } from "../../src/questionnaire/read/read-questionnaire-grid.js";
 import { buildXlsx, honestQuestionnaire, questionnaireBombs, questionRows } from "../support/questionnaire-bombs.js";
 import { answeredRow } from "../support/questionnaire-files.js";
 

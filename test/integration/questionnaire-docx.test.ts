@@ -12,11 +12,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findQuestions } from "../../src/questionnaire/find-questions.js";
+import { failedRowAnswer, type RowAnswer } from "../../src/questionnaire/answer/row-answer.js";
 import type { ReadQuestionnaire } from "../../src/questionnaire/questionnaire.js";
-import { readQuestionnaireGrid } from "../../src/questionnaire/read-questionnaire-grid.js";
-import { failedRowAnswer, type RowAnswer } from "../../src/questionnaire/row-answer.js";
-import { type FilledCopy, writeFilledCopy } from "../../src/questionnaire/write-filled-copy.js";
+import { findQuestions } from "../../src/questionnaire/read/find-questions.js";
+import { readQuestionnaireGrid } from "../../src/questionnaire/read/read-questionnaire-grid.js";
+import { type FilledCopy, writeFilledCopy } from "../../src/questionnaire/write/write-filled-copy.js";
 import {
   answeredRow,
   docxWithTable,

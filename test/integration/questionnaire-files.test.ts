@@ -12,10 +12,10 @@ import { promisify } from "node:util";
 import { parse as parseCsvText } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findQuestions } from "../../src/questionnaire/find-questions.js";
-import { readQuestionnaireGrid } from "../../src/questionnaire/read-questionnaire-grid.js";
-import { failedRowAnswer } from "../../src/questionnaire/row-answer.js";
-import { writeFilledCopy } from "../../src/questionnaire/write-filled-copy.js";
+import { failedRowAnswer } from "../../src/questionnaire/answer/row-answer.js";
+import { findQuestions } from "../../src/questionnaire/read/find-questions.js";
+import { readQuestionnaireGrid } from "../../src/questionnaire/read/read-questionnaire-grid.js";
+import { writeFilledCopy } from "../../src/questionnaire/write/write-filled-copy.js";
 import { answeredRow, docxWithTable } from "../support/questionnaire-files.js";
 import { compoundFile } from "../support/xls-builder.js";
 

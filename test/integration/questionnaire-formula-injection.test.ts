@@ -9,11 +9,11 @@ import { parse as parseCsvText } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { findQuestions } from "../../src/questionnaire/find-questions.js";
-import { neutraliseFormula } from "../../src/questionnaire/neutralise-formula.js";
-import { readQuestionnaireGrid } from "../../src/questionnaire/read-questionnaire-grid.js";
-import type { RowAnswer } from "../../src/questionnaire/row-answer.js";
-import { writeFilledCopy } from "../../src/questionnaire/write-filled-copy.js";
+import type { RowAnswer } from "../../src/questionnaire/answer/row-answer.js";
+import { findQuestions } from "../../src/questionnaire/read/find-questions.js";
+import { readQuestionnaireGrid } from "../../src/questionnaire/read/read-questionnaire-grid.js";
+import { neutraliseFormula } from "../../src/questionnaire/write/neutralise-formula.js";
+import { writeFilledCopy } from "../../src/questionnaire/write/write-filled-copy.js";
 import { buildXlsx, questionRows } from "../support/questionnaire-bombs.js";
 import { answeredRow, docxWithTable } from "../support/questionnaire-files.js";
 

@@ -8,9 +8,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Answer, AnswerContext, AnswerEvent } from "../../src/answer/answer-events.js";
 import { silentLogger } from "../../src/logger.js";
-import { createInteractivePriority } from "../../src/questionnaire/interactive-priority.js";
-import { createQuestionnaireJobStore } from "../../src/questionnaire/questionnaire-job-store.js";
-import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
+import { createInteractivePriority } from "../../src/questionnaire/jobs/interactive-priority.js";
+import { createQuestionnaireJobStore } from "../../src/questionnaire/jobs/questionnaire-job-store.js";
+import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/jobs/questionnaire-progress.js";
 import {
   createQuestionnaireService,
   DEFAULT_QUESTIONNAIRE_SETTINGS,

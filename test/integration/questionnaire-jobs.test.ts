@@ -9,10 +9,10 @@
 import ExcelJS from "exceljs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Answer, AnswerContext, AnswerEvent } from "../../src/answer/answer-events.js";
-import type { ApprovedAnswerSource } from "../../src/answer-library/approved-answer-source.js";
+import type { ApprovedAnswerSource } from "../../src/answer/approved-answer-source.js";
 import { silentLogger } from "../../src/logger.js";
-import { createInteractivePriority } from "../../src/questionnaire/interactive-priority.js";
-import { createQuestionnaireJobStore } from "../../src/questionnaire/questionnaire-job-store.js";
+import { createInteractivePriority } from "../../src/questionnaire/jobs/interactive-priority.js";
+import { createQuestionnaireJobStore } from "../../src/questionnaire/jobs/questionnaire-job-store.js";
 import {
   createQuestionnaireService,
   DEFAULT_QUESTIONNAIRE_SETTINGS,

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SparseVector } from "../../src/domain/types.js";
-import { fuseReciprocalRanks } from "../../src/retrieval/reciprocal-rank-fusion.js";
+import { fuseReciprocalRanks } from "../../src/stores/reciprocal-rank-fusion.js";
 import type { IndexedChunk, ScoredChunkId, VectorIndex } from "../../src/stores/vector-index.js";
 import { createSeededRandom } from "../support/seeded-random.js";
 

@@ -3,7 +3,7 @@
  * SearchResult has, a table passage laid out as the chunker writes it (header row, then rows, cells
  * joined by " | "), and Nike's 2018 net income as a cell. Each test passes what it asserts on.
  */
-import type { TableCell } from "../../src/answer/table-cells.js";
+import type { TableCell } from "../../src/answer/evidence/table-cells.js";
 import type { SearchResult } from "../../src/domain/types.js";
 
 export function pdfPassage(

@@ -3,7 +3,7 @@
  * for rows without running the answer pipeline (for tests of the filled copy alone).
  */
 import { strToU8, zipSync } from "fflate";
-import type { RowAnswer } from "../../src/questionnaire/row-answer.js";
+import type { RowAnswer } from "../../src/questionnaire/answer/row-answer.js";
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

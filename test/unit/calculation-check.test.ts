@@ -4,7 +4,7 @@
  * question, and its result must be right to the precision written.
  */
 import { describe, expect, it } from "vitest";
-import { checkCalculation, findCalculation, printedNumbers } from "../../src/answer/calculation-check.js";
+import { checkCalculation, findCalculation, printedNumbers } from "../../src/answer/compose/calculation-check.js";
 
 const cashFlows = "Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373) | (1,420)";
 const income = "Net sales | $ 32,765 | $ 31,657";

@@ -21,10 +21,10 @@ import {
   pageAtOffset,
   resolveMarkers,
   uniqueCitations,
-} from "../../src/answer/citations.js";
-import { createExtractiveGenerator } from "../../src/answer/extractive-generator.js";
-import type { NumberedSource } from "../../src/answer/generator.js";
-import { shortenQuote } from "../../src/answer/sentence-scoring.js";
+} from "../../src/answer/citations/citations.js";
+import { shortenQuote } from "../../src/answer/evidence/sentence-scoring.js";
+import { createExtractiveGenerator } from "../../src/answer/generate/extractive-generator.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
 import type { PageText, Provenance, SearchResult } from "../../src/domain/types.js";
 import { sharedData, sharedModel } from "../support/shared-paths.js";
 

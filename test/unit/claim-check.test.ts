@@ -4,9 +4,9 @@
  * source's numbers by a computation the sentence names, to the precision they are written with.
  */
 import { describe, expect, it } from "vitest";
-import { derivationsNamed, isDerived, isPrinted, printedAmounts } from "../../src/answer/calculation-check.js";
-import { checkClaims } from "../../src/answer/claim-check.js";
-import { extractClaims, splitClauses } from "../../src/answer/claim-extraction.js";
+import { derivationsNamed, isDerived, isPrinted, printedAmounts } from "../../src/answer/compose/calculation-check.js";
+import { checkClaims } from "../../src/answer/generate/claim-check.js";
+import { extractClaims, splitClauses } from "../../src/answer/generate/claim-extraction.js";
 
 const HOTEL =
   "Hotel stays are reimbursed up to 180 euros per night in Paris and 150 euros per night in other cities. Employees book through the travel portal at travel.contoso.example/book.";

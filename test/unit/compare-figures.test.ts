@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { comparisonSentence, comparisonSides } from "../../src/answer/compare-figures.js";
-import { analyzeQuestion } from "../../src/answer/question-analysis.js";
-import type { TableCell } from "../../src/answer/table-cells.js";
+import { comparisonSentence, comparisonSides } from "../../src/answer/compose/compare-figures.js";
+import type { TableCell } from "../../src/answer/evidence/table-cells.js";
+import { analyzeQuestion } from "../../src/answer/question/question-analysis.js";
 import { netIncomeCell } from "../support/answer-fixtures.js";
 
 function sidesOf(question: string): Array<[string, string | null]> {

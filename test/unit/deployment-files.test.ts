@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { type Environment, loadConfig } from "../../src/config/config.js";
+import { CONFIG_VARIABLES } from "../../src/config/config-variables.js";
 import { parseYamlSubset, type YamlMapping, type YamlValue } from "../support/yaml-subset.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -204,7 +205,7 @@ describe("Dockerfile", () => {
       const copies = instructionsOf(stageName, "COPY").map(copySources);
       expect(copies).toContainEqual({ from: "build", sources: ["/app/dist"] });
       expect(copies).toContainEqual({ from: `${stageName}-dependencies`, sources: ["/app/node_modules"] });
-      // Read at run time from beside package.json (src/answer/prompt-templates.ts, src/http/console-assets.ts).
+      // Read at run time from beside package.json (src/answer/generate/prompt-templates.ts, src/http/console-assets.ts).
       for (const source of ["package.json", "prompts", "adapters/console"]) {
         expect(copies).toContainEqual({ from: null, sources: [source] });
       }
@@ -501,16 +502,9 @@ function exampleVariables(): Map<string, string> {
   return variables;
 }
 
-/** Every name src/config/config.ts reads through its environment reader, found in its source. */
+/** Every name Folio's configuration declares (src/config/config-variables.ts): the names loadConfig reads. */
 function configVariablesInSource(): Set<string> {
-  const source = readRepositoryFile("src/config/config.ts");
-  const names = new Set<string>();
-  for (const match of source.matchAll(/reader\.\w+\(\s*"([A-Z][A-Z0-9_]*)"/g)) names.add(match[1]!);
-  for (const match of source.matchAll(/readHubReference\(\s*reader,\s*"([A-Z][A-Z0-9_]*)"/g)) names.add(match[1]!);
-  for (const match of source.matchAll(/requireTogether\(\s*\[([^\]]*)\]/g)) {
-    for (const name of match[1]!.matchAll(/"([A-Z][A-Z0-9_]*)"/g)) names.add(name[1]!);
-  }
-  return names;
+  return new Set(Object.keys(CONFIG_VARIABLES));
 }
 
 /** process.env reads in the code that runs in production (not tests, benchmarks or scripts). */

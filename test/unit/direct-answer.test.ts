@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DirectAnswer } from "../../src/answer/direct-answer.js";
-import type { FoundFigure } from "../../src/answer/find-figure.js";
-import type { NumberedSource } from "../../src/answer/generator.js";
-import { tableCells } from "../../src/answer/table-cells.js";
+import { DirectAnswer } from "../../src/answer/compose/direct-answer.js";
+import type { FoundFigure } from "../../src/answer/evidence/find-figure.js";
+import { tableCells } from "../../src/answer/evidence/table-cells.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
 import type { SearchResult } from "../../src/domain/types.js";
 
 function result(chunkId: string, text: string, overrides: Partial<SearchResult> = {}): SearchResult {

@@ -4,14 +4,14 @@
  * relationships and the ".rels" content type.
  */
 import { describe, expect, it } from "vitest";
-import { escapeXmlText } from "../../src/questionnaire/docx-cell-markup.js";
-import { planColumnWidths } from "../../src/questionnaire/docx-column-widths.js";
+import { tableGridWidth } from "../../src/questionnaire/read/docx-tables.js";
+import { mapDocxTables } from "../../src/questionnaire/read/map-docx-tables.js";
+import { escapeXmlText } from "../../src/questionnaire/write/docx-cell-markup.js";
+import { planColumnWidths } from "../../src/questionnaire/write/docx-column-widths.js";
 import {
   addHyperlinkRelationships,
   withRelationshipsContentType,
-} from "../../src/questionnaire/docx-hyperlink-relationships.js";
-import { tableGridWidth } from "../../src/questionnaire/docx-tables.js";
-import { mapDocxTables } from "../../src/questionnaire/map-docx-tables.js";
+} from "../../src/questionnaire/write/docx-hyperlink-relationships.js";
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 const MC = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"';

@@ -5,8 +5,8 @@ import {
   createDocumentFactsIndex,
   type DocumentFactsIndex,
   describeYears,
-} from "../../src/answer/evidence-coverage.js";
-import { analyzeQuestion } from "../../src/answer/question-analysis.js";
+} from "../../src/answer/evidence/evidence-coverage.js";
+import { analyzeQuestion } from "../../src/answer/question/question-analysis.js";
 import type { SearchResult } from "../../src/domain/types.js";
 
 function passage(documentId: string, text: string, overrides: Partial<SearchResult> = {}): SearchResult {

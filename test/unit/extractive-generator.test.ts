@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createExtractiveGenerator } from "../../src/answer/extractive-generator.js";
-import type { NumberedSource } from "../../src/answer/generator.js";
+import { createExtractiveGenerator } from "../../src/answer/generate/extractive-generator.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
 import type { Embedder } from "../../src/embedding/embedder.js";
 import type { LogFields, Logger } from "../../src/logger.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { figureQuote, figureSentence, formatCellValue } from "../../src/answer/figure-sentence.js";
-import type { FoundFigure } from "../../src/answer/find-figure.js";
-import type { TableCell } from "../../src/answer/table-cells.js";
-import { tableCells } from "../../src/answer/table-cells.js";
+import { figureQuote, figureSentence, formatCellValue } from "../../src/answer/compose/figure-sentence.js";
+import type { FoundFigure } from "../../src/answer/evidence/find-figure.js";
+import type { TableCell } from "../../src/answer/evidence/table-cells.js";
+import { tableCells } from "../../src/answer/evidence/table-cells.js";
 import type { SearchResult } from "../../src/domain/types.js";
 import { netIncomeCell, tablePassage } from "../support/answer-fixtures.js";
 

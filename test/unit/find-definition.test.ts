@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { findDefinition } from "../../src/answer/find-definition.js";
-import type { NumberedSource } from "../../src/answer/generator.js";
-import { analyzeQuestion } from "../../src/answer/question-analysis.js";
+import { findDefinition } from "../../src/answer/evidence/find-definition.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
+import { analyzeQuestion } from "../../src/answer/question/question-analysis.js";
 import { pdfPassage } from "../support/answer-fixtures.js";
 
 function textSource(n: number, text: string): NumberedSource {

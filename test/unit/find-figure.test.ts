@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { findFigure, periodMatches } from "../../src/answer/find-figure.js";
-import type { NumberedSource } from "../../src/answer/generator.js";
-import { analyzeQuestion } from "../../src/answer/question-analysis.js";
+import { findFigure, periodMatches } from "../../src/answer/evidence/find-figure.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
+import { analyzeQuestion } from "../../src/answer/question/question-analysis.js";
 import { tablePassage } from "../support/answer-fixtures.js";
 
 function tableSource(n: number, documentId: string, lines: string[], columns: string[]): NumberedSource {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { findList } from "../../src/answer/find-list.js";
-import type { NumberedSource } from "../../src/answer/generator.js";
-import { analyzeQuestion } from "../../src/answer/question-analysis.js";
+import { findList } from "../../src/answer/evidence/find-list.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
+import { analyzeQuestion } from "../../src/answer/question/question-analysis.js";
 import { pdfPassage } from "../support/answer-fixtures.js";
 
 function textSource(n: number, text: string): NumberedSource {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { januaryYearShift } from "../../src/answer/fiscal-year-naming.js";
+import { januaryYearShift } from "../../src/answer/question/fiscal-year-naming.js";
 
 describe("januaryYearShift", () => {
   it("reads a stated naming, fiscal year first or year end first", () => {

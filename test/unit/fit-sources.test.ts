@@ -4,14 +4,14 @@
  * fit, then cut to the sentences nearest the question, then left out — keeping their own numbers.
  */
 import { describe, expect, it } from "vitest";
-import { fitSources } from "../../src/answer/fit-sources.js";
-import type { NumberedSource } from "../../src/answer/generator.js";
+import { fitSources } from "../../src/answer/generate/fit-sources.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
 import {
   describePromptVersions,
   fillTemplate,
   loadAnswerPrompts,
   parsePromptTemplate,
-} from "../../src/answer/prompt-templates.js";
+} from "../../src/answer/generate/prompt-templates.js";
 import type { SearchResult } from "../../src/domain/types.js";
 
 function source(n: number, title: string, text: string, pages: [number, number] | null): NumberedSource {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contextualHeader, indexedDocument, indexTextOf, readableFileName } from "../../src/ingest/index-text.js";
+import { contextualHeader, indexedDocument, indexTextOf, readableFileName } from "../../src/domain/index-text.js";
 
 describe("contextual chunk header", () => {
   it("puts the title, a file name that says more, and the section path above the chunk's text", () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Answer, AnswerContext, AnswerEvent } from "../../src/answer/answer-events.js";
 import type { AnswerService } from "../../src/answer/answer-question.js";
-import type { ApprovedAnswerSource } from "../../src/answer-library/approved-answer-source.js";
+import type { ApprovedAnswerSource } from "../../src/answer/approved-answer-source.js";
 import {
   describeApprovedAnswerOrigin,
   leadWithApprovedAnswers,

@@ -1,6 +1,6 @@
 /** Links in text quoted from documents are defanged for every chat client (issue #22). */
 import { describe, expect, it } from "vitest";
-import { defangUrls, findLinkShapes, literalMarkdown } from "../../src/answer/literal-links.js";
+import { defangUrls, findLinkShapes, literalMarkdown } from "../../src/answer/citations/literal-links.js";
 
 describe("defangUrls", () => {
   it.each([

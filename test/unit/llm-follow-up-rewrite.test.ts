@@ -7,15 +7,15 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerEvent, ConversationTurn } from "../../src/answer/answer-events.js";
 import { createAnswerService } from "../../src/answer/answer-question.js";
-import type { AnswerGenerator } from "../../src/answer/generator.js";
+import type { AnswerGenerator } from "../../src/answer/generate/generator.js";
+import { loadAnswerPrompts } from "../../src/answer/generate/prompt-templates.js";
 import {
   createLlmFollowUpRewriter,
   DEFAULT_REWRITE_TIMEOUT_MS,
   renderRecentTurns,
   validateStandaloneQuestion,
-} from "../../src/answer/llm-follow-up-rewrite.js";
-import { loadAnswerPrompts } from "../../src/answer/prompt-templates.js";
-import { rewriteQuestion } from "../../src/answer/rewrite-question.js";
+} from "../../src/answer/question/llm-follow-up-rewrite.js";
+import { rewriteQuestion } from "../../src/answer/question/rewrite-question.js";
 import { ConfigError, loadConfig } from "../../src/config/config.js";
 import type { SearchResult } from "../../src/domain/types.js";
 import { FolioError } from "../../src/errors.js";

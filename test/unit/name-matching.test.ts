@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { countNamings, editDistanceWithin, namesIn, normalizeForNames } from "../../src/answer/name-matching.js";
+import {
+  countNamings,
+  editDistanceWithin,
+  namesIn,
+  normalizeForNames,
+} from "../../src/answer/question/name-matching.js";
 
 function normalizedText(text: string): { normalized: string; words: string[] } {
   const normalized = normalizeForNames(text);

@@ -4,7 +4,7 @@
  * covered by that table.
  */
 import { describe, expect, it } from "vitest";
-import { askedText, assessRelevance } from "../../src/answer/no-context.js";
+import { askedText, assessRelevance } from "../../src/answer/evidence/no-context.js";
 import type { SearchResult } from "../../src/domain/types.js";
 
 const statementRows: SearchResult = {

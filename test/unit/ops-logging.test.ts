@@ -6,7 +6,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
-import { runInRequestContext } from "../../src/observability/request-context.js";
+import { runInRequestContext } from "../../src/logging/request-context.js";
 
 function capturedLogger() {
   const destination = new PassThrough();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { periodFit, periodMentions } from "../../src/answer/tables/period-mentions.js";
+import { periodFit, periodMentions } from "../../src/answer/evidence/tables/period-mentions.js";
 
 const read = (text: string) => periodMentions(text).map(({ start: _start, end: _end, ...period }) => period);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fuseReciprocalRanks } from "../../src/retrieval/reciprocal-rank-fusion.js";
 import { planServerFusion } from "../../src/stores/qdrant-fusion.js";
+import { fuseReciprocalRanks } from "../../src/stores/reciprocal-rank-fusion.js";
 import type { ScoredChunkId } from "../../src/stores/vector-index.js";
 
 const both = { dense: true, sparse: true };

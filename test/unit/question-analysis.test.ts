@@ -5,7 +5,7 @@ import {
   namedPeriods,
   namesInTitles,
   relativeYearsOf,
-} from "../../src/answer/question-analysis.js";
+} from "../../src/answer/question/question-analysis.js";
 
 describe("analyzeQuestion kinds", () => {
   it.each([

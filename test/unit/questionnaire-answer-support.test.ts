@@ -1,14 +1,14 @@
 /**
  * A questionnaire row is "answered" only when the pipeline's Answer passes the support test
- * (src/questionnaire/answer-support.ts): a verified language-model answer, a direct answer worked out
+ * (src/questionnaire/answer/answer-support.ts): a verified language-model answer, a direct answer worked out
  * from cited evidence, or one cited quote that holds most of the question's content words. Anything
  * else with sources needs review, with the closest source kept; nothing relevant is "not found".
  */
 import { describe, expect, it } from "vitest";
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
-import { judgeSupport, questionTerms, quoteStatesQuestion } from "../../src/questionnaire/answer-support.js";
+import { judgeSupport, questionTerms, quoteStatesQuestion } from "../../src/questionnaire/answer/answer-support.js";
+import { rowAnswerFrom } from "../../src/questionnaire/answer/row-answer.js";
 import type { QuestionnaireQuestion } from "../../src/questionnaire/questionnaire.js";
-import { rowAnswerFrom } from "../../src/questionnaire/row-answer.js";
 
 function citation(n: number, quote: string, page = n): Citation {
   return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readSlackJobAddress, slackDestination } from "../../adapters/slack/slack-questionnaire-follower.js";
 import { classifyActivity, FILE_DOWNLOAD_INFO, type TeamsActivity } from "../../adapters/teams/teams-activity.js";
 import { readTeamsJobAddress, teamsDestination } from "../../adapters/teams/teams-questionnaire.js";
-import { readDestination } from "../../src/questionnaire/questionnaire-destination.js";
+import { readDestination } from "../../src/questionnaire/jobs/questionnaire-destination.js";
 
 describe("questionnaire destinations", () => {
   it("reads back only well-formed destinations", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createQuestionnaireJobQueue } from "../../src/questionnaire/questionnaire-job-queue.js";
+import { createQuestionnaireJobQueue } from "../../src/questionnaire/jobs/questionnaire-job-queue.js";
 
 describe("questionnaire job queue", () => {
   it("starts up to the global and per-space caps, in order, and gives a freed slot to the first job that may take it", () => {

@@ -5,10 +5,10 @@
  * were skipped as no questions.
  */
 import { describe, expect, it } from "vitest";
-import { findQuestions } from "../../src/questionnaire/find-questions.js";
+import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/jobs/questionnaire-progress.js";
 import type { GridRow, QuestionnaireGrid } from "../../src/questionnaire/questionnaire.js";
-import { describePreview, previewQuestionnaire } from "../../src/questionnaire/questionnaire-preview.js";
-import { describeProgress, type QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
+import { findQuestions } from "../../src/questionnaire/read/find-questions.js";
+import { describePreview, previewQuestionnaire } from "../../src/questionnaire/read/questionnaire-preview.js";
 
 /** The issue's questionnaire: a title naming "question", an empty row, the header, section rows, IDs. */
 function issueGrid(): QuestionnaireGrid {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { QuestionnaireJob } from "../../src/questionnaire/questionnaire-job-store.js";
-import { describeProgress, progressOf } from "../../src/questionnaire/questionnaire-progress.js";
+import type { QuestionnaireJob } from "../../src/questionnaire/jobs/questionnaire-job-store.js";
+import { describeProgress, progressOf } from "../../src/questionnaire/jobs/questionnaire-progress.js";
 
 function job(overrides: Partial<QuestionnaireJob>): QuestionnaireJob {
   return {

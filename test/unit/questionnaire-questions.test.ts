@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { questionForPipeline } from "../../src/questionnaire/answer-questionnaire-rows.js";
-import { chooseAnswerChoice } from "../../src/questionnaire/choose-answer-choice.js";
-import { findQuestions } from "../../src/questionnaire/find-questions.js";
+import { questionForPipeline } from "../../src/questionnaire/answer/answer-questionnaire-rows.js";
+import { chooseAnswerChoice } from "../../src/questionnaire/answer/choose-answer-choice.js";
 import type { GridRow, GridSheet, QuestionnaireGrid } from "../../src/questionnaire/questionnaire.js";
+import { findQuestions } from "../../src/questionnaire/read/find-questions.js";
 
 function sheet(name: string, rows: Array<string[] | null>, extra: Partial<GridSheet> = {}): GridSheet {
   const gridRows: GridRow[] = [];

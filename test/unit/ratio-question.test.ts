@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type RatioInputs, ratioSentences, workOutRatio } from "../../src/answer/compute-ratio.js";
-import type { FoundFigure } from "../../src/answer/find-figure.js";
-import { ratioQuestion } from "../../src/answer/ratio-question.js";
+import { type RatioInputs, ratioSentences, workOutRatio } from "../../src/answer/compose/compute-ratio.js";
+import type { FoundFigure } from "../../src/answer/evidence/find-figure.js";
+import { ratioQuestion } from "../../src/answer/question/ratio-question.js";
 import { netIncomeCell, pdfPassage } from "../support/answer-fixtures.js";
 
 describe("ratioQuestion", () => {

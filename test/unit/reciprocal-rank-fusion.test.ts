@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fuseReciprocalRanks } from "../../src/retrieval/reciprocal-rank-fusion.js";
+import { fuseReciprocalRanks } from "../../src/stores/reciprocal-rank-fusion.js";
 
 const hits = (...ids: string[]) => ids.map((id) => ({ chunkId: id, documentId: `doc-${id}`, spaceId: "s", score: 9 }));
 

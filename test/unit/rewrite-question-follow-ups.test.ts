@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationTurn } from "../../src/answer/answer-events.js";
-import { rewriteQuestion, ruleBasedFollowUpRewriter, standaloneFollowUp } from "../../src/answer/rewrite-question.js";
+import {
+  rewriteQuestion,
+  ruleBasedFollowUpRewriter,
+  standaloneFollowUp,
+} from "../../src/answer/question/rewrite-question.js";
 
 /** A thread of user questions, each answered by the assistant. */
 function threadOf(...questions: string[]): ConversationTurn[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationTurn } from "../../src/answer/answer-events.js";
-import { rewriteQuestion } from "../../src/answer/rewrite-question.js";
+import { rewriteQuestion } from "../../src/answer/question/rewrite-question.js";
 
 const history: ConversationTurn[] = [
   { role: "user", text: "How many vacation days do new employees get?" },

@@ -6,7 +6,7 @@ import {
   isQuestionnaireRequest,
 } from "../../adapters/slack/slack-questionnaire.js";
 import { silentLogger } from "../../src/logger.js";
-import type { QuestionnaireProgress } from "../../src/questionnaire/questionnaire-progress.js";
+import type { QuestionnaireProgress } from "../../src/questionnaire/jobs/questionnaire-progress.js";
 
 describe("isQuestionnaireRequest", () => {
   it("recognises asks to answer or fill a questionnaire, not questions that mention one", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPageFinder } from "../../src/answer/page-finder.js";
+import { createPageFinder } from "../../src/answer/citations/page-finder.js";
 import { fitTfIdf } from "../../src/retrieval/paper-hybrid-tf-idf.js";
 import { smoothedInverseDocumentFrequency } from "../../src/retrieval/smoothed-idf.js";
 

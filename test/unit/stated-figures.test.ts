@@ -3,12 +3,12 @@
  * decides a yes/no question: each read from passages shaped like the filings' and handbooks' own text.
  */
 import { describe, expect, it } from "vitest";
-import { findDecidingSentence } from "../../src/answer/find-deciding-sentence.js";
-import { findListItem } from "../../src/answer/find-list.js";
-import { amountsIn, findProseFigure } from "../../src/answer/find-prose-figure.js";
-import type { NumberedSource } from "../../src/answer/generator.js";
-import { analyzeQuestion } from "../../src/answer/question-analysis.js";
-import { contentTerms } from "../../src/answer/sentence-scoring.js";
+import { findDecidingSentence } from "../../src/answer/evidence/find-deciding-sentence.js";
+import { findListItem } from "../../src/answer/evidence/find-list.js";
+import { amountsIn, findProseFigure } from "../../src/answer/evidence/find-prose-figure.js";
+import { contentTerms } from "../../src/answer/evidence/sentence-scoring.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
+import { analyzeQuestion } from "../../src/answer/question/question-analysis.js";
 import { pdfPassage } from "../support/answer-fixtures.js";
 
 function source(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { NumberedSource } from "../../src/answer/generator.js";
-import { lineTables } from "../../src/answer/tables/line-tables.js";
-import { answerFromTables } from "../../src/answer/tables/table-answer.js";
-import { readTableGrid } from "../../src/answer/tables/table-grid.js";
+import { lineTables } from "../../src/answer/evidence/tables/line-tables.js";
+import { answerFromTables } from "../../src/answer/evidence/tables/table-answer.js";
+import { readTableGrid } from "../../src/answer/evidence/tables/table-grid.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
 import { pdfPassage, tablePassage } from "../support/answer-fixtures.js";
 
 const FIELDS = { chunkId: "c1", documentId: "d1", spaceId: "s", file: "excerpt.html", title: "Annual report excerpt" };

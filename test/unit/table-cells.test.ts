@@ -8,7 +8,7 @@ import {
   type TableCell,
   tableCells,
   takesTableScale,
-} from "../../src/answer/table-cells.js";
+} from "../../src/answer/evidence/table-cells.js";
 import type { SearchResult } from "../../src/domain/types.js";
 
 function tablePassage(

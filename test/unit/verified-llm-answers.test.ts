@@ -8,9 +8,9 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerEvent } from "../../src/answer/answer-events.js";
 import { createAnswerService, NO_CONTEXT_ANSWER } from "../../src/answer/answer-question.js";
-import { createExtractiveGenerator } from "../../src/answer/extractive-generator.js";
-import type { AnswerGenerator } from "../../src/answer/generator.js";
-import { LLM_UNAVAILABLE_NOTE, UNVERIFIED_NOTE } from "../../src/answer/write-verified-answer.js";
+import { createExtractiveGenerator } from "../../src/answer/generate/extractive-generator.js";
+import type { AnswerGenerator } from "../../src/answer/generate/generator.js";
+import { LLM_UNAVAILABLE_NOTE, UNVERIFIED_NOTE } from "../../src/answer/generate/write-verified-answer.js";
 import type { PageText, SearchResult } from "../../src/domain/types.js";
 import type { Embedder } from "../../src/embedding/embedder.js";
 import { FolioError } from "../../src/errors.js";

@@ -5,8 +5,8 @@
  * recognised, sentences that address the model never used as evidence, and the verdict's majority rule.
  */
 import { describe, expect, it } from "vitest";
-import type { NumberedSource } from "../../src/answer/generator.js";
-import { claimText, splitAnswer, verifyAnswer } from "../../src/answer/verify-answer.js";
+import type { NumberedSource } from "../../src/answer/generate/generator.js";
+import { claimText, splitAnswer, verifyAnswer } from "../../src/answer/generate/verify-answer.js";
 import type { SearchResult } from "../../src/domain/types.js";
 import type { Embedder } from "../../src/embedding/embedder.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { uniqueTerms } from "../../src/answer/sentence-scoring.js";
-import { yesNoVerdict } from "../../src/answer/yes-no-verdict.js";
+import { yesNoVerdict } from "../../src/answer/compose/yes-no-verdict.js";
+import { uniqueTerms } from "../../src/answer/evidence/sentence-scoring.js";
 
 const verdict = (question: string, sentence: string, asked: string) =>
   yesNoVerdict(question, sentence, uniqueTerms(asked));

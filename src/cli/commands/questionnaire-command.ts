@@ -9,13 +9,13 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { FolioError } from "../../errors.js";
-import { describeFormat, filledExtension, formatFromFileName } from "../../questionnaire/filled-file-name.js";
-import { describePreview } from "../../questionnaire/questionnaire-preview.js";
 import {
   describeProgress,
   describeSkipped,
   type QuestionnaireProgress,
-} from "../../questionnaire/questionnaire-progress.js";
+} from "../../questionnaire/jobs/questionnaire-progress.js";
+import { describePreview } from "../../questionnaire/read/questionnaire-preview.js";
+import { describeFormat, filledExtension, formatFromFileName } from "../../questionnaire/write/filled-file-name.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../cli-options.js";
 import type { QuestionnaireBackend } from "../questionnaire-backend.js";
