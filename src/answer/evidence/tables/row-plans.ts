@@ -39,7 +39,7 @@ import {
   written,
 } from "./table-wording.js";
 
-function plan(reading: Reading, match: RowMatch, sentence: string, value: Plan["value"]): Plan {
+function plan(match: RowMatch, sentence: string, value: Plan["value"]): Plan {
   return {
     score: match.score,
     rows: [match.row],
@@ -61,7 +61,7 @@ export function lookup(reading: Reading, match: RowMatch, terms: Terms): Plan | 
     cells.length === 1
       ? `${subject} ${columnPhrase(first.column, reading.grid)} was ${written(reading, first)}`
       : `${subject} was ${listed(cells.map((cell) => `${written(reading, cell)} ${columnPhrase(cell.column, reading.grid)}`))}`;
-  return plan(reading, match, sentence, {
+  return plan(match, sentence, {
     items: cells.map((cell) => cell.value.text),
     scale: scaleName(unitOf(reading, first)),
   });
@@ -128,7 +128,7 @@ export function change(reading: Reading, match: RowMatch, terms: Terms): Plan | 
         ? `${subject} ${direction} by ${percentText.replace(/^-/, "")}, from ${fromPhrase} to ${toPhrase} (a change of ${sign}${amount})`
         : `${subject} ${direction} by ${amount}, from ${fromPhrase} to ${toPhrase}${percentText === "" ? "" : ` (${ratio !== null && ratio > 0 ? "+" : ""}${percentText})`}`;
   const value = asksPercent ? (printed?.number ?? ratio ?? 0) : difference;
-  return plan(reading, match, sentence, {
+  return plan(match, sentence, {
     items: [plainNumber(value)],
     scale: asksPercent ? "percent" : scaleName(unit),
   });
@@ -161,7 +161,7 @@ export function aggregate(reading: Reading, match: RowMatch, terms: Terms): Plan
   const sentence = isAverage
     ? `The average ${subject} over ${periods} was ${total} ((${inputs.join(" + ")}) / ${inputs.length})`
     : `${capitalized(subject)} for ${periods} adds up to ${total} (${inputs.join(" + ")})`;
-  return plan(reading, match, sentence, { items: [plainNumber(result)], scale: scaleName(unit) });
+  return plan(match, sentence, { items: [plainNumber(result)], scale: scaleName(unit) });
 }
 
 /** One period's value as a ratio (or percentage) of another's. */
@@ -178,7 +178,6 @@ export function ratioOfPeriods(reading: Reading, match: RowMatch, terms: Terms):
     ? `${capitalized(subject)} ${columnPhrase(a.column, reading.grid)} was ${formatAmount(percent, PERCENT_UNIT, computedDecimals(percent))} of its value ${columnPhrase(b.column, reading.grid)} (${inputs})`
     : `The ratio of ${subject} ${columnPhrase(a.column, reading.grid)} to ${columnPhrase(b.column, reading.grid)} was ${formatDigits(ratio, computedDecimals(ratio))} (${inputs})`;
   return plan(
-    reading,
     match,
     sentence,
     reading.question.asPercent
@@ -214,7 +213,7 @@ export function whichPeriod(reading: Reading, match: RowMatch, terms: Terms): Pl
     if (passing.length === 0) return null;
     const threshold = reading.question.threshold?.text ?? "";
     const sentence = `${listed(passing.map((cell) => periodName(cell.column)))}: ${subject} was ${listed(passing.map((cell) => written(reading, cell)))}, ${reading.question.extreme === "min" ? "below" : "above"} ${threshold.replace(/^\w+(?:\s+than)?\s+/i, "")}`;
-    return plan(reading, match, sentence, {
+    return plan(match, sentence, {
       items: passing.map((cell) => String(cell.column.period?.year ?? periodName(cell.column))),
       scale: "",
     });
@@ -228,7 +227,7 @@ export function whichPeriod(reading: Reading, match: RowMatch, terms: Terms): Pl
   const others = sorted.slice(1).map((cell) => `${written(reading, cell)} in ${periodName(cell.column)}`);
   const word = cells.length === 2 ? (wantMax ? "higher" : "lower") : wantMax ? "highest" : "lowest";
   const sentence = `${subject} was ${word} in ${periodName(best.column)}: ${written(reading, best)}, against ${listed(others)}`;
-  return plan(reading, match, sentence, {
+  return plan(match, sentence, {
     items: [String(best.column.period?.year ?? periodName(best.column))],
     scale: "",
   });
@@ -248,5 +247,5 @@ export function countPeriods(reading: Reading, match: RowMatch, terms: Terms): P
   const threshold = (reading.question.threshold?.text ?? "").replace(/^\w+(?:\s+than)?\s+/i, "");
   const which = names.length === 0 ? "" : ` (${listed(names)})`;
   const sentence = `${capitalized(subjectOf(match.row))} was ${reading.question.extreme === "min" ? "below" : "above"} ${threshold} in ${passing.length} of the ${cells.length} periods shown${which}`;
-  return plan(reading, match, sentence, { items: [String(passing.length)], scale: "" });
+  return plan(match, sentence, { items: [String(passing.length)], scale: "" });
 }
