@@ -71,6 +71,27 @@ describe("no-context coverage", () => {
     });
   });
 
+  it("counts two words of the question that the passage writes as one ('lay off' as 'Layoff')", () => {
+    const warnRow: SearchResult = {
+      ...statementRows,
+      file: "warn-report.pdf",
+      title: "WARN report",
+      text: "09/25/2015 | Maxim Integrated Product | San Jose | 11 | Layoff | Unknown at this time",
+      provenance: { pageStart: 2, pageEnd: 2 },
+    };
+    // Terms: maxim, integr, product, lai, off — "lay off" is the row's "Layoff".
+    expect(assessRelevance("How many did Maxim Integrated Product lay off?", [warnRow])).toEqual({
+      relevant: true,
+      coverage: 1,
+    });
+    // Without the joined word in the passage, the pair is not covered.
+    const withoutLayoff = { ...warnRow, text: "09/25/2015 | Maxim Integrated Product | San Jose | 11 | Closure" };
+    expect(assessRelevance("How many did Maxim Integrated Product lay off?", [withoutLayoff])).toEqual({
+      relevant: true,
+      coverage: 0.6,
+    });
+  });
+
   it("asks a passage to cover the question's questions, not the definitions, formulas and asides around them", () => {
     expect(
       askedText(

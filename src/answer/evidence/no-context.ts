@@ -34,6 +34,7 @@
 import { statementMentions, statementOfPassage } from "../../domain/financial-statements.js";
 import type { SearchResult } from "../../domain/types.js";
 import { indexTextOf } from "../../ingest/index-text.js";
+import { analyzeText } from "../../retrieval/text-analyzer.js";
 import { contentTerms, uniqueTerms } from "./sentence-scoring.js";
 
 export const DEFAULT_COVERAGE_THRESHOLD = 0.55;
@@ -75,6 +76,20 @@ export function askedText(query: string): string {
 /** A parenthesis inside a sentence, set off by a space ("401(k)" is a word) and followed by more of it. */
 const ASIDE = /\s+\([^()]*\)(?=\s*[^\s(])/g;
 
+/**
+ * Two neighbouring words of the question that a passage may write as one ("lay off" / "Layoff", "set
+ * up" / "setup", "health care" / "healthcare"): the joined word's term and the terms it stands for.
+ */
+function joinablePairs(asked: string): Array<{ joined: string; terms: string[] }> {
+  const words = asked.toLowerCase().match(/[\p{L}]+/gu) ?? [];
+  const pairs: Array<{ joined: string; terms: string[] }> = [];
+  for (let index = 0; index + 1 < words.length; index += 1) {
+    const [joined] = analyzeText(`${words[index]}${words[index + 1]}`);
+    if (joined !== undefined) pairs.push({ joined, terms: analyzeText(`${words[index]} ${words[index + 1]}`) });
+  }
+  return pairs;
+}
+
 export function assessRelevance(
   query: string,
   results: SearchResult[],
@@ -93,6 +108,7 @@ export function assessRelevance(
     statement: mention.statement,
     terms: uniqueTerms(asked.slice(mention.start, mention.end)),
   }));
+  const pairs = joinablePairs(asked);
   let coverage = 0;
   for (const result of results.slice(0, 3)) {
     // The title, file name and section headings are indexed with every passage (index-text.ts): a
@@ -103,6 +119,8 @@ export function assessRelevance(
     const statement = statementOfPassage(result.provenance);
     for (const named of namedStatements)
       if (named.statement === statement) for (const term of named.terms) chunkTerms.add(term);
+    // "How many did Maxim lay off?" is covered by "Maxim … Layoff".
+    for (const pair of pairs) if (chunkTerms.has(pair.joined)) for (const term of pair.terms) chunkTerms.add(term);
     let matched = 0;
     for (const term of queryTerms) if (chunkTerms.has(term)) matched += 1;
     coverage = Math.max(coverage, matched / queryTerms.size);
