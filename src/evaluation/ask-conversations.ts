@@ -39,7 +39,7 @@ export type ConversationEvaluationReport = {
 export const ANSWER_EXCERPT_LENGTH = 300;
 
 /** The answer object, or an empty refusal-free answer carrying the error, so one failure costs one turn. */
-async function collectAnswer(service: AnswerService, question: string, context: AnswerContext): Promise<Answer> {
+export async function collectAnswer(service: AnswerService, question: string, context: AnswerContext): Promise<Answer> {
   let answer: Answer | null = null;
   let error = "";
   for await (const event of service.answerQuestion(question, context)) {

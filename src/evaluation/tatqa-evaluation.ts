@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import type { Answer, AnswerContext, AnswerEvent } from "../answer/answer-events.js";
 import type { Folio } from "../composition-root.js";
 import { FolioError } from "../errors.js";
+import { collectAnswer } from "./ask-conversations.js";
 import { deleteEvaluationSpace, ingestIntoEvaluationSpace } from "./evaluation-space.js";
 import { firstSentenceHolds } from "./first-sentence.js";
 import { summarizeLatency } from "./latency.js";
@@ -110,24 +111,6 @@ async function writeExcerptFiles(
     });
   }
   return files;
-}
-
-async function collectAnswer(service: AnswerService, question: string, context: AnswerContext): Promise<Answer> {
-  let answer: Answer | null = null;
-  let error = "";
-  for await (const event of service.answerQuestion(question, context)) {
-    if (event.type === "done") answer = event.answer;
-    if (event.type === "error") error = `[error ${event.code}: ${event.message}]`;
-  }
-  return (
-    answer ?? {
-      requestId: context.requestId,
-      answer: error || "[no answer]",
-      noContext: false,
-      citations: [],
-      timingsMs: {},
-    }
-  );
 }
 
 /** What the answer states as its value: the direct answer's items and scale, else its first sentence. */
