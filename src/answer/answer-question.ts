@@ -23,12 +23,14 @@ import {
   type QuotedPassage,
   uniqueCitations,
 } from "./citations/citations.js";
-import { composeDirectAnswer } from "./compose/compose-direct-answer.js";
 import type { DirectAnswer } from "./compose/direct-answer.js";
 import { createDocumentFactsIndex } from "./evidence/evidence-coverage.js";
 import { missingNamesCaveat } from "./evidence/figure-evidence.js";
-import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./evidence/no-context.js";
+import { proseEvidence } from "./evidence/prose-evidence.js";
+import { contentTerms } from "./evidence/sentence-scoring.js";
 import type { LabelMeaning } from "./evidence/tables/label-meaning.js";
+import type { PassageMeaning } from "./evidence/window-meaning.js";
+import type { TermFrequencies } from "./evidence/window-scoring.js";
 import type { AnswerGenerator, NumberedSource } from "./generate/generator.js";
 import { guardSources } from "./generate/instruction-guard.js";
 import {
@@ -40,14 +42,14 @@ import {
 } from "./generate/write-verified-answer.js";
 import { analyzeQuestion, namesInTitles } from "./question/question-analysis.js";
 import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./question/rewrite-question.js";
+import { type ChosenAnswer, chooseAnswer } from "./readers/choose-answer.js";
+import type { ReaderInput } from "./readers/reader.js";
 
 export type AnswerServiceOptions = {
   /** Sources given to the generator. */
   topK?: number;
   /** Results asked of the retriever. */
   candidates?: number;
-  /** Share of question terms the best source must contain (see no-context.ts). */
-  noContextThreshold?: number;
 };
 
 export const NO_CONTEXT_ANSWER =
@@ -180,6 +182,10 @@ export type AnswerServiceDependencies = {
   pageTexts: (documentId: string) => Promise<PageText[]>;
   /** Matches a table's row labels with a question's measure by meaning (label-meaning.ts); absent without an embedder. */
   labelMeaning?: LabelMeaning;
+  /** Candidate answers' meaning against the question (window-meaning.ts); absent without an embedder. */
+  passageMeaning?: PassageMeaning;
+  /** How many passages of the spaces hold each term (BM25's statistics), to weigh a question's words; absent: by its sources. */
+  termFrequencies?: (spaceIds: string[], terms: string[]) => Promise<TermFrequencies>;
   /** A document's passages, to tell whether it names what a question names and which years it reports; none when absent. */
   documentPassages?: (documentId: string) => Promise<Array<Pick<SearchResult, "text" | "kind" | "provenance">>>;
   logger: Logger;
@@ -191,7 +197,6 @@ type Answering = {
   dependencies: AnswerServiceDependencies;
   topK: number;
   candidates: number;
-  threshold: number;
   documentFacts: ReturnType<typeof createDocumentFactsIndex>;
 };
 
@@ -200,7 +205,6 @@ export function createAnswerService(dependencies: AnswerServiceDependencies): An
     dependencies,
     topK: dependencies.options?.topK ?? 5,
     candidates: dependencies.options?.candidates ?? 20,
-    threshold: dependencies.options?.noContextThreshold ?? DEFAULT_COVERAGE_THRESHOLD,
     documentFacts: createDocumentFactsIndex(dependencies.documentPassages ?? (async () => [])),
   };
   return { answerQuestion: (question, context) => answerQuestion(answering, question, context) };
@@ -212,7 +216,7 @@ async function* answerQuestion(
   asAsked: string,
   context: AnswerContext,
 ): AsyncIterable<AnswerEvent> {
-  const { dependencies, topK, threshold } = answering;
+  const { dependencies, topK } = answering;
   const logger = dependencies.logger.child({ requestId: context.requestId });
   const { signal } = context;
   const startedAt = performance.now();
@@ -237,31 +241,42 @@ async function* answerQuestion(
     }
     yield { type: "status", status: "searching", message: "Searching your documents…" };
     const searched = await searchSpaces(answering, context, question, query, timingsMs);
-    const { results, asked } = searched;
+    const { asked } = searched;
     query = searched.query;
     throwIfAborted(signal);
-    // Sentences addressing the model ("ignore previous instructions…") are blanked before any generator reads them.
-    const sources: NumberedSource[] = guardSources(
-      results.slice(0, topK).map((result, index) => ({ n: index + 1, result })),
+    // Sentences addressing the model ("ignore previous instructions…") are blanked before any reader or
+    // generator reads them (offsets unchanged, so citations still point at the right place).
+    const results = guardSources(searched.results.map((result, index) => ({ n: index + 1, result }))).map(
+      (source) => source.result,
     );
+    let sources: NumberedSource[] = results.slice(0, topK).map((result, index) => ({ n: index + 1, result }));
     const composeStart = performance.now();
     const need = informationNeed(query);
     const analysis = analyzeQuestion(need, namesInTitles(results.map((result) => result.title)));
     // A name the question gives that no found document names, or a year the documents' tables and
     // the found sentences do not report, is a question these documents cannot answer: say so, never
-    // quote another company's or another year's figures.
-    const composed = await composeFromResults(answering, context, { need, analysis, results, sources, pageTexts });
-    throwIfAborted(signal);
-    const directAnswer = unlessRepeated(composed.direct, context);
-    // Instructions around the question ("Answer in USD millions.") are in no source: they must not count against it.
-    const relevance = assessRelevance(
+    // quote another company's or another year's figures. No reader's answer likely enough: the same.
+    const chosen = await chooseFromResults(answering, context, {
       need,
-      sources.map((source) => source.result),
-      threshold,
-    );
+      question,
+      analysis,
+      results,
+      sources,
+      pageTexts,
+    });
+    sources = [...chosen.sources];
+    throwIfAborted(signal);
+    const directAnswer = unlessRepeated(chosen.direct, context);
+    const relevant = chosen.direct !== null;
     lap("compose", composeStart);
     logger.info(
-      { results: results.length, coverage: relevance.coverage, spaces: context.spaceIds.length, kind: analysis.kind },
+      {
+        results: results.length,
+        reader: chosen.reader,
+        score: Math.round(chosen.score * 1000) / 1000,
+        spaces: context.spaceIds.length,
+        kind: analysis.kind,
+      },
       "retrieval done",
     );
 
@@ -270,12 +285,13 @@ async function* answerQuestion(
     // A figure for a company the documents do not name would be another company's figure: refused.
     // Asked about anything else, passages that cover the rest of the question are still shown, after
     // saying plainly that the name itself is not in the documents.
+    const restIsAnswered = relevant || chosen.proseLikelihood >= chosen.answerable;
     const caveat =
-      composed.missingNames.length > 0 && !["figure", "comparison"].includes(analysis.kind) && relevance.relevant
-        ? missingNamesCaveat(composed.missingNames)
+      chosen.missingNames.length > 0 && !["figure", "comparison"].includes(analysis.kind) && restIsAnswered
+        ? missingNamesCaveat(chosen.missingNames)
         : undefined;
-    const uncovered = caveat === undefined ? composed.uncovered : null;
-    let noContext = uncovered !== null || (!relevance.relevant && directAnswer === null);
+    const uncovered = caveat === undefined ? chosen.uncovered : null;
+    let noContext = uncovered !== null || (!relevant && caveat === undefined);
     let verification: AnswerVerificationSummary | undefined;
     if (noContext) {
       answerText = noContextText(sources.length, uncovered);
@@ -301,7 +317,8 @@ async function* answerQuestion(
           llm: dependencies.llm,
           fallback: dependencies.generator,
           logger,
-          directAnswer,
+          // A quoted window is what the model writes from, not a line to put before its answer.
+          directAnswer: chosen.reader === "window" ? null : directAnswer,
         });
         ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
       } else {
@@ -438,17 +455,28 @@ async function searchSpaces(
   return { results, query: corrected, asked };
 }
 
-/** The direct answer built from the search's evidence (compose-direct-answer.ts). */
-function composeFromResults(
+/** The answer the readers choose from the search's evidence (readers/choose-answer.ts). */
+async function chooseFromResults(
   answering: Answering,
   context: AnswerContext,
-  found: Pick<Parameters<typeof composeDirectAnswer>[0], "need" | "analysis" | "results" | "sources" | "pageTexts">,
-) {
-  const { labelMeaning, retriever } = answering.dependencies;
-  return composeDirectAnswer({
+  found: Pick<ReaderInput, "need" | "question" | "analysis" | "results" | "sources" | "pageTexts">,
+): Promise<ChosenAnswer> {
+  const { labelMeaning, passageMeaning, termFrequencies, retriever } = answering.dependencies;
+  const corpus = await termFrequencies?.(context.spaceIds, [...contentTerms(found.need)]);
+  return chooseAnswer({
     ...found,
     facts: answering.documentFacts,
     ...(labelMeaning === undefined ? {} : { labelMeaning }),
+    prose: proseEvidence(
+      {
+        need: found.need,
+        question: found.question,
+        ...(passageMeaning === undefined ? {} : { meaning: passageMeaning }),
+        ...(corpus === undefined ? {} : { corpus }),
+      },
+      found.results,
+      context.signal,
+    ),
     // A line item and its period, or a term, are words a row or a sentence prints as they are:
     // keyword search finds those exactly (where meaning ranks paraphrases above them) and costs no
     // embedding. A side of a comparison is a question, searched as questions are.

@@ -6,6 +6,8 @@
  */
 import { type AnswerService, createAnswerService } from "../answer/answer-question.js";
 import { createLabelMeaning } from "../answer/evidence/tables/label-meaning.js";
+import { createPassageMeaning } from "../answer/evidence/window-meaning.js";
+import type { TermFrequencies } from "../answer/evidence/window-scoring.js";
 import { createExtractiveGenerator } from "../answer/generate/extractive-generator.js";
 import { createLlmGenerator } from "../answer/generate/llm-generator.js";
 import { loadAnswerPrompts } from "../answer/generate/prompt-templates.js";
@@ -20,6 +22,7 @@ import type { Logger } from "../logger.js";
 import type { FolioMetrics } from "../observability/metrics.js";
 import { observeLanguageModel } from "../observability/observed-language-model.js";
 import type { Retriever } from "../retrieval/retriever.js";
+import { termId } from "../retrieval/text-analyzer.js";
 import type { Catalog } from "../stores/catalog.js";
 import type { SqlClient } from "../stores/sql-client.js";
 
@@ -63,7 +66,8 @@ export async function assembleAnswering(input: {
     linkForCitation: ({ documentId, page }) => linkSigner.signDocumentUrl({ documentId, page }),
     pageTexts: (documentId) => catalog.getPages(documentId),
     documentPassages: (documentId) => catalog.listChunks(documentId),
-    ...(embedder ? { labelMeaning: createLabelMeaning(embedder) } : {}),
+    termFrequencies: (spaceIds, terms) => termFrequenciesIn(catalog, spaceIds, terms),
+    ...(embedder ? { labelMeaning: createLabelMeaning(embedder), passageMeaning: createPassageMeaning(embedder) } : {}),
     logger,
   });
   return { languageModel, answers };
@@ -92,5 +96,14 @@ async function answerWithLanguageModel(
   return {
     generator: createLlmGenerator({ model, prompts, logger: logger.child({ component: "llm-generator" }) }),
     embedder,
+  };
+}
+
+/** How many passages of the spaces hold each term, from the BM25 statistics the catalog keeps. */
+async function termFrequenciesIn(catalog: Catalog, spaceIds: string[], terms: string[]): Promise<TermFrequencies> {
+  const statistics = await catalog.getTermStatistics(spaceIds, terms.map(termId));
+  return {
+    passages: statistics.chunkCount,
+    frequencies: new Map(terms.map((term) => [term, statistics.documentFrequencies.get(termId(term)) ?? 0])),
   };
 }

@@ -53,3 +53,17 @@ export function checkTurn(
   }
   return { correct: reasons.length === 0, reasons };
 }
+
+/**
+ * The share of a turn's text checks (strings, any-of groups, numbers) one text meets on its own: how
+ * much of the expected answer a passage or a sentence holds, for diagnostics and calibration.
+ */
+export function expectationShare(text: string, expect: TurnExpectation): number {
+  const plain = normalise(text);
+  const checks = [
+    ...(expect.contains ?? []).map((phrase) => plain.includes(normalise(phrase))),
+    ...(expect.anyOf ?? []).map((group) => group.some((phrase) => plain.includes(normalise(phrase)))),
+    ...(expect.numbers ?? []).map((number) => textStatesNumber(text, number)),
+  ];
+  return checks.length === 0 ? 0 : checks.filter(Boolean).length / checks.length;
+}

@@ -304,15 +304,18 @@ describe("answerQuestion", () => {
     expect(done.answer).toMatchObject({ answer: NO_SOURCES_ANSWER, noContext: true, citations: [] });
   });
 
-  it("turns an answer that cites nothing into no-context with the closest sources", async () => {
+  it("lets the reader's answer stand when the extractive generator's lines cite nothing", async () => {
+    // The generator only adds quotes that support the reader's answer; a line citing no source adds nothing.
     const scripted = scriptedGenerator(["The sources do not say. [7]"]);
     const { answers } = service(fakeRetriever([PERKS_CHUNK, CLAIMS_CHUNK]).retriever, scripted.generator);
     const events = await collect(answers.answerQuestion("Tell me about expensing fitness programs.", context()));
     const done = events.at(-1);
     if (done?.type !== "done") throw new Error("no done event");
-    expect(done.answer.answer).toBe("The sources do not say.");
-    expect(done.answer.noContext).toBe(true);
-    expect(done.answer.citations.map((citation) => citation.n)).toEqual([1, 2]);
+    expect(done.answer.answer).toBe("“Employees may expense up to $1000 for fitness programs each year.” [1]");
+    expect(done.answer.noContext).toBe(false);
+    expect(done.answer.citations.map((citation) => [citation.n, citation.documentId, citation.pageStart])).toEqual([
+      [1, "doc-perks", 1],
+    ]);
     expect(scripted.calls).toEqual([{ question: "Tell me about expensing fitness programs.", sources: [1, 2] }]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationTurn } from "../../src/answer/answer-events.js";
-import { rewriteQuestion } from "../../src/answer/question/rewrite-question.js";
+import { leansOnThread, rewriteQuestion } from "../../src/answer/question/rewrite-question.js";
 
 const history: ConversationTurn[] = [
   { role: "user", text: "How many vacation days do new employees get?" },
@@ -58,5 +58,38 @@ describe("rewriteQuestion", () => {
     expect(rewriteQuestion("How many vacation days do new employees get?", history)).toBe(
       "How many vacation days do new employees get?",
     );
+  });
+});
+
+describe("leansOnThread", () => {
+  it.each([
+    "And once I pass 15 years?",
+    "What about comp time?",
+    "What if I end up needing more time than that to take care of my dad?",
+    "Do they expire if I don't use them?",
+    "What happens if I miss that?",
+    "How is an 8-year one usually split up?",
+    "Who exactly do I email?",
+    "The police actually found it. Can I just keep using it?",
+  ])("reads %j with the thread", (question) => {
+    expect(leansOnThread(question)).toBe(true);
+  });
+
+  it.each([
+    "What's an SF-182?",
+    "What's 'time-in-grade'?",
+    "Something weird is happening on my laptop. Should I shut it down?",
+    "When is my end-of-year self-assessment due this cycle?",
+    "Which dental plan is the one that covers orthodontic treatment for children?",
+  ])("reads %j on its own", (question) => {
+    expect(leansOnThread(question)).toBe(false);
+  });
+
+  it("never carries the last question's subject into a complete question", () => {
+    const thread: ConversationTurn[] = [
+      { role: "user", text: "How do I get approval to go to a conference?" },
+      { role: "assistant", text: "Fill out the event request form [1]." },
+    ];
+    expect(rewriteQuestion("What's an SF-182?", thread)).toBe("What's an SF-182?");
   });
 });

@@ -35,6 +35,11 @@ export class DirectAnswer {
   /** `sources` is the answer's numbered sources; a figure from elsewhere is appended to it. */
   constructor(private readonly sources: NumberedSource[]) {}
 
+  /** The numbered sources the answer cites from: the ones it was given and any it appended. */
+  numberedSources(): readonly NumberedSource[] {
+    return this.sources;
+  }
+
   /** The figure's sentence and its row as the citation's quote; returns the [n] it cites. */
   addFigure(figure: FoundFigure, entity: string | null): number | undefined {
     const source = this.numbered(figure.source);

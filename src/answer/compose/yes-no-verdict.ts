@@ -67,3 +67,9 @@ export function yesNoVerdict(question: string, sentence: string, askedTerms: Rea
   // "Isn't X covered?" asks the same as "Is X covered?": the verdict is about the fact, not the phrasing.
   return negated !== contrary ? "no" : "yes";
 }
+
+/** "Yes," or "No," to put in front of a deciding text when it states the verdict plainly; "" when it hedges. */
+export function verdictLead(question: string, text: string, askedTerms: ReadonlySet<string>): string {
+  const verdict = yesNoVerdict(question, text, askedTerms);
+  return verdict === null ? "" : verdict === "yes" ? "Yes," : "No,";
+}

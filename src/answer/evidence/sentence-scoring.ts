@@ -116,7 +116,12 @@ const UNIT_NOTE = /^\((?:[^()]*\b(?:millions?|thousands?|billions?|dollars|usd|p
 const MAX_ROW_QUOTE_CHARACTERS = 200;
 
 /** A row's cells named by their columns ("Pax: 31,557,697"), shortened to the cells that matter when long. */
-function rowQuote(row: string, columns: string[] | undefined, claimTerms: Set<string>): string {
+function rowQuote(
+  row: string,
+  columns: string[] | undefined,
+  claimTerms: Set<string>,
+  limit = MAX_ROW_QUOTE_CHARACTERS,
+): string {
   const named = columns !== undefined && columns.filter((name) => name.length > 0).length >= 2;
   const cells = row
     .split(TABLE_CELL_SEPARATOR)
@@ -129,10 +134,23 @@ function rowQuote(row: string, columns: string[] | undefined, claimTerms: Set<st
     })
     .filter((cell) => cell.length > 0);
   const whole = cells.join("; ");
-  if (whole.length <= MAX_ROW_QUOTE_CHARACTERS) return whole;
+  if (whole.length <= limit) return whole;
   const [first, ...rest] = cells;
   const mentioned = rest.filter((cell) => [...uniqueTerms(cell)].some((term) => claimTerms.has(term)));
   return `${[first, ...mentioned].join("; ")}; …`;
+}
+
+/** A table passage's rows, each with its cells named by their columns ("Level 5: 3.85%"), whole; null for prose. */
+export function tableRows(
+  result: Pick<SearchResult, "text" | "kind" | "provenance">,
+): { text: string; start: number; end: number }[] | null {
+  const rows = result.kind === "table" ? tableRowRanges(result.text, result.provenance) : null;
+  if (rows === null) return null;
+  return rows.map((range) => {
+    const row = result.text.slice(range.start, range.end);
+    const named = rowQuote(row, result.provenance.columns, new Set(), Number.POSITIVE_INFINITY);
+    return { text: named, start: range.start, end: range.end };
+  });
 }
 
 /**

@@ -1,24 +1,25 @@
 /**
  * Turns a follow-up in a thread into a standalone search query, without an LLM: when the follow-up
- * leans on earlier turns (a pronoun such as "it" or "they", or fewer than four content terms), the
- * previous user question is appended so retrieval sees its subject. Otherwise the question stands alone.
+ * leans on earlier turns (it opens as a continuation — "And …", "What about …", "What if …" —, points back
+ * with a pronoun its own sentences give nothing to point at, or names no subject of its own in fewer than
+ * three content words), the previous user question is appended so retrieval sees its subject. A complete
+ * question stands alone, never with the previous turn's subject (leansOnThread).
  * This is the rewrite used without a language model, and the fallback when the model's rewrite cannot
  * be used (llm-follow-up-rewrite.ts). The FollowUpRewriter port lets answer-question take either.
  */
 
 import type { Logger } from "../../logger.js";
-import { analyzeText } from "../../retrieval/text-analyzer.js";
 import type { ConversationTurn } from "../answer-events.js";
+import { contentTerms } from "../evidence/sentence-scoring.js";
 import { possessive } from "./possessive.js";
 import { analyzeQuestion, type Period, QUARTER_FIRST, WHOLE_YEAR } from "./question-analysis.js";
 
 /**
- * Words that point back at an earlier turn. "that", "one", "more" and "there" are left out: they are far
- * more often relative or filler words ("the plan that covers…"), and a short follow-up such as "is that
- * covered?" is caught by the term count anyway.
+ * Words that point back at an earlier turn. "that" and "one" count only where they stand for a noun
+ * (THAT_AS_PRONOUN, ONE_AS_PRONOUN); "more" and "there" are left out: they are far more often filler
+ * words, and a short follow-up such as "is there more?" is caught by the term count anyway.
  */
 const REFERRING_WORDS = /\b(it|its|they|them|their|this|these|those|he|she|his|her|same|else)\b/i;
-const MIN_STANDALONE_TERMS = 4;
 
 export function rewriteQuestion(question: string, history: ConversationTurn[]): string {
   const previous = resolvedPreviousQuestion(history);
@@ -28,8 +29,53 @@ export function rewriteQuestion(question: string, history: ConversationTurn[]): 
   // "Did Costco raise its dividend?" after questions about Nike: a name the question gives outranks the
   // thread's, and "its" is Costco's.
   if (namesSomethingNew(question, previous)) return question;
-  const leansOnContext = REFERRING_WORDS.test(question) || analyzeText(question).length < MIN_STANDALONE_TERMS;
-  return leansOnContext ? `${question} ${previous}` : question;
+  return leansOnThread(question) ? `${question} ${previous}` : question;
+}
+
+/** Openers that continue the thread: "And once I pass 15 years?", "What about comp time?", "What if …?". */
+const CONTINUES_THREAD =
+  /^\s*(?:and|but|also|or|so|then|what\s+about|how\s+about|what\s+if|same\s+for|even\s+if|otherwise)\b/i;
+/** "that" as a pronoun: asked about as a thing ("What happens if I miss that?", "more than that"). */
+const THAT_AS_PRONOUN = /\b(?:than|about|of|with|for|miss|do|does|did|is|was|after|before)\s+that\s*(?:[?.!,]|$)/i;
+/** "one" standing for a noun of the thread: "an 8-year one", "the new one". */
+const ONE_AS_PRONOUN =
+  /\b(?:an?|the|that|this|which|each)\s+(?:[\p{L}\p{N}-]+\s+)?one\b(?!\s+(?:of|that|which|who|with|where|in)\b)/iu;
+
+/** "this cycle", "this year": the present, not something the thread named. */
+const NOW =
+  /\b(?:this|these)\s+(?:year|month|week|quarter|cycle|season|time|period|morning|afternoon|evening|spring|summer|fall|autumn|winter)\b/gi;
+/** A term the question quotes ("What's 'time-in-grade'?") is its own subject. */
+const QUOTED_TERM = /['"‘“][^'"’”]{2,}['"’”]/;
+/** A form number or an acronym ("SF-182", "FSA", "ENT") names the question's own subject. */
+const CODE_OR_ACRONYM = /\b[A-Z]{2,}(?:-?\d+)?\b|\b[A-Z]+-\d+\b/;
+/** A question with fewer content words than this and no name of its own leans on the thread ("Who exactly do I email?"). */
+const MIN_OWN_CONTENT_TERMS = 3;
+
+/** The question's asking sentence and the sentences of context written before it ("My laptop was stolen. What do I do?"). */
+function askingParts(question: string): { asking: string; before: string } {
+  const sentences = question.trim().split(/(?<=[.?!])\s+/);
+  const index = sentences.findIndex((sentence) => sentence.trim().endsWith("?"));
+  if (index <= 0) return { asking: question, before: "" };
+  return { asking: sentences.slice(index).join(" "), before: sentences.slice(0, index).join(" ") };
+}
+
+/**
+ * Whether a question leans on the thread: it opens as a continuation, points back with a pronoun its own
+ * sentences give nothing to point at, or is too short to name a subject of its own ("Who exactly do I
+ * email?"). A complete question — "What's an SF-182?", "Something weird is happening on my laptop.
+ * Should I shut it down?" — is read on its own, never with the previous turn's subject.
+ */
+export function leansOnThread(question: string): boolean {
+  if (CONTINUES_THREAD.test(question)) return true;
+  const { asking, before } = askingParts(question.replace(NOW, ""));
+  const pointsBack = (text: string) =>
+    REFERRING_WORDS.test(text) || THAT_AS_PRONOUN.test(text) || ONE_AS_PRONOUN.test(text);
+  // A pronoun whose noun the question's own context sentence gives ("… my laptop. Should I shut it down?").
+  if (pointsBack(asking) && (before === "" || pointsBack(before))) return true;
+  const own = analyzeQuestion(question);
+  const namesItsSubject =
+    own.entities.length > 0 || own.periods.length > 0 || QUOTED_TERM.test(question) || CODE_OR_ACRONYM.test(question);
+  return !namesItsSubject && contentTerms(question).size < MIN_OWN_CONTENT_TERMS;
 }
 
 /** Whether the question names a company, product or plan the previous question did not. */

@@ -1,0 +1,151 @@
+/**
+ * The prose candidates of a question, scored: every answer window (answer-windows.ts) of the first few
+ * search results that suits what is asked (a whole list only for a list or steps question, a section's
+ * opening only for a definition, steps or an open question), each with its features and its likelihood —
+ * by words for all, by meaning too for the best of them when an embedder is at hand. Shared by the window
+ * reader and by every reader that scores a passage it found, so all prose answers stand on one scale.
+ */
+import type { SearchResult } from "../../domain/types.js";
+import type { QuotedPassage } from "../citations/citations.js";
+import type { NumberedSource } from "../generate/generator.js";
+import { type AskedAnswer, askedAnswer } from "../question/asked-answer.js";
+import { statedQuantities } from "./answer-expressions.js";
+import { answerLikelihood, type LikelihoodModel, MEANING_MODEL, WORDS_ONLY_MODEL } from "./answer-likelihood.js";
+import { type AnswerWindow, answerWindows } from "./answer-windows.js";
+import { plainUnitText } from "./passage-units.js";
+import { contentTerms } from "./sentence-scoring.js";
+import { type PassageMeaning, windowPassage } from "./window-meaning.js";
+import {
+  type QuestionTerms,
+  type TermFrequencies,
+  type WindowFeatures,
+  weighQuestionTerms,
+  windowFeatures,
+} from "./window-scoring.js";
+
+export type ScoredCandidate = { window: AnswerWindow; features: WindowFeatures; likelihood: number };
+
+export type CandidateQuestion = {
+  /** The information need: a follow-up carries the thread's question. */
+  need: string;
+  /** The asker's own question. */
+  question: string;
+  meaning?: PassageMeaning;
+  /** How many passages of the searched spaces hold each of the question's terms; absent: unknown. */
+  corpus?: TermFrequencies;
+};
+
+/** Results whose prose is read: the answer is in the first few when it is found at all. */
+export const WINDOW_SOURCES = 6;
+/** Windows embedded per question: the best by words. ~20 short windows cost one batch of the embedder. */
+const MEANING_CANDIDATES = 16;
+
+/** A follow-up's own question says what it asks ("And for a Level 4?" asks what the thread asked). */
+function askedOf(question: CandidateQuestion): AskedAnswer {
+  const own = askedAnswer(question.question);
+  return own.kind !== "any" ? own : askedAnswer(question.need);
+}
+
+/** Whether a window suits what is asked: a whole list answers a list or steps, a section's opening a definition. */
+export function suits(window: AnswerWindow, asked: AskedAnswer): boolean {
+  if (window.kind === "list") return asked.kind === "list" || asked.kind === "steps";
+  if (window.kind === "section") return ["definition", "steps", "any"].includes(asked.kind);
+  return true;
+}
+
+type Reading = { asked: AskedAnswer; terms: QuestionTerms; quantities: ReturnType<typeof statedQuantities> };
+
+function readingOf(question: CandidateQuestion, windows: AnswerWindow[]): Reading {
+  const ownQuantities = statedQuantities(question.question);
+  return {
+    asked: askedOf(question),
+    terms: weighQuestionTerms(contentTerms(question.need), windows, question.corpus),
+    // The case a follow-up states is its own ("once I pass 15 years"), else the thread's.
+    quantities: ownQuantities.length > 0 ? ownQuantities : statedQuantities(question.need),
+  };
+}
+
+function scoreAll(windows: AnswerWindow[], reading: Reading, model: LikelihoodModel): ScoredCandidate[] {
+  return windows.map((window) => {
+    const features = windowFeatures(window, reading.terms, reading.asked, reading.quantities);
+    return { window, features, likelihood: answerLikelihood(features, window.kind, model) };
+  });
+}
+
+export type ProseEvidence = {
+  /** What the question asks for. */
+  asked: AskedAnswer;
+  /** The likelihood an answer needs to be given at all: below it, the documents do not hold one. */
+  answerable: number;
+  /** Every suitable window of the first WINDOW_SOURCES results' prose, best first; read once per question. */
+  candidates(): Promise<ScoredCandidate[]>;
+  /** A passage another reader found (a defining sentence, a list), scored like any candidate. */
+  score(source: NumberedSource, passage: QuotedPassage, kind?: AnswerWindow["kind"]): Promise<number>;
+};
+
+/** The prose evidence of one question's results: its candidates and the scale every found passage is put on. */
+export function proseEvidence(
+  question: CandidateQuestion,
+  results: readonly SearchResult[],
+  signal?: AbortSignal,
+): ProseEvidence {
+  const sources = results.slice(0, WINDOW_SOURCES).map((result, index) => ({ n: index + 1, result }));
+  const all = sources.flatMap(answerWindows);
+  const reading = readingOf(question, all);
+  let candidates: Promise<ScoredCandidate[]> | undefined;
+  return {
+    asked: reading.asked,
+    answerable: (question.meaning === undefined ? WORDS_ONLY_MODEL : MEANING_MODEL).answerable,
+    candidates() {
+      candidates ??= rankCandidates(question, reading, all, signal);
+      return candidates;
+    },
+    score: (source, passage, kind = "sentence") => scorePassage(question, reading, source, passage, kind),
+  };
+}
+
+async function rankCandidates(
+  question: CandidateQuestion,
+  reading: Reading,
+  all: AnswerWindow[],
+  signal: AbortSignal | undefined,
+): Promise<ScoredCandidate[]> {
+  const windows = all.filter((window) => suits(window, reading.asked));
+  const byWords = scoreAll(windows, reading, WORDS_ONLY_MODEL).sort(
+    (left, right) => right.likelihood - left.likelihood,
+  );
+  if (question.meaning === undefined || byWords.length === 0) return byWords;
+  signal?.throwIfAborted();
+  const best = byWords.slice(0, MEANING_CANDIDATES);
+  const meanings = await question.meaning(
+    question.need,
+    best.map((candidate) => windowPassage(candidate.window)),
+    signal,
+  );
+  return best
+    .map((candidate, index) => {
+      const features = { ...candidate.features, meaning: meanings[index] ?? null };
+      return { ...candidate, features, likelihood: answerLikelihood(features, candidate.window.kind, MEANING_MODEL) };
+    })
+    .sort((left, right) => right.likelihood - left.likelihood);
+}
+
+async function scorePassage(
+  question: CandidateQuestion,
+  reading: Reading,
+  source: NumberedSource,
+  passage: QuotedPassage,
+  kind: AnswerWindow["kind"],
+): Promise<number> {
+  const window: AnswerWindow = {
+    source,
+    kind,
+    units: [{ kind: "sentence", text: passage.text, start: passage.start, end: passage.end, depth: 0, block: 0 }],
+    context: (source.result.provenance.headingPath ?? []).join(" › "),
+    text: plainUnitText(passage.text),
+  };
+  const features = windowFeatures(window, reading.terms, reading.asked, reading.quantities);
+  if (question.meaning === undefined) return answerLikelihood(features, kind, WORDS_ONLY_MODEL);
+  const [meaning] = await question.meaning(question.need, [windowPassage(window)]);
+  return answerLikelihood({ ...features, meaning: meaning ?? null }, kind, MEANING_MODEL);
+}

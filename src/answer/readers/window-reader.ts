@@ -1,0 +1,106 @@
+/**
+ * The reader by meaning for prose: the candidate window (a sentence, a list with its introduction, an item
+ * with the items under it, a section's opening) most likely to state what was asked, by its words, its
+ * meaning, the kind of answer it holds and whether its condition fits the asker's case
+ * (prose-evidence.ts). It is quoted first — two windows when the second is nearly as likely and from
+ * elsewhere — with "Yes," or "No," in front of a yes/no question's deciding window when it says so plainly.
+ */
+import type { QuotedPassage } from "../citations/citations.js";
+import type { DirectAnswer } from "../compose/direct-answer.js";
+import { verdictLead } from "../compose/yes-no-verdict.js";
+import { expressionFit } from "../evidence/answer-expressions.js";
+import { type AnswerWindow, answerWindows } from "../evidence/answer-windows.js";
+import { plainUnitText } from "../evidence/passage-units.js";
+import type { ScoredCandidate } from "../evidence/prose-evidence.js";
+import { contentTerms, uniqueTerms } from "../evidence/sentence-scoring.js";
+import { newDirectAnswer, type Reader, type ReaderInput } from "./reader.js";
+
+/** A second window is quoted when it is at least this likely relative to the first. */
+const SECOND_WINDOW_RATIO = 0.85;
+/**
+ * "Yes," or "No," only in front of a window that holds this share of the question's words: a sentence that
+ * shares one word with the question ("You can send a DM …" for "Are my Slack DMs private?") decides nothing.
+ */
+const VERDICT_COVERAGE = 0.6;
+
+function passageOf(window: AnswerWindow, text: string): QuotedPassage {
+  return { text, start: window.units[0]?.start ?? 0, end: window.units.at(-1)?.end ?? 0 };
+}
+
+function overlaps(left: AnswerWindow, right: AnswerWindow): boolean {
+  if (left.source.result.chunkId !== right.source.result.chunkId) return false;
+  const [leftStart, leftEnd] = [left.units[0]?.start ?? 0, left.units.at(-1)?.end ?? 0];
+  const [rightStart, rightEnd] = [right.units[0]?.start ?? 0, right.units.at(-1)?.end ?? 0];
+  return leftStart < rightEnd && rightStart < leftEnd;
+}
+
+/** Writes one window: a list as its introduction and items, anything else as a quote. */
+function writeWindow(direct: DirectAnswer, window: AnswerWindow, lead: string): void {
+  const [first, ...rest] = window.units;
+  if (window.kind === "list" && first !== undefined) {
+    const opensWithLine = first.kind === "sentence";
+    const introduction = opensWithLine
+      ? plainUnitText(first.text).replace(/:\s*$/, "")
+      : (window.context.split(" › ").at(-1) ?? "");
+    const items = (opensWithLine ? rest : window.units).map((unit) => plainUnitText(unit.text));
+    direct.addList(window.source, introduction, items, passageOf(window, introduction), lead);
+    return;
+  }
+  direct.addQuote(window.source, passageOf(window, window.text), lead);
+}
+
+/**
+ * The smallest window that says as much: a pair of sentences whose one sentence holds every question word
+ * the pair holds, and the kind of answer asked as well, is quoted as that sentence alone.
+ */
+function smallestWindow(window: AnswerWindow, input: ReaderInput): AnswerWindow {
+  if (window.kind !== "pair") return window;
+  const asked = contentTerms(input.need);
+  const held = (text: string) => new Set([...uniqueTerms(text)].filter((term) => asked.has(term)));
+  const fitOf = (text: string) => expressionFit(text, input.prose.asked);
+  const whole = held(window.text);
+  for (const unit of [...window.units].reverse()) {
+    const text = plainUnitText(unit.text);
+    const alone = held(text);
+    if ([...whole].every((term) => alone.has(term)) && fitOf(text) >= fitOf(window.text))
+      return { ...window, kind: "sentence", units: [unit], text };
+  }
+  return window;
+}
+
+/** A sentence that introduces a list ("Before taking leave, be sure to:") is answered with the list. */
+function withItsList(window: AnswerWindow): AnswerWindow {
+  if (window.kind !== "sentence" || !/:\s*$/.test(window.text)) return window;
+  const start = window.units[0]?.start;
+  return (
+    answerWindows(window.source).find(
+      (candidate) => candidate.kind === "list" && candidate.units[0]?.start === start,
+    ) ?? window
+  );
+}
+
+/** The question's words less its names: what a yes/no verdict is read against. */
+function askedTerms(input: ReaderInput): Set<string> {
+  const names = uniqueTerms(input.analysis.entities.join(" "));
+  return new Set([...contentTerms(input.need)].filter((term) => !names.has(term)));
+}
+
+export const windowReader: Reader = {
+  name: "window",
+  ceiling: 1,
+  async read(input) {
+    const [best, ...others] = await input.prose.candidates();
+    if (best === undefined) return null;
+    const verdict = input.prose.asked.kind === "verdict";
+    const decides = verdict && best.features.ownWords >= VERDICT_COVERAGE;
+    const direct = newDirectAnswer(input);
+    const window = withItsList(smallestWindow(best.window, input));
+    writeWindow(direct, window, decides ? verdictLead(input.need, window.text, askedTerms(input)) : "");
+    const second = others.find(
+      (candidate: ScoredCandidate) =>
+        candidate.likelihood >= SECOND_WINDOW_RATIO * best.likelihood && !overlaps(candidate.window, best.window),
+    );
+    if (second !== undefined && !verdict) writeWindow(direct, second.window, "");
+    return { reader: "window", score: best.likelihood, direct, uncovered: null, missingNames: [] };
+  },
+};
