@@ -6,10 +6,13 @@
  * most likely window is one that states the answer, and the weights in the model's shape. Then the refusal
  * curve: for each threshold, the share of answerable questions whose best window falls below it and the
  * share of absent-fact questions refused.
- * Usage: tsx bench/calibrate-window-reader.ts <window-features.jsonl> [--current]
+ * Several feature files are pooled (each one's odd half tunes, each one's even half is held out) and
+ * reported one by one.
+ * Usage: tsx bench/calibrate-window-reader.ts <window-features.jsonl>... [--current]
  *   --current: evaluate the weights now in answer-likelihood.ts instead of fitting.
  */
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import {
   answerLikelihood,
   type LikelihoodModel,
@@ -30,12 +33,25 @@ type Turn = {
   windows: Window[];
 };
 
-const [featuresPath, ...flags] = process.argv.slice(2);
-if (!featuresPath) throw new Error("usage: tsx bench/calibrate-window-reader.ts <window-features.jsonl> [--current]");
-const turns = (await readFile(featuresPath, "utf8"))
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as Turn);
+const args = process.argv.slice(2);
+const flags = args.filter((arg) => arg.startsWith("--"));
+const featurePaths = args.filter((arg) => !arg.startsWith("--"));
+if (featurePaths.length === 0)
+  throw new Error("usage: tsx bench/calibrate-window-reader.ts <window-features.jsonl>... [--current]");
+const sets = await Promise.all(
+  featurePaths.map(async (featuresPath) => ({
+    name: path.basename(featuresPath),
+    turns: (await readFile(featuresPath, "utf8"))
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as Turn),
+  })),
+);
+const turns = sets.flatMap((set) => set.turns);
+/** Each set weighs the same in the fit, however many questions it has (a large set would drown a small one). */
+const setWeight = new Map(
+  sets.flatMap((set) => set.turns.map((turn) => [turn, turns.length / sets.length / set.turns.length] as const)),
+);
 const withMeaning = turns.some((turn) => turn.windows.some((window) => window.meaning !== null));
 const KINDS: AnswerWindow["kind"][] = ["sentence", "pair", "list", "item", "section", "row"];
 const NAMES = [
@@ -63,6 +79,7 @@ function vector(window: Window): number[] {
     window.rank,
     window.hollow ? 1 : 0,
     window.length,
+    window.focus,
     ...KINDS.slice(1).map((kind) => (window.kind === kind ? 1 : 0)),
     withMeaning ? (window.meaning ?? MEANING_BASELINE) - MEANING_BASELINE : 0,
   ];
@@ -91,6 +108,7 @@ function modelOf(
     hollow: at("hollow"),
     length: at("length"),
     unknown,
+    focus: at("focus"),
     meaning: withMeaning ? at("meaning") : 0,
     kinds: {
       sentence: 0,
@@ -101,6 +119,7 @@ function modelOf(
       row: at("row"),
     },
     answerable,
+    relevantMeaning: 0,
   };
 }
 
@@ -111,18 +130,22 @@ function modelOf(
 function fitRanking(set: Turn[], l2: number): number[] {
   const questions = set
     .filter((turn) => !turn.refusal && turn.windows.some((window) => window.label === 1))
-    .map((turn) => ({ rows: turn.windows.map(vector), positive: turn.windows.map((window) => window.label === 1) }));
+    .map((turn) => ({
+      rows: turn.windows.map(vector),
+      positive: turn.windows.map((window) => window.label === 1),
+      weight: setWeight.get(turn) ?? 1,
+    }));
   const weights = new Array<number>(NAMES.length).fill(0);
   for (let iteration = 0; iteration < 1500; iteration += 1) {
     const gradient = new Array<number>(NAMES.length).fill(0);
-    for (const { rows, positive } of questions) {
+    for (const { rows, positive, weight } of questions) {
       const scores = rows.map((row) => dot(row, weights));
       const top = Math.max(...scores);
       const exps = scores.map((score) => Math.exp(score - top));
       const all = exps.reduce((sum, value) => sum + value, 0);
       const good = exps.reduce((sum, value, index) => sum + (positive[index] ? value : 0), 0);
       rows.forEach((row, index) => {
-        const coefficient = exps[index]! / all - (positive[index] ? exps[index]! / good : 0);
+        const coefficient = weight * (exps[index]! / all - (positive[index] ? exps[index]! / good : 0));
         row.forEach((value, column) => {
           gradient[column] = (gradient[column] ?? 0) + coefficient * value;
         });
@@ -195,6 +218,14 @@ function bestWindow(turn: Turn, model: LikelihoodModel): (Window & { likelihood:
     .sort((left, right) => right.likelihood - left.likelihood)[0];
 }
 
+/** Top-1 on each half of each set. */
+function report(model: LikelihoodModel): void {
+  for (const set of sets) {
+    const parity = (value: number) => set.turns.filter((turn) => turn.conversationIndex % 2 === value);
+    console.log(set.name, "tuning (odd)", topOne(parity(1), model), "held out (even)", topOne(parity(0), model));
+  }
+}
+
 function refusalCurve(model: LikelihoodModel): void {
   console.log("threshold  answerable refused (tuning / held out)  absent refused (tuning / held out)");
   for (const threshold of [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6]) {
@@ -212,7 +243,7 @@ function refusalCurve(model: LikelihoodModel): void {
 if (flags.includes("--current")) {
   const model = withMeaning ? MEANING_MODEL : WORDS_ONLY_MODEL;
   console.log("current model", JSON.stringify(model));
-  console.log("tuning (odd)", topOne(tuning, model), "held out (even)", topOne(held, model));
+  report(model);
   refusalCurve(model);
 } else {
   let best: { weights: number[]; right: number; l2: number } | null = null;
@@ -226,7 +257,7 @@ if (flags.includes("--current")) {
   const { scale, intercept, unknown } = calibrate(tuning, best.weights);
   const model = modelOf(best.weights, scale, intercept, 0, unknown);
   console.log(`chosen l2 ${best.l2}`);
-  console.log("tuning (odd)", topOne(tuning, model), "held out (even)", topOne(held, model));
+  report(model);
   console.log(JSON.stringify(model, (_, value) => (typeof value === "number" ? Math.round(value * 100) / 100 : value)));
   refusalCurve(model);
 }

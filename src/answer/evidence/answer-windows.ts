@@ -1,6 +1,7 @@
 /**
- * The candidate answers of a prose passage: each sentence, and each with the sentence before it in its
- * paragraph ("… at least one year in grade. This is called the time-in-grade requirement."); a sentence that introduces a list ("The
+ * The candidate answers of a prose passage: each sentence, and one that opens by pointing back with the
+ * sentence before it ("… at least one year in grade. This is called the time-in-grade requirement."); a
+ * sentence that introduces a list ("The
  * medical note should include:") with its items; each list item with the items nested under it; and the
  * opening sentences of a section (what a heading's term is); in a table passage, each row with its cells
  * named by their columns ("Level 5: 3.85%"). Each window carries its context — the passage's heading path,
@@ -22,6 +23,8 @@ export type AnswerWindow = {
   text: string;
 };
 
+/** A sentence that opens by pointing back ("This is called …", "These include …") needs the one before it. */
+const POINTS_BACK = /^(?:this|these|that|those|it|they|such|the\s+latter|the\s+former|he|she)\b/i;
 /** A list window quotes this many items at most. */
 const MAX_LIST_ITEMS = 12;
 /** A section's opening: the sentences after its heading. */
@@ -100,7 +103,7 @@ export function answerWindows(source: NumberedSource): AnswerWindow[] {
     if (unit.kind === "sentence") {
       windows.push(windowOf(source, "sentence", [unit], sectionPath()));
       const previous = units[index - 1];
-      if (previous?.kind === "sentence" && previous.block === unit.block)
+      if (previous?.kind === "sentence" && previous.block === unit.block && POINTS_BACK.test(plainUnitText(unit.text)))
         windows.push(windowOf(source, "pair", [previous, unit], sectionPath()));
       if (afterHeading && sectionSentences.length < SECTION_OPENING_SENTENCES) {
         sectionSentences.push(unit);

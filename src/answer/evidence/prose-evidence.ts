@@ -79,6 +79,12 @@ export type ProseEvidence = {
   answerable: number;
   /** Every suitable window of the first WINDOW_SOURCES results' prose, best first; read once per question. */
   candidates(): Promise<ScoredCandidate[]>;
+  /**
+   * Whether the documents hold an answer by meaning: the most likely candidate is close enough in meaning
+   * to the question (MEANING_MODEL.relevantMeaning). Without an embedder, always true: the likelihood by
+   * words alone decides.
+   */
+  holdsAnswer(): Promise<boolean>;
   /** A passage another reader found (a defining sentence, a list), scored like any candidate. */
   score(source: NumberedSource, passage: QuotedPassage, kind?: AnswerWindow["kind"]): Promise<number>;
 };
@@ -99,6 +105,11 @@ export function proseEvidence(
     candidates() {
       candidates ??= rankCandidates(question, reading, all, signal);
       return candidates;
+    },
+    async holdsAnswer() {
+      if (question.meaning === undefined) return true;
+      const [best] = await this.candidates();
+      return (best?.features.meaning ?? 0) >= MEANING_MODEL.relevantMeaning;
     },
     score: (source, passage, kind = "sentence") => scorePassage(question, reading, source, passage, kind),
   };

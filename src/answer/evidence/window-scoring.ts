@@ -32,9 +32,9 @@ export type WindowFeatures = {
   length: number;
   /** Share of the question's content terms no passage of the searched spaces holds (the same for every window). */
   unknown: number;
+  /** 1 when the window (or its context) holds the question's most specific term the spaces know, else 0. */
+  focus: number;
 };
-
-export type ScoredWindow = { window: AnswerWindow; features: WindowFeatures; score: number };
 
 /** A window's context words count this much of a word in its own text: a heading says what it is about. */
 const CONTEXT_DISCOUNT = 0.6;
@@ -48,6 +48,8 @@ export type QuestionTerms = {
   weights: ReadonlyMap<string, number>;
   /** Share of the question's content terms no passage of the searched spaces holds. */
   unknown: number;
+  /** The known term with the highest weight: what the question is most specifically about; null for none. */
+  focus: string | null;
 };
 
 /** How many of the searched spaces' passages hold each term, and how many passages there are. */
@@ -83,7 +85,8 @@ export function weighQuestionTerms(
     const holding = [...sources.values()].filter((held) => held.has(term)).length;
     weights.set(term, Math.log(1 + Math.max(1, sources.size) / Math.max(1, holding)));
   }
-  return { terms: known, weights, unknown: terms.size === 0 ? 0 : 1 - known.size / terms.size };
+  const focus = [...weights].sort((left, right) => right[1] - left[1])[0]?.[0] ?? null;
+  return { terms: known, weights, unknown: terms.size === 0 ? 0 : 1 - known.size / terms.size, focus };
 }
 
 function wordShare(question: QuestionTerms, own: ReadonlySet<string>, context: ReadonlySet<string>): number {
@@ -119,5 +122,6 @@ export function windowFeatures(
     hollow: words < MIN_WORDS || /\?\s*$/.test(window.text),
     length: Math.min(1, Math.max(0, (words - LONG_WINDOW_WORDS) / (2 * LONG_WINDOW_WORDS))),
     unknown: question.unknown,
+    focus: question.focus === null || own.has(question.focus) || context.has(question.focus) ? 1 : 0,
   };
 }

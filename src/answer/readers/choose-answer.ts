@@ -68,7 +68,10 @@ export async function chooseAnswer(input: ReaderInput): Promise<ChosenAnswer> {
         answerable: input.prose.answerable,
         sources: input.sources,
       };
-    const answers = reading.direct !== null && reading.score >= input.prose.answerable;
+    const answers =
+      reading.direct !== null &&
+      reading.score >= input.prose.answerable &&
+      (reading.grounds === "figures" || (await input.prose.holdsAnswer()));
     if (answers && (best === null || reading.score > best.score)) best = reading;
   }
   return {

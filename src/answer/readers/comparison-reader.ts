@@ -57,7 +57,8 @@ export const comparisonReader: Reader = {
       if (n !== undefined) cited.push(n);
       found.push({ label, cell: sideEvidence.figure.cell });
     }
-    if (found.length === 0) return { reader: "comparison", score: 0, direct: null, uncovered: null, missingNames: [] };
+    if (found.length === 0)
+      return { reader: "comparison", grounds: "figures", score: 0, direct: null, uncovered: null, missingNames: [] };
     const comparison = found.length === sides.length ? comparisonSentence(input.need, found, byPeriod) : null;
     // "What was the revenue growth rate from 2019 to 2020?", "How much did sales grow?": the change itself, first.
     if (comparison !== null && byPeriod && ASKS_FOR_CHANGE.test(input.need)) {
@@ -66,6 +67,13 @@ export const comparisonReader: Reader = {
       const line = `${subject === "" ? "" : `${subject.charAt(0).toUpperCase()}${subject.slice(1)}: `}${comparison.replace(/\.$/, "")} ${refs}.`;
       direct.addLineFirst(line);
     } else if (comparison !== null) direct.addLine(comparison);
-    return { reader: "comparison", score: COMPARISON_SCORE, direct, uncovered: null, missingNames: [] };
+    return {
+      reader: "comparison",
+      grounds: "figures",
+      score: COMPARISON_SCORE,
+      direct,
+      uncovered: null,
+      missingNames: [],
+    };
   },
 };

@@ -23,6 +23,13 @@ export const coverageReader: Reader = {
     const missingNames = namesForCaveat(evidence);
     const uncovered = uncoveredMessage(evidence, analysis.entities[0] ?? null);
     const sidesToLookUp = !why && analysis.kind === "comparison" && comparisonSides(input.need, analysis).length > 0;
-    return { reader: "coverage", score: 0, direct: null, uncovered: sidesToLookUp ? null : uncovered, missingNames };
+    return {
+      reader: "coverage",
+      grounds: "figures",
+      score: 0,
+      direct: null,
+      uncovered: sidesToLookUp ? null : uncovered,
+      missingNames,
+    };
   },
 };

@@ -23,6 +23,6 @@ export const definitionReader: Reader = {
     const direct = newDirectAnswer(input);
     direct.addQuote(definition.source, definition.passage);
     const score = await input.prose.score(definition.source, definition.passage);
-    return { reader: "definition", score, direct, uncovered: null, missingNames: [] };
+    return { reader: "definition", grounds: "text", score, direct, uncovered: null, missingNames: [] };
   },
 };

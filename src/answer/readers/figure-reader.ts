@@ -66,13 +66,16 @@ export const figureReader: Reader = {
     const direct = newDirectAnswer(input);
     if (table !== null) direct.addTableAnswer(table);
     else if (figure !== null) direct.addFigure(figure, entity);
-    if (!direct.isEmpty()) return { reader: "figure", score: FIGURE_SCORE, direct, uncovered, missingNames };
-    if (uncovered !== null) return { reader: "figure", score: 0, direct: null, uncovered, missingNames };
+    if (!direct.isEmpty())
+      return { reader: "figure", grounds: "figures", score: FIGURE_SCORE, direct, uncovered, missingNames };
+    if (uncovered !== null)
+      return { reader: "figure", grounds: "text", score: 0, direct: null, uncovered, missingNames };
     const stated = await statedFigure(input.need, analysis, input.results, input);
-    if (stated === null) return { reader: "figure", score: 0, direct: null, uncovered, missingNames };
+    if (stated === null) return { reader: "figure", grounds: "text", score: 0, direct: null, uncovered, missingNames };
     direct.addQuote(stated.source, stated.passage);
     return {
       reader: "figure",
+      grounds: "text",
       score: await input.prose.score(stated.source, stated.passage),
       direct,
       uncovered,

@@ -21,6 +21,6 @@ export const footnoteReader: Reader = {
     const direct = newDirectAnswer(input);
     direct.addQuote(footnote.source, footnote.passage);
     const score = await input.prose.score(footnote.source, footnote.passage);
-    return { reader: "footnote", score, direct, uncovered: null, missingNames: [] };
+    return { reader: "footnote", grounds: "text", score, direct, uncovered: null, missingNames: [] };
   },
 };

@@ -20,6 +20,6 @@ export const listReader: Reader = {
     const direct = newDirectAnswer(input);
     direct.addList(list.source, list.introduction, list.items, list.passage);
     const score = await input.prose.score(list.source, list.passage, "list");
-    return { reader: "list", score, direct, uncovered: null, missingNames: [] };
+    return { reader: "list", grounds: "text", score, direct, uncovered: null, missingNames: [] };
   },
 };

@@ -60,6 +60,6 @@ export const ratioReader: Reader = {
     if (ratio === null) return null;
     const direct = newDirectAnswer(input);
     if (!(await addRatio(ratio, input, direct))) return null;
-    return { reader: "ratio", score: RATIO_SCORE, direct, uncovered: null, missingNames: [] };
+    return { reader: "ratio", grounds: "figures", score: RATIO_SCORE, direct, uncovered: null, missingNames: [] };
   },
 };

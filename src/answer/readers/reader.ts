@@ -39,6 +39,11 @@ export type ReaderInput = {
 
 export type Reading = {
   reader: string;
+  /**
+   * What the answer stands on: figures read from tables (a cell, a calculation) stand on their own; text
+   * quoted from prose stands only where the documents hold an answer by meaning (prose-evidence.ts).
+   */
+  grounds: "figures" | "text";
   /** How likely the answer states what was asked, 0–1, comparable across readers (see README.md). */
   score: number;
   /** The lines that open the reply; null with `uncovered`. */

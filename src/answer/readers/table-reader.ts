@@ -59,12 +59,12 @@ export const tableReader: Reader = {
     if (table !== null) {
       const direct = newDirectAnswer(input);
       direct.addTableAnswer(table);
-      return { reader: "table", score: TABLE_SCORE, direct, uncovered: null, missingNames: [] };
+      return { reader: "table", grounds: "figures", score: TABLE_SCORE, direct, uncovered: null, missingNames: [] };
     }
     // "The change in revenue from 2014 to 2015" of documents that report 2017–2019: said, not answered from other years.
     const missingPeriod = await uncoveredPeriods(input);
     return missingPeriod === null
       ? null
-      : { reader: "table", score: 0, direct: null, uncovered: missingPeriod, missingNames: [] };
+      : { reader: "table", grounds: "figures", score: 0, direct: null, uncovered: missingPeriod, missingNames: [] };
   },
 };

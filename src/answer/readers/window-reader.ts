@@ -101,6 +101,6 @@ export const windowReader: Reader = {
         candidate.likelihood >= SECOND_WINDOW_RATIO * best.likelihood && !overlaps(candidate.window, best.window),
     );
     if (second !== undefined && !verdict) writeWindow(direct, second.window, "");
-    return { reader: "window", score: best.likelihood, direct, uncovered: null, missingNames: [] };
+    return { reader: "window", grounds: "text", score: best.likelihood, direct, uncovered: null, missingNames: [] };
   },
 };

@@ -10,7 +10,7 @@
  * - **Extractive** (no model): supported when either
  *   1. the answer leads with a direct answer worked out from cited evidence (`answer.value`: a figure
  *      from a table cell or a stated figure, a computation from such figures, a list, a yes/no verdict
- *      from the deciding sentence — compose-direct-answer.ts builds these from cited passages only), or
+ *      from the deciding sentence — the readers (src/answer/readers/) build these from cited passages only), or
  *   2. one cited passage's quote states it: it holds at least MIN_COVERAGE (80 %) of the question's
  *      content words (stemmed; stop words, function words and the questionnaire's own framing —
  *      "describe" opening it, "your", "how long", "vendor" — left out), at least MIN_SHARED of them (a
