@@ -66,6 +66,11 @@ export type Answer = {
   /** Present when the answer opens with a figure, a calculation, a list or a yes/no worked out from the sources. */
   value?: AnswerValue;
   /**
+   * Present when a reader's answer opens the reply (src/answer/readers/): which reader, and the likelihood
+   * that it states what was asked (one scale for every reader; README.md there, "Scores").
+   */
+  reading?: { reader: string; score: number };
+  /**
    * Present when the reply leads with an approved answer (src/answer-library/lead-with-approved-answer.ts):
    * `answer` then starts with it, labelled, and its origin; the documents' answer and citations follow.
    */

@@ -364,6 +364,9 @@ async function* answerQuestion(
       timingsMs,
       ...(verification === undefined ? {} : { verification }),
       ...(directAnswer?.value === undefined || noContext ? {} : { value: directAnswer.value }),
+      ...(directAnswer === null || noContext || chosen.reader === null
+        ? {}
+        : { reading: { reader: chosen.reader, score: Math.round(chosen.score * 1000) / 1000 } }),
     };
     logger.info(
       { noContext: answer.noContext, citations: citations.length, latencyMs: timingsMs.total },

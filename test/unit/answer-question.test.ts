@@ -182,7 +182,17 @@ describe("answerQuestion", () => {
     const done = events.at(-1);
     if (done?.type !== "done") throw new Error("no done event");
     const citationsEvent = events.find((event) => event.type === "citations");
-    expect(Object.keys(done.answer).sort()).toEqual(["answer", "citations", "noContext", "requestId", "timingsMs"]);
+    expect(Object.keys(done.answer).sort()).toEqual([
+      "answer",
+      "citations",
+      "noContext",
+      "reading",
+      "requestId",
+      "timingsMs",
+    ]);
+    // The reader whose answer opens the reply, and how likely it states what was asked.
+    expect(done.answer.reading?.reader).toBe("figure");
+    expect(done.answer.reading?.score).toBeGreaterThan(0.3);
     expect(done.answer).toMatchObject({
       requestId: "req-42",
       answer: deltas,

@@ -6,7 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
-import { judgeSupport, questionTerms, quoteStatesQuestion } from "../../src/questionnaire/answer/answer-support.js";
+import {
+  judgeSupport,
+  questionTerms,
+  quoteStatesQuestion,
+  SUPPORT_SCORE,
+} from "../../src/questionnaire/answer/answer-support.js";
 import { rowAnswerFrom } from "../../src/questionnaire/answer/row-answer.js";
 import type { QuestionnaireQuestion } from "../../src/questionnaire/questionnaire.js";
 
@@ -198,6 +203,20 @@ describe("the support test", () => {
       supported: true,
       reason: "a direct answer worked out from the cited evidence",
     });
+  });
+
+  it("takes the reader's answer as supported when it is likely enough, whatever words the question uses", () => {
+    // "retained" is not in the question; the reader found the sentence by what it says.
+    const quote = "Audit logs are retained for one year in the central store.";
+    const question = "How long do you keep audit records?";
+    expect(quoteStatesQuestion(question, quote)).toBe(false);
+    expect(judgeSupport(question, answer([quote], { reading: { reader: "window", score: SUPPORT_SCORE } }))).toEqual({
+      supported: true,
+      reason: "the answer's reader found a passage that states what the question asks",
+    });
+    expect(
+      judgeSupport(question, answer([quote], { reading: { reader: "window", score: SUPPORT_SCORE - 0.01 } })).supported,
+    ).toBe(false);
   });
 
   it("takes a language-model answer as supported only when it was verified", () => {

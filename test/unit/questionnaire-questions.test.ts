@@ -174,4 +174,15 @@ describe("chooseAnswerChoice", () => {
     expect(chooseAnswerChoice("Are backups encrypted at rest?", yesNo, ["Laptops are encrypted."]).choice).toBeNull();
     expect(chooseAnswerChoice("Are backups encrypted at rest?", yesNo, []).choice).toBeNull();
   });
+
+  it("never answers Yes or No to a question that asks when, what or how, however well a passage states it", () => {
+    const yesNo = ["Yes", "No", "N/A"];
+    const passage = ["Access reviews happen every quarter, when managers confirm each account."];
+    expect(chooseAnswerChoice("When do access reviews happen?", yesNo, passage)).toEqual({
+      choice: null,
+      reason: "Yes or No does not answer this question",
+    });
+    expect(chooseAnswerChoice("1.2 Describe how access reviews happen.", yesNo, passage).choice).toBeNull();
+    expect(chooseAnswerChoice("Access reviews happen every quarter.", yesNo, passage).choice).toBe("Yes");
+  });
 });

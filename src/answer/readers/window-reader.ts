@@ -12,6 +12,7 @@ import { expressionFit } from "../evidence/answer-expressions.js";
 import { type AnswerWindow, answerWindows } from "../evidence/answer-windows.js";
 import { plainUnitText } from "../evidence/passage-units.js";
 import type { ScoredCandidate } from "../evidence/prose-evidence.js";
+import { isSameSentence } from "../evidence/same-sentence.js";
 import { contentTerms, uniqueTerms } from "../evidence/sentence-scoring.js";
 import { newDirectAnswer, type Reader, type ReaderInput } from "./reader.js";
 
@@ -50,22 +51,20 @@ function writeWindow(direct: DirectAnswer, window: AnswerWindow, lead: string): 
 }
 
 /**
- * The smallest window that says as much: a pair of sentences whose one sentence holds every question word
- * the pair holds, and the kind of answer asked as well, is quoted as that sentence alone.
+ * The smallest window that says as much: a pair whose first sentence holds every question word the pair
+ * holds, and the kind of answer asked as well, is quoted as that sentence alone.
  */
 function smallestWindow(window: AnswerWindow, input: ReaderInput): AnswerWindow {
-  if (window.kind !== "pair") return window;
+  const [antecedent] = window.units;
+  if (window.kind !== "pair" || antecedent === undefined) return window;
+  // The second sentence points back ("This is called …"): only the first can stand alone.
   const asked = contentTerms(input.need);
   const held = (text: string) => new Set([...uniqueTerms(text)].filter((term) => asked.has(term)));
-  const fitOf = (text: string) => expressionFit(text, input.prose.asked);
-  const whole = held(window.text);
-  for (const unit of [...window.units].reverse()) {
-    const text = plainUnitText(unit.text);
-    const alone = held(text);
-    if ([...whole].every((term) => alone.has(term)) && fitOf(text) >= fitOf(window.text))
-      return { ...window, kind: "sentence", units: [unit], text };
-  }
-  return window;
+  const text = plainUnitText(antecedent.text);
+  const alone = held(text);
+  const saysAsMuch = [...held(window.text)].every((term) => alone.has(term));
+  const fits = expressionFit(text, input.prose.asked) >= expressionFit(window.text, input.prose.asked);
+  return saysAsMuch && fits ? { ...window, kind: "sentence", units: [antecedent], text } : window;
 }
 
 /** A sentence that introduces a list ("Before taking leave, be sure to:") is answered with the list. */
@@ -77,6 +76,13 @@ function withItsList(window: AnswerWindow): AnswerWindow {
       (candidate) => candidate.kind === "list" && candidate.units[0]?.start === start,
     ) ?? window
   );
+}
+
+/** Share of the question's content words (those the documents lack too) a text holds. */
+function shareOfQuestionIn(text: string, input: ReaderInput): number {
+  const asked = contentTerms(input.need);
+  const held = uniqueTerms(text);
+  return asked.size === 0 ? 0 : [...asked].filter((term) => held.has(term)).length / asked.size;
 }
 
 /** The question's words less its names: what a yes/no verdict is read against. */
@@ -92,13 +98,15 @@ export const windowReader: Reader = {
     const [best, ...others] = await input.prose.candidates();
     if (best === undefined) return null;
     const verdict = input.prose.asked.kind === "verdict";
-    const decides = verdict && best.features.ownWords >= VERDICT_COVERAGE;
+    const decides = verdict && shareOfQuestionIn(best.window.text, input) >= VERDICT_COVERAGE;
     const direct = newDirectAnswer(input);
     const window = withItsList(smallestWindow(best.window, input));
     writeWindow(direct, window, decides ? verdictLead(input.need, window.text, askedTerms(input)) : "");
     const second = others.find(
       (candidate: ScoredCandidate) =>
-        candidate.likelihood >= SECOND_WINDOW_RATIO * best.likelihood && !overlaps(candidate.window, best.window),
+        candidate.likelihood >= SECOND_WINDOW_RATIO * best.likelihood &&
+        !overlaps(candidate.window, best.window) &&
+        !isSameSentence(candidate.window.text, best.window.text),
     );
     if (second !== undefined && !verdict) writeWindow(direct, second.window, "");
     return { reader: "window", grounds: "text", score: best.likelihood, direct, uncovered: null, missingNames: [] };

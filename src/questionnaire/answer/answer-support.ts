@@ -7,7 +7,9 @@
  *   verified against its sources (`outcome: "verified"`, every cited sentence held to the source it
  *   cites, write-verified-answer.ts). A draft that failed the check, a model that failed, or a check
  *   that failed leaves the quotes standing, but the row needs review.
- * - **Extractive** (no model): supported when either
+ * - **Extractive** (no model): supported when
+ *   0. the reader that chose the answer gives it a score of at least SUPPORT_SCORE (`answer.reading`: the
+ *      likelihood that its passage states what was asked, however the question words it), or
  *   1. the answer leads with a direct answer worked out from cited evidence (`answer.value`: a figure
  *      from a table cell or a stated figure, a computation from such figures, a list, a yes/no verdict
  *      from the deciding sentence — the readers (src/answer/readers/) build these from cited passages only), or
@@ -33,6 +35,12 @@ import { analyzeText } from "../../retrieval/text-analyzer.js";
 
 /** Share of the question's content words one quoted passage must hold (see docs/benchmarks.md, #32). */
 export const MIN_COVERAGE = 0.8;
+/**
+ * The reader's score (src/answer/readers/: the likelihood its answer states what was asked) at which a row
+ * is "answered" on its answer alone, whatever words the question uses; below it, the quote rule below
+ * decides. Set for precision first (bench/questionnaire-answered-precision.ts, docs/benchmarks.md).
+ */
+export const SUPPORT_SCORE = 0.75;
 /** Content words one quoted passage must share with the question (a question with fewer is never stated by a quote). */
 export const MIN_SHARED = 2;
 
@@ -224,6 +232,10 @@ export function judgeSupport(question: string, answer: Answer): SupportVerdict {
   }
   if (answer.value !== undefined) {
     return { supported: true, reason: "a direct answer worked out from the cited evidence" };
+  }
+  // The reader that chose the answer says how likely its quote states what was asked, whatever words it uses.
+  if (answer.reading !== undefined && answer.reading.score >= SUPPORT_SCORE) {
+    return { supported: true, reason: "the answer's reader found a passage that states what the question asks" };
   }
   const stating = answer.citations.findIndex((citation) =>
     quoteStatesQuestion(question, citation.quote, `${citation.title} ${citation.file}`),

@@ -18,6 +18,14 @@ const MIN_LEAD = 0.15;
 const NEGATION =
   /\b(no|not|none|never|don't|do not|doesn't|does not|cannot|can't|without|n\/a|we don't|isn't|aren't)\b/i;
 const YES = /^(yes|y|true)\b/i;
+/**
+ * A question no choice of Yes or No answers: it asks what, when, where, who, which, why or how, or asks
+ * to describe or list ("When does the access review happen?" is never answered "Yes"). A question that
+ * can be answered Yes or No ("Do you …", "Is there …") or a requirement stated as a sentence ("Data is
+ * encrypted at rest.") can be.
+ */
+const OPEN_QUESTION =
+  /^\s*(?:[\w.()-]{1,8}\s+)?(?:what|when|where|who|whom|whose|which|why|how|describe|explain|list|provide|specify|outline|detail|summari[sz]e|name|identify)\b/i;
 const NO = /^(no|n|false)\b/i;
 
 export type ChoiceDecision = { choice: string | null; reason: string };
@@ -48,6 +56,7 @@ function chooseForPassage(question: string, choices: string[], evidenceText: str
   const yes = choices.find((choice) => YES.test(choice.trim()) && choice.trim().split(/\s+/).length <= 2);
   const no = choices.find((choice) => NO.test(choice.trim()) && choice.trim().split(/\s+/).length <= 2);
   if (yes && no && choices.every((choice) => choice.trim().split(/\s+/).length <= 3)) {
+    if (OPEN_QUESTION.test(question)) return { choice: null, reason: "Yes or No does not answer this question" };
     const asked = coverage(analyzeText(question), evidence);
     if (!evidenceNegates && asked.shared >= MIN_SHARED_WORDS && asked.ratio >= MIN_COVERAGE) {
       return { choice: yes, reason: "the cited passage states what the question asks" };
