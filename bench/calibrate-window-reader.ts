@@ -1,11 +1,13 @@
 /**
  * Fits the window reader's likelihood model (src/answer/evidence/answer-likelihood.ts) on the tuning half
- * and reports it on both: reads the window features of bench/window-features.ts (one run keyword-only, one
- * with the embedder), fits a logistic regression of "this window states the expected answer" on the odd
- * conversations' windows (L2-regularised, answerable questions only), and prints, per half, how often the
- * most likely window is one that states the answer, and the weights in the model's shape. Then the refusal
- * curve: for each threshold, the share of answerable questions whose best window falls below it and the
- * share of absent-fact questions refused.
+ * and reports it on both: reads the window features of bench/window-features.ts and
+ * bench/tatqa-window-features.ts (runs keyword-only, or with the embedder), searches the weights for the
+ * most questions whose top window states the expected answer on the tuning halves (coordinate search from
+ * the weights in the code), then fits the scale and intercept that make the top window's score the
+ * likelihood its answer is right (absent-fact questions never are), and prints, per half, how often the
+ * most likely window states the answer, and the weights in the model's shape. Then the refusal curve: for
+ * each threshold, the share of answerable questions whose best window falls below it and the share of
+ * absent-fact questions refused.
  * Several feature files are pooled (each one's odd half tunes, each one's even half is held out) and
  * reported one by one.
  * Usage: tsx bench/calibrate-window-reader.ts <window-features.jsonl>... [--current]
@@ -70,6 +72,9 @@ const NAMES = [
   "meaning",
 ];
 
+/** Cosines differ by hundredths where words differ by tenths: scaled, one step size fits both. */
+const MEANING_SCALE = 10;
+
 function vector(window: Window): number[] {
   return [
     window.words,
@@ -81,7 +86,7 @@ function vector(window: Window): number[] {
     window.length,
     window.focus,
     ...KINDS.slice(1).map((kind) => (window.kind === kind ? 1 : 0)),
-    withMeaning ? (window.meaning ?? MEANING_BASELINE) - MEANING_BASELINE : 0,
+    withMeaning ? MEANING_SCALE * ((window.meaning ?? MEANING_BASELINE) - MEANING_BASELINE) : 0,
   ];
 }
 
@@ -109,7 +114,7 @@ function modelOf(
     length: at("length"),
     unknown,
     focus: at("focus"),
-    meaning: withMeaning ? at("meaning") : 0,
+    meaning: withMeaning ? MEANING_SCALE * at("meaning") : 0,
     kinds: {
       sentence: 0,
       pair: at("pair"),
@@ -124,43 +129,9 @@ function modelOf(
 }
 
 /**
- * Ranking weights: for each answerable tuning question with a window that states its answer, gradient
- * descent on -log(share of the softmax over its windows that falls on such windows), L2-regularised.
- */
-function fitRanking(set: Turn[], l2: number): number[] {
-  const questions = set
-    .filter((turn) => !turn.refusal && turn.windows.some((window) => window.label === 1))
-    .map((turn) => ({
-      rows: turn.windows.map(vector),
-      positive: turn.windows.map((window) => window.label === 1),
-      weight: setWeight.get(turn) ?? 1,
-    }));
-  const weights = new Array<number>(NAMES.length).fill(0);
-  for (let iteration = 0; iteration < 1500; iteration += 1) {
-    const gradient = new Array<number>(NAMES.length).fill(0);
-    for (const { rows, positive, weight } of questions) {
-      const scores = rows.map((row) => dot(row, weights));
-      const top = Math.max(...scores);
-      const exps = scores.map((score) => Math.exp(score - top));
-      const all = exps.reduce((sum, value) => sum + value, 0);
-      const good = exps.reduce((sum, value, index) => sum + (positive[index] ? value : 0), 0);
-      rows.forEach((row, index) => {
-        const coefficient = weight * (exps[index]! / all - (positive[index] ? exps[index]! / good : 0));
-        row.forEach((value, column) => {
-          gradient[column] = (gradient[column] ?? 0) + coefficient * value;
-        });
-      });
-    }
-    for (let column = 0; column < weights.length; column += 1)
-      weights[column] =
-        (weights[column] ?? 0) - (0.5 * ((gradient[column] ?? 0) + l2 * (weights[column] ?? 0))) / questions.length;
-  }
-  return weights;
-}
-
-/**
- * Scale, intercept and the weight of unknown terms that turn a question's best ranking score into the
- * likelihood its answer is right (absent-fact questions are never right).
+ * The intercept and the weight of unknown terms that make a question's best window's score the likelihood
+ * its answer is right (an absent-fact question's never is), the search's weights kept as they are (they
+ * started as a logistic model's log-odds): a logistic fit of those two alone on the tuning questions.
  */
 function calibrate(set: Turn[], weights: number[]): { scale: number; intercept: number; unknown: number } {
   const points = set.flatMap((turn) => {
@@ -173,26 +144,53 @@ function calibrate(set: Turn[], weights: number[]): { scale: number; intercept: 
       .sort((left, right) => right.score - left.score)[0];
     return best === undefined ? [] : [best];
   });
-  // Scores in units of their spread, so one step size fits every fit; the scale is kept small (L2): a
-  // few dozen questions separate easily, and a likelihood of 1.0 for many windows would tie them.
-  const mean = points.reduce((sum, point) => sum + point.score, 0) / points.length;
-  const spread = Math.sqrt(points.reduce((sum, point) => sum + (point.score - mean) ** 2, 0) / points.length) || 1;
-  let [scale, intercept, unknown] = [0, 0, 0];
+  let [intercept, unknown] = [0, 0];
   for (let iteration = 0; iteration < 5000; iteration += 1) {
-    let [gradientScale, gradientIntercept, gradientUnknown] = [0, 0, 0];
+    let [gradientIntercept, gradientUnknown] = [0, 0];
     for (const point of points) {
-      const standard = (point.score - mean) / spread;
-      const sum = scale * standard + intercept + unknown * point.unknown;
-      const error = 1 / (1 + Math.exp(-sum)) - (point.right ? 1 : 0);
-      gradientScale += error * standard;
+      const error = 1 / (1 + Math.exp(-(point.score + intercept + unknown * point.unknown))) - (point.right ? 1 : 0);
       gradientIntercept += error;
       gradientUnknown += error * point.unknown;
     }
-    scale -= (0.5 * (gradientScale + scale)) / points.length;
     intercept -= (0.5 * gradientIntercept) / points.length;
-    unknown -= (0.5 * (gradientUnknown + unknown)) / points.length;
+    unknown -= (0.5 * gradientUnknown) / points.length;
   }
-  return { scale: scale / spread, intercept: intercept - (scale * mean) / spread, unknown };
+  return { scale: 1, intercept, unknown };
+}
+
+/** The model's weights as the search's vector (meaning in its scaled unit). */
+function initialWeights(model: LikelihoodModel): number[] {
+  const byName: Record<string, number> = {
+    words: model.words,
+    ownWords: model.ownWords,
+    fit: model.fit,
+    condition: model.condition,
+    rank: model.rank,
+    hollow: model.hollow,
+    length: model.length,
+    focus: model.focus,
+    pair: model.kinds.pair,
+    list: model.kinds.list,
+    item: model.kinds.item,
+    section: model.kinds.section,
+    row: model.kinds.row,
+    meaning: model.meaning / MEANING_SCALE,
+  };
+  return NAMES.map((name) => byName[name] ?? 0);
+}
+
+/** Tuning top-1 with each set weighing the same (a share per set, averaged). */
+function tuningScore(weights: number[]): number {
+  const model = modelOf(weights, 1, 0, 0);
+  return (
+    sets.reduce((sum, set) => {
+      const { right, answerable } = topOne(
+        set.turns.filter((turn) => turn.conversationIndex % 2 === 1),
+        model,
+      );
+      return sum + (answerable === 0 ? 0 : right / answerable);
+    }, 0) / sets.length
+  );
 }
 
 const half = (parity: number) => turns.filter((turn) => turn.conversationIndex % 2 === parity);
@@ -246,17 +244,24 @@ if (flags.includes("--current")) {
   report(model);
   refusalCurve(model);
 } else {
-  let best: { weights: number[]; right: number; l2: number } | null = null;
-  for (const l2 of [0.01, 0.1, 1, 10]) {
-    const weights = fitRanking(tuning, l2);
-    const { right } = topOne(tuning, modelOf(weights, 1, 0, 0));
-    console.log(`l2 ${l2}: tuning top-1 ${right} (held out ${topOne(held, modelOf(weights, 1, 0, 0)).right})`);
-    if (best === null || right > best.right) best = { weights, right, l2 };
-  }
-  if (best === null) throw new Error("nothing to fit");
-  const { scale, intercept, unknown } = calibrate(tuning, best.weights);
-  const model = modelOf(best.weights, scale, intercept, 0, unknown);
-  console.log(`chosen l2 ${best.l2}`);
+  // Coordinate search from the weights in the code: each weight in turn is moved by steps, kept where the
+  // tuning halves' top-1 (each set weighing the same) is best; three rounds. It optimises what the reader
+  // does with the weights — pick one window — rather than a proxy loss, and a few dozen weights over a few
+  // hundred questions need nothing more.
+  let weights = initialWeights(withMeaning ? MEANING_MODEL : WORDS_ONLY_MODEL);
+  let best = tuningScore(weights);
+  for (let round = 0; round < 3; round += 1)
+    for (let column = 0; column < NAMES.length; column += 1)
+      for (const step of [-1, -0.5, -0.25, 0.25, 0.5, 1]) {
+        const trial = weights.map((weight, index) => (index === column ? weight + step : weight));
+        const score = tuningScore(trial);
+        if (score > best + 1e-9) [weights, best] = [trial, score];
+      }
+  console.log(
+    `tuning top-1 share ${best.toFixed(3)} (from ${tuningScore(initialWeights(withMeaning ? MEANING_MODEL : WORDS_ONLY_MODEL)).toFixed(3)})`,
+  );
+  const { scale, intercept, unknown } = calibrate(tuning, weights);
+  const model = modelOf(weights, scale, intercept, 0, unknown);
   report(model);
   console.log(JSON.stringify(model, (_, value) => (typeof value === "number" ? Math.round(value * 100) / 100 : value)));
   refusalCurve(model);

@@ -28,7 +28,7 @@ if (!datasetPath || !docsDir || !outPath)
   );
 const half = flags.includes("--half") ? flags[flags.indexOf("--half") + 1] : undefined;
 const config = loadConfig(process.env);
-const folio = await createFolio({ ...config, llm: { kind: "none" } }, createLogger({ level: "warn" }), {
+const folio = await createFolio({ ...config, llm: { kind: "none" } }, createLogger({ level: config.logLevel }), {
   embeddingCacheDir: path.join(config.dataDir, "embedding-cache"),
 });
 const conversations = parseConversationDataset(await readFile(datasetPath, "utf8"), datasetPath);

@@ -24,7 +24,7 @@ import {
   uniqueCitations,
 } from "./citations/citations.js";
 import type { DirectAnswer } from "./compose/direct-answer.js";
-import { createDocumentFactsIndex } from "./evidence/evidence-coverage.js";
+import { coverNames, createDocumentFactsIndex, type DocumentFactsIndex } from "./evidence/evidence-coverage.js";
 import { missingNamesCaveat } from "./evidence/figure-evidence.js";
 import { proseEvidence } from "./evidence/prose-evidence.js";
 import { contentTerms } from "./evidence/sentence-scoring.js";
@@ -40,10 +40,10 @@ import {
   type WrittenAnswer,
   writeVerifiedAnswer,
 } from "./generate/write-verified-answer.js";
-import { analyzeQuestion, namesInTitles } from "./question/question-analysis.js";
+import { analyzeQuestion, namesInTitles, type QuestionAnalysis } from "./question/question-analysis.js";
 import { type FollowUpRewriter, ruleBasedFollowUpRewriter } from "./question/rewrite-question.js";
 import { type ChosenAnswer, chooseAnswer } from "./readers/choose-answer.js";
-import type { ReaderInput } from "./readers/reader.js";
+import type { ReaderInput, Reading } from "./readers/reader.js";
 
 export type AnswerServiceOptions = {
   /** Sources given to the generator. */
@@ -256,7 +256,7 @@ async function* answerQuestion(
     // A name the question gives that no found document names, or a year the documents' tables and
     // the found sentences do not report, is a question these documents cannot answer: say so, never
     // quote another company's or another year's figures. No reader's answer likely enough: the same.
-    const chosen = await chooseFromResults(answering, context, {
+    const chosen = await chooseFromResults(answering, context, logger, {
       need,
       question,
       analysis,
@@ -462,36 +462,64 @@ async function searchSpaces(
 async function chooseFromResults(
   answering: Answering,
   context: AnswerContext,
+  logger: Logger,
   found: Pick<ReaderInput, "need" | "question" | "analysis" | "results" | "sources" | "pageTexts">,
 ): Promise<ChosenAnswer> {
   const { labelMeaning, passageMeaning, termFrequencies, retriever } = answering.dependencies;
   const corpus = await termFrequencies?.(context.spaceIds, [...contentTerms(found.need)]);
-  return chooseAnswer({
-    ...found,
-    facts: answering.documentFacts,
-    ...(labelMeaning === undefined ? {} : { labelMeaning }),
-    prose: proseEvidence(
+  const observe = (reading: Reading) =>
+    logger.debug(
       {
-        need: found.need,
-        question: found.question,
-        ...(passageMeaning === undefined ? {} : { meaning: passageMeaning }),
-        ...(corpus === undefined ? {} : { corpus }),
+        reader: reading.reader,
+        grounds: reading.grounds,
+        score: Math.round(reading.score * 1000) / 1000,
+        uncovered: reading.uncovered !== null,
+        answer: reading.direct?.text().slice(0, 200),
       },
-      found.results,
-      context.signal,
-    ),
-    // A line item and its period, or a term, are words a row or a sentence prints as they are:
-    // keyword search finds those exactly (where meaning ranks paraphrases above them) and costs no
-    // embedding. A side of a comparison is a question, searched as questions are.
-    search: (text, by) =>
-      retriever.search({
-        query: text,
-        spaceIds: context.spaceIds,
-        limit: Math.max(answering.candidates, FIGURE_CANDIDATES),
-        ...(by === "keywords" ? { mode: "sparse" as const } : {}),
-        signal: context.signal,
-      }),
-  });
+      "reading",
+    );
+  return chooseAnswer(
+    {
+      ...found,
+      facts: answering.documentFacts,
+      ...(labelMeaning === undefined ? {} : { labelMeaning }),
+      prose: proseEvidence(
+        {
+          need: found.need,
+          question: found.question,
+          ...(passageMeaning === undefined ? {} : { meaning: passageMeaning }),
+          ...(corpus === undefined ? {} : { corpus }),
+          ...(found.analysis.entities.length === 0
+            ? {}
+            : { answering: (results) => aboutNames(found.analysis, results, answering.documentFacts) }),
+        },
+        found.results,
+        context.signal,
+      ),
+      // A line item and its period, or a term, are words a row or a sentence prints as they are:
+      // keyword search finds those exactly (where meaning ranks paraphrases above them) and costs no
+      // embedding. A side of a comparison is a question, searched as questions are.
+      search: (text, by) =>
+        retriever.search({
+          query: text,
+          spaceIds: context.spaceIds,
+          limit: Math.max(answering.candidates, FIGURE_CANDIDATES),
+          ...(by === "keywords" ? { mode: "sparse" as const } : {}),
+          signal: context.signal,
+        }),
+    },
+    observe,
+  );
+}
+
+/** The results about what the question names, or that name it in the passage itself. */
+async function aboutNames(
+  analysis: QuestionAnalysis,
+  results: readonly SearchResult[],
+  facts: DocumentFactsIndex,
+): Promise<(result: SearchResult) => boolean> {
+  const names = await coverNames(analysis.entities, [...results], facts, analysis.measureTerms);
+  return (result) => names.aboutAsked.get(result.documentId) !== false || names.namingPassages.has(result.chunkId);
 }
 
 /**

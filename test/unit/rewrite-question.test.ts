@@ -77,6 +77,7 @@ describe("leansOnThread", () => {
 
   it.each([
     "What's an SF-182?",
+    "What does IaaS stand for?",
     "What's 'time-in-grade'?",
     "Something weird is happening on my laptop. Should I shut it down?",
     "When is my end-of-year self-assessment due this cycle?",

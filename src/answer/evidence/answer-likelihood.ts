@@ -1,9 +1,12 @@
 /**
  * How likely a candidate window states the answer, from its features (window-scoring.ts): a logistic
  * model, one set of weights with an embedder (meaning counts) and one without (words only). The weights
- * were fitted on the tuning halves only — the odd-numbered conversations of handbook-dev — and checked on
- * the other halves: `npx tsx bench/calibrate-window-reader.ts` (the fit, both halves and the refusal
- * curve; docs/benchmarks.md, "Prose answers"). The likelihood is the score every reader is compared on.
+ * were searched on the tuning halves only — handbook-dev's odd-numbered conversations and TAT-QA dev's
+ * even-numbered excerpts' text questions, each set weighing the same — for the most questions whose most
+ * likely window states the expected answer, and the intercept fitted so the top window's likelihood is
+ * how often it is right; the other halves are reported beside them: `npx tsx bench/calibrate-window-reader.ts
+ * <features>…` (docs/benchmarks.md, "Prose answers", has the commands that make the features). The
+ * likelihood is the score every reader of text is compared on.
  */
 import type { AnswerWindow } from "./answer-windows.js";
 import type { WindowFeatures } from "./window-scoring.js";
@@ -38,41 +41,48 @@ export type LikelihoodModel = {
 export const MEANING_BASELINE = 0.6;
 
 export const WORDS_ONLY_MODEL: LikelihoodModel = {
-  intercept: -2.67,
-  words: 1.76,
+  intercept: -1.75,
+  words: 1.01,
   ownWords: 1.42,
   fit: 0.95,
   condition: 0.7,
-  rank: 0.97,
+  rank: 0.47,
   meaning: 0,
   hollow: -0.38,
   length: 0,
-  unknown: -1.64,
+  unknown: -2.59,
   focus: 0,
-  kinds: { sentence: 0, pair: -0.23, list: 0.56, item: -0.14, section: -0.43, row: -0.35 },
+  kinds: { sentence: 0, pair: -0.23, list: 0.56, item: -0.14, section: -1.43, row: -0.35 },
   answerable: 0.3,
   relevantMeaning: 0,
 };
 
 export const MEANING_MODEL: LikelihoodModel = {
-  intercept: -1.42,
-  words: 1.36,
-  ownWords: 0.74,
+  intercept: -2.35,
+  words: 1.11,
+  ownWords: -0.01,
   fit: 0.6,
-  condition: 0.38,
+  condition: 0.13,
   rank: 0.46,
-  meaning: 1.39,
+  meaning: 3.89,
   hollow: -0.39,
-  length: -0.19,
-  unknown: 0,
+  length: -0.44,
+  unknown: 0.28,
   focus: 0,
-  kinds: { sentence: 0, pair: 0.13, list: 0.97, item: 0.29, section: 0.52, row: 0 },
-  answerable: 0.45,
+  kinds: { sentence: 0, pair: -0.87, list: 0.97, item: 0.29, section: 0.02, row: -1 },
+  answerable: 0.2,
   relevantMeaning: 0.65,
 };
 
-export function answerLikelihood(features: WindowFeatures, kind: AnswerWindow["kind"], model: LikelihoodModel): number {
+/** `evidence`: log-odds a reader adds for a test of its own the features do not hold (prose-evidence.ts). */
+export function answerLikelihood(
+  features: WindowFeatures,
+  kind: AnswerWindow["kind"],
+  model: LikelihoodModel,
+  evidence = 0,
+): number {
   const sum =
+    evidence +
     model.intercept +
     model.words * features.words +
     model.ownWords * features.ownWords +

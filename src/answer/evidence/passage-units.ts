@@ -57,11 +57,26 @@ function looksLikeHeading(line: Line, previous: Line | undefined, next: Line | u
   return words <= MAX_HEADING_WORDS && !/[.:;,!]$/.test(text) && /^[\p{Lu}\p{N}]/u.test(text);
 }
 
+/** A "sentence" this short is a run-in label ("Rapid elasticity. Capabilities can be …"): it goes with the next. */
+const MAX_LABEL_WORDS = 3;
+
 /** The sentences of a paragraph's lines, at their offsets in the passage. */
 function sentencesOf(text: string, from: number, to: number, block: number): PassageUnit[] {
   // Line breaks inside a paragraph are wraps: a space keeps every offset where it was.
   const paragraph = text.slice(from, to).replace(/\n/g, " ");
-  return splitSentences(paragraph).map((range) => ({
+  const ranges = splitSentences(paragraph);
+  const merged: Array<{ start: number; end: number }> = [];
+  let label: number | null = null;
+  for (const [index, range] of ranges.entries()) {
+    const words = paragraph.slice(range.start, range.end).split(/\s+/).length;
+    if (words <= MAX_LABEL_WORDS && index + 1 < ranges.length) {
+      label ??= range.start;
+      continue;
+    }
+    merged.push({ start: label ?? range.start, end: range.end });
+    label = null;
+  }
+  return merged.map((range) => ({
     kind: "sentence" as const,
     text: text.slice(from + range.start, from + range.end),
     start: from + range.start,

@@ -33,8 +33,20 @@ export type CandidateQuestion = {
   meaning?: PassageMeaning;
   /** How many passages of the searched spaces hold each of the question's terms; absent: unknown. */
   corpus?: TermFrequencies;
+  /**
+   * The results that may answer: those about what the question names ("Who is Corning's CEO?" is not
+   * answered from Nike's report). Absent: all of them.
+   */
+  answering?: (results: readonly SearchResult[]) => Promise<(result: SearchResult) => boolean>;
 };
 
+/**
+ * What a finder's structural test adds to a passage's log-odds. The window model cannot see those tests;
+ * where both answered (bench/conversations.jsonl and handbook-dev, keyword-only, 2026-11-28) the finders'
+ * answers held the expected answer 0.60–1.00 of the time (definition 4/4, figure 17/22, list 3/5, yes/no
+ * 3/5) against the window reader's 0.25–0.44, and the window reader won by 0.01–0.25 in likelihood.
+ */
+const FOUND_EVIDENCE = 1.5;
 /** Results whose prose is read: the answer is in the first few when it is found at all. */
 export const WINDOW_SOURCES = 6;
 /** Windows embedded per question: the best by words. ~20 short windows cost one batch of the embedder. */
@@ -85,8 +97,12 @@ export type ProseEvidence = {
    * words alone decides.
    */
   holdsAnswer(): Promise<boolean>;
-  /** A passage another reader found (a defining sentence, a list), scored like any candidate. */
-  score(source: NumberedSource, passage: QuotedPassage, kind?: AnswerWindow["kind"]): Promise<number>;
+  /**
+   * A passage a finder picked by its own structural test (a defining phrase with the term as subject, a
+   * list introduced by a line naming the subject, a deciding sentence naming the question's names, a stated
+   * figure of the measure and period): scored like any candidate, with that test counted (FOUND_EVIDENCE).
+   */
+  scoreFound(source: NumberedSource, passage: QuotedPassage, kind?: AnswerWindow["kind"]): Promise<number>;
 };
 
 /** The prose evidence of one question's results: its candidates and the scale every found passage is put on. */
@@ -99,11 +115,15 @@ export function proseEvidence(
   const all = sources.flatMap(answerWindows);
   const reading = readingOf(question, all);
   let candidates: Promise<ScoredCandidate[]> | undefined;
+  const answeringWindows = async () => {
+    const answers = await question.answering?.(results.slice(0, WINDOW_SOURCES));
+    return answers === undefined ? all : all.filter((window) => answers(window.source.result));
+  };
   return {
     asked: reading.asked,
     answerable: (question.meaning === undefined ? WORDS_ONLY_MODEL : MEANING_MODEL).answerable,
     candidates() {
-      candidates ??= rankCandidates(question, reading, all, signal);
+      candidates ??= answeringWindows().then((windows) => rankCandidates(question, reading, windows, signal));
       return candidates;
     },
     async holdsAnswer() {
@@ -111,7 +131,7 @@ export function proseEvidence(
       const [best] = await this.candidates();
       return (best?.features.meaning ?? 0) >= MEANING_MODEL.relevantMeaning;
     },
-    score: (source, passage, kind = "sentence") => scorePassage(question, reading, source, passage, kind),
+    scoreFound: (source, passage, kind = "sentence") => scorePassage(question, reading, source, passage, kind),
   };
 }
 
@@ -156,7 +176,9 @@ async function scorePassage(
     text: plainUnitText(passage.text),
   };
   const features = windowFeatures(window, reading.terms, reading.asked, reading.quantities);
-  if (question.meaning === undefined) return answerLikelihood(features, kind, WORDS_ONLY_MODEL);
-  const [meaning] = await question.meaning(question.need, [windowPassage(window)]);
-  return answerLikelihood({ ...features, meaning: meaning ?? null }, kind, MEANING_MODEL);
+  const [model, meaning] =
+    question.meaning === undefined
+      ? [WORDS_ONLY_MODEL, null]
+      : [MEANING_MODEL, (await question.meaning(question.need, [windowPassage(window)]))[0] ?? null];
+  return answerLikelihood({ ...features, meaning }, kind, model, FOUND_EVIDENCE);
 }

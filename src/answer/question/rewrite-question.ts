@@ -46,8 +46,8 @@ const NOW =
   /\b(?:this|these)\s+(?:year|month|week|quarter|cycle|season|time|period|morning|afternoon|evening|spring|summer|fall|autumn|winter)\b/gi;
 /** A term the question quotes ("What's 'time-in-grade'?") is its own subject. */
 const QUOTED_TERM = /['"‘“][^'"’”]{2,}['"’”]/;
-/** A form number or an acronym ("SF-182", "FSA", "ENT") names the question's own subject. */
-const CODE_OR_ACRONYM = /\b[A-Z]{2,}(?:-?\d+)?\b|\b[A-Z]+-\d+\b/;
+/** A form number or an acronym ("SF-182", "FSA", "ENT", "IaaS") names the question's own subject. */
+const CODE_OR_ACRONYM = /\b(?:[A-Z]{2,}|[A-Z][a-z]+[A-Z])[\w-]*\b|\b\w+-\d+\b/;
 /** A question with fewer content words than this and no name of its own leans on the thread ("Who exactly do I email?"). */
 const MIN_OWN_CONTENT_TERMS = 3;
 

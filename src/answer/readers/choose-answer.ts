@@ -52,13 +52,15 @@ export type ChosenAnswer = {
   sources: readonly NumberedSource[];
 };
 
-export async function chooseAnswer(input: ReaderInput): Promise<ChosenAnswer> {
+/** `observe` is told of every reading (diagnostics: answer-question logs them at debug level). */
+export async function chooseAnswer(input: ReaderInput, observe?: (reading: Reading) => void): Promise<ChosenAnswer> {
   let best: Reading | null = null;
   const missingNames = new Set<string>();
   for (const reader of READERS) {
     if (best !== null && best.score >= reader.ceiling) continue;
     const reading = await reader.read(input);
     if (reading === null) continue;
+    observe?.(reading);
     for (const name of reading.missingNames) missingNames.add(name);
     if (reading.uncovered !== null)
       return {

@@ -22,7 +22,7 @@ export const definitionReader: Reader = {
     if (definition === null) return null;
     const direct = newDirectAnswer(input);
     direct.addQuote(definition.source, definition.passage);
-    const score = await input.prose.score(definition.source, definition.passage);
+    const score = await input.prose.scoreFound(definition.source, definition.passage);
     return { reader: "definition", grounds: "text", score, direct, uncovered: null, missingNames: [] };
   },
 };

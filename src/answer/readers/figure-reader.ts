@@ -76,7 +76,7 @@ export const figureReader: Reader = {
     return {
       reader: "figure",
       grounds: "text",
-      score: await input.prose.score(stated.source, stated.passage),
+      score: await input.prose.scoreFound(stated.source, stated.passage),
       direct,
       uncovered,
       missingNames,

@@ -20,7 +20,7 @@ export const footnoteReader: Reader = {
     if (footnote === null) return null;
     const direct = newDirectAnswer(input);
     direct.addQuote(footnote.source, footnote.passage);
-    const score = await input.prose.score(footnote.source, footnote.passage);
+    const score = await input.prose.scoreFound(footnote.source, footnote.passage);
     return { reader: "footnote", grounds: "text", score, direct, uncovered: null, missingNames: [] };
   },
 };

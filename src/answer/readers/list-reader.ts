@@ -19,7 +19,7 @@ export const listReader: Reader = {
     if (list === null) return null;
     const direct = newDirectAnswer(input);
     direct.addList(list.source, list.introduction, list.items, list.passage);
-    const score = await input.prose.score(list.source, list.passage, "list");
+    const score = await input.prose.scoreFound(list.source, list.passage, "list");
     return { reader: "list", grounds: "text", score, direct, uncovered: null, missingNames: [] };
   },
 };

@@ -26,14 +26,14 @@ export const yesNoReader: Reader = {
     const direct = newDirectAnswer(input);
     if (deciding !== null) {
       direct.addQuote(deciding.source, deciding.passage, verdictLead(input.need, deciding.passage.text, questionTerms));
-      const score = await input.prose.score(deciding.source, deciding.passage);
+      const score = await input.prose.scoreFound(deciding.source, deciding.passage);
       return { reader: "yes-no", grounds: "text", score, direct, uncovered: null, missingNames: [] };
     }
     const item = findListItem(questionTerms, sources);
     if (item === null) return null;
     const lead = verdictLead(input.need, `${item.introduction} ${item.items.join(" ")}`, questionTerms);
     direct.addList(item.source, item.introduction, item.items, item.passage, lead);
-    const score = await input.prose.score(item.source, item.passage, "item");
+    const score = await input.prose.scoreFound(item.source, item.passage, "item");
     return { reader: "yes-no", grounds: "text", score, direct, uncovered: null, missingNames: [] };
   },
 };

@@ -1,0 +1,16 @@
+import { createFolio } from "../src/composition-root.js";
+import { loadConfig } from "../src/config/config.js";
+import { createLogger } from "../src/logger.js";
+import { analyzeQuestion, namesInTitles } from "../src/answer/question/question-analysis.js";
+import { coverNames, createDocumentFactsIndex } from "../src/answer/evidence/evidence-coverage.js";
+const config = loadConfig(process.env);
+const folio = await createFolio({ ...config, llm: { kind: "none" } }, createLogger({ level: "warn" }));
+const spaceId = "diagnose:bench:sparse";
+const q = process.argv[2] ?? "";
+const results = await folio.retriever.search({ query: q, spaceIds: [spaceId], limit: 20 });
+const analysis = analyzeQuestion(q, namesInTitles(results.map((r) => r.title)));
+console.log(analysis.kind, analysis.entities);
+const facts = createDocumentFactsIndex((id) => folio.catalog.listChunks(id));
+const names = await coverNames(analysis.entities, results.slice(0, 6), facts, analysis.measureTerms);
+for (const r of results.slice(0, 6)) console.log(r.file, names.aboutAsked.get(r.documentId), names.namingPassages.has(r.chunkId), r.text.slice(0, 80).replace(/\n/g, " "));
+await folio.close();
