@@ -50,12 +50,9 @@ const sets = await Promise.all(
   })),
 );
 const turns = sets.flatMap((set) => set.turns);
-/** Each set weighs the same in the fit, however many questions it has (a large set would drown a small one). */
-const setWeight = new Map(
-  sets.flatMap((set) => set.turns.map((turn) => [turn, turns.length / sets.length / set.turns.length] as const)),
-);
 const withMeaning = turns.some((turn) => turn.windows.some((window) => window.meaning !== null));
 const KINDS: AnswerWindow["kind"][] = ["sentence", "pair", "list", "item", "section", "row"];
+/** The features in the order vector() lists them. */
 const NAMES = [
   "words",
   "ownWords",
@@ -64,6 +61,8 @@ const NAMES = [
   "rank",
   "hollow",
   "length",
+  "focus",
+  "phrases",
   "pair",
   "list",
   "item",
@@ -85,10 +84,14 @@ function vector(window: Window): number[] {
     window.hollow ? 1 : 0,
     window.length,
     window.focus,
+    window.phrases,
     ...KINDS.slice(1).map((kind) => (window.kind === kind ? 1 : 0)),
     withMeaning ? MEANING_SCALE * ((window.meaning ?? MEANING_BASELINE) - MEANING_BASELINE) : 0,
   ];
 }
+
+if (vector(turns.find((turn) => turn.windows.length > 0)?.windows[0] as Window).length !== NAMES.length)
+  throw new Error("vector() and NAMES list different features");
 
 function dot(row: readonly number[], weights: readonly number[]): number {
   return row.reduce((total, value, column) => total + value * (weights[column] ?? 0), 0);
@@ -114,6 +117,7 @@ function modelOf(
     length: at("length"),
     unknown,
     focus: at("focus"),
+    phrases: at("phrases"),
     meaning: withMeaning ? MEANING_SCALE * at("meaning") : 0,
     kinds: {
       sentence: 0,
@@ -169,6 +173,7 @@ function initialWeights(model: LikelihoodModel): number[] {
     hollow: model.hollow,
     length: model.length,
     focus: model.focus,
+    phrases: model.phrases,
     pair: model.kinds.pair,
     list: model.kinds.list,
     item: model.kinds.item,
@@ -245,14 +250,14 @@ if (flags.includes("--current")) {
   refusalCurve(model);
 } else {
   // Coordinate search from the weights in the code: each weight in turn is moved by steps, kept where the
-  // tuning halves' top-1 (each set weighing the same) is best; three rounds. It optimises what the reader
+  // tuning halves' top-1 (each set weighing the same) is best; six rounds. It optimises what the reader
   // does with the weights — pick one window — rather than a proxy loss, and a few dozen weights over a few
   // hundred questions need nothing more.
   let weights = initialWeights(withMeaning ? MEANING_MODEL : WORDS_ONLY_MODEL);
   let best = tuningScore(weights);
-  for (let round = 0; round < 3; round += 1)
+  for (let round = 0; round < 6; round += 1)
     for (let column = 0; column < NAMES.length; column += 1)
-      for (const step of [-1, -0.5, -0.25, 0.25, 0.5, 1]) {
+      for (const step of [-2, -1, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1, 2]) {
         const trial = weights.map((weight, index) => (index === column ? weight + step : weight));
         const score = tuningScore(trial);
         if (score > best + 1e-9) [weights, best] = [trial, score];

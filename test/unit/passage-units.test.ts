@@ -49,3 +49,16 @@ describe("passageUnits", () => {
     );
   });
 });
+
+describe("passageUnits on PDF text", () => {
+  it("reads a sentence on across the blank lines PDF text leaves between its lines", () => {
+    const text =
+      "shareholders voted on the\n\nfour proposals set forth below.\n\nThe votes were counted by the\n\ninspector.";
+    const units = passageUnits(text);
+    expect(units.map((unit) => unit.text.replace(/\s+/g, " "))).toEqual([
+      "shareholders voted on the four proposals set forth below.",
+      "The votes were counted by the inspector.",
+    ]);
+    expect(units[0]?.block).not.toBe(units[1]?.block);
+  });
+});

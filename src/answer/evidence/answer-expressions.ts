@@ -49,7 +49,7 @@ const MONEY = /\$\s?\d|\b\d[\d,.]*\s*(?:dollars|usd)\b/i;
 const DATE =
   /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?\s*\d{0,2}|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b|\b(?:by|before|after|until|no\s+later\s+than)\s+(?:the\s+)?(?:end|start|beginning|close)\b|\bdeadline\b|\bdue\b|\bend\s+of\s+(?:the\s+)?(?:year|month|quarter|cycle|period|fiscal)\b/i;
 const PERSON =
-  /\b(?:supervisors?|managers?|directors?|lead|leads|team|teams|office|specialists?|officers?|desk|officials?|coordinators?|administrators?|staff|representatives?|advisors?|counselors?|hr|human\s+resources|peopleops|people\s+ops|ops|division|department|chief|head\s+of|approver|approvers|contracting|agency|you)\b|[\w.+-]+@[\w-]+\.[\w.]+/i;
+  /\b(?:Mr|Ms|Mrs|Dr)\.?\s+\p{Lu}|\b\p{Lu}\p{Ll}+\s+(?:\p{Lu}\.\s+)?\p{Lu}\p{Ll}+,\s+(?:the\s+)?(?:chair|chief|president|director|officer|head|vice)|\b(?:supervisors?|managers?|directors?|lead|leads|team|teams|office|specialists?|officers?|desk|officials?|coordinators?|administrators?|staff|representatives?|advisors?|counselors?|hr|human\s+resources|peopleops|people\s+ops|ops|division|department|chief|head\s+of|approver|approvers|contracting|agency|you)\b|[\w.+-]+@[\w-]+\.[\w.]+/iu;
 const PLACE =
   /https?:\/\/|\bwww\.|[\w.+-]+@[\w-]+\.[\w.]+|(?:^|\s)#[a-z][\w-]+|\b(?:go\s+to|visit|head\s+to|open|log\s+in(?:to)?|sign\s+in(?:to)?|through|via|in|on|at)\s+(?:the\s+)?\p{Lu}[\p{L}\p{N}]+/iu;
 const IDENTIFIER = /#\s?\d+|\b\d{3,}\b|\b[A-Z]{1,5}-\d+\b|\b(?:line|number|code|form)\s+#?\w*\d/;
@@ -62,8 +62,9 @@ const CONSEQUENCE =
   /\b(?:will|may|would|could)\s+(?:be|result|lead|have|not|lose|need|cause|get|receive)\b|\bresults?\s+in\b|\botherwise\b|\bfailure\s+to\b|\bif\s+you\s+(?:do\s+not|don['’]t|fail|miss|lose)\b|\bwithheld\b|\bforfeit/i;
 const DEFINING =
   /\b(?:is|are)\s+defined\s+as\b|\bdefined\s+as\b|(?<!\b(?:a|the|any|by|other)\s)\bmeans\b|\brefers?\s+to\b|\bstands?\s+for\b|\b(?:is|are)\s+(?:a|an|the|any|when|where|used|considered)\b|\bincludes?\b|\bconsists?\s+of\b/i;
+/** A statement that can decide a yes/no question: a modal, a negation, or any finite verb ("was ratified"). */
 const VERDICT =
-  /\b(?:yes|no|not|never|cannot|can['’]t|don['’]t|doesn['’]t|do\s+not|does\s+not|must|may|can|required|allowed|permitted|considered|need|only|always)\b/i;
+  /\b(?:yes|no|not|never|cannot|can['’]t|don['’]t|doesn['’]t|do\s+not|does\s+not|must|may|can|required|allowed|permitted|considered|need|only|always|is|are|was|were|has|have|had|does|do|did|will|shall|should|\w{3,}ed|\w{3,}s)\b/i;
 
 /** How well a text holds the kind of answer asked: 1 the kind itself (in the asked unit), 0.5 a near kind, 0 none. */
 export function expressionFit(text: string, asked: AskedAnswer, isItem = false): number {

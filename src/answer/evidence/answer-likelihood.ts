@@ -26,6 +26,8 @@ export type LikelihoodModel = {
   unknown: number;
   /** Weight of holding the question's most specific known term. */
   focus: number;
+  /** Weight of the share of the question's word pairs the window holds as pairs. */
+  phrases: number;
   /** Per window kind, added to the sum (a list answers a list question; a lone item rarely answers alone). */
   kinds: Record<AnswerWindow["kind"], number>;
   /** The likelihood below which no answer is given: the documents do not hold one (calibrated, see above). */
@@ -41,36 +43,40 @@ export type LikelihoodModel = {
 export const MEANING_BASELINE = 0.6;
 
 export const WORDS_ONLY_MODEL: LikelihoodModel = {
-  intercept: -1.75,
-  words: 1.01,
+  intercept: -1.5,
+  words: 1.11,
   ownWords: 1.42,
   fit: 0.95,
   condition: 0.7,
   rank: 0.47,
   meaning: 0,
-  hollow: -0.38,
+  hollow: 0.12,
   length: 0,
-  unknown: -2.59,
+  unknown: -3.31,
   focus: 0,
+  phrases: 0,
   kinds: { sentence: 0, pair: -0.23, list: 0.56, item: -0.14, section: -1.43, row: -0.35 },
   answerable: 0.3,
   relevantMeaning: 0,
 };
 
 export const MEANING_MODEL: LikelihoodModel = {
-  intercept: -2.35,
+  intercept: -0.56,
   words: 1.11,
   ownWords: -0.01,
   fit: 0.6,
   condition: 0.13,
-  rank: 0.46,
+  rank: 0.21,
   meaning: 3.89,
   hollow: -0.39,
   length: -0.44,
-  unknown: 0.28,
+  // The fit gave unknown terms a positive weight on 49 questions; a word the documents lack never makes an
+  // answer likelier, so it is left out.
+  unknown: 0,
   focus: 0,
+  phrases: 0,
   kinds: { sentence: 0, pair: -0.87, list: 0.97, item: 0.29, section: 0.02, row: -1 },
-  answerable: 0.2,
+  answerable: 0.35,
   relevantMeaning: 0.65,
 };
 
@@ -94,6 +100,7 @@ export function answerLikelihood(
     model.length * features.length +
     model.unknown * features.unknown +
     model.focus * features.focus +
+    model.phrases * features.phrases +
     model.kinds[kind];
   return 1 / (1 + Math.exp(-sum));
 }

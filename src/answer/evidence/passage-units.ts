@@ -47,12 +47,26 @@ function indentOf(text: string): number {
   return leading.replace(/\t/g, "    ").length;
 }
 
-/** A line that stands alone and reads as a title: short, no closing punctuation, not an item. */
-function looksLikeHeading(line: Line, previous: Line | undefined, next: Line | undefined, headings: string[]): boolean {
+/** A line ending in one of these words breaks off a sentence; a title does not end so. */
+const ENDS_MID_SENTENCE =
+  /\b(?:the|a|an|of|to|and|or|for|in|on|at|by|with|from|as|that|is|are|was|were|be|this|its|their|our|your)$/i;
+
+/**
+ * A line that stands alone and reads as a title: short, no closing punctuation, not an item, not broken
+ * off mid-sentence, and not followed (after the blank line) by a line that goes on in lower case.
+ */
+function looksLikeHeading(
+  line: Line,
+  previous: Line | undefined,
+  next: Line | undefined,
+  after: Line | undefined,
+  headings: string[],
+): boolean {
   const text = line.text.trim();
   if (MARKDOWN_HEADING.test(line.text)) return true;
   if (ITEM_MARKER.test(line.text) || !isBlank(previous) || !isBlank(next)) return false;
   if (headings.some((heading) => heading.trim().toLowerCase() === text.toLowerCase())) return true;
+  if (ENDS_MID_SENTENCE.test(text) || (after !== undefined && /^\s*\p{Ll}/u.test(after.text))) return false;
   const words = text.split(/\s+/).length;
   return words <= MAX_HEADING_WORDS && !/[.:;,!]$/.test(text) && /^[\p{Lu}\p{N}]/u.test(text);
 }
@@ -102,7 +116,7 @@ export function passageUnits(text: string, headings: string[] = []): PassageUnit
       index += 1;
       continue;
     }
-    if (looksLikeHeading(line, lines[index - 1], lines[index + 1], headings)) {
+    if (looksLikeHeading(line, lines[index - 1], lines[index + 1], lines[index + 2], headings)) {
       block += 1;
       listIndents = [];
       const leading = line.text.length - line.text.trimStart().length;
@@ -142,14 +156,20 @@ export function passageUnits(text: string, headings: string[] = []): PassageUnit
       });
       continue;
     }
-    // A paragraph: lines up to a blank line or an item.
+    // A paragraph: lines up to a blank line or an item. A blank line before a line that goes on in lower
+    // case is one PDF text leaves inside a sentence ("… voted on the\n\nfour proposals"): the paragraph goes on.
     listIndents = [];
     block += 1;
     const from = line.start;
     let end = line.end;
     index += 1;
-    while (index < lines.length && !isBlank(lines[index]) && !ITEM_MARKER.test((lines[index] as Line).text)) {
-      end = (lines[index] as Line).end;
+    for (;;) {
+      while (index < lines.length && !isBlank(lines[index]) && !ITEM_MARKER.test((lines[index] as Line).text)) {
+        end = (lines[index] as Line).end;
+        index += 1;
+      }
+      const next = lines[index + 1];
+      if (!isBlank(lines[index]) || next === undefined || !/^\s*\p{Ll}/u.test(next.text)) break;
       index += 1;
     }
     units.push(...sentencesOf(text, from, end, block));

@@ -6,6 +6,7 @@
  * reader and by every reader that scores a passage it found, so all prose answers stand on one scale.
  */
 import type { SearchResult } from "../../domain/types.js";
+import { analyzeText } from "../../retrieval/text-analyzer.js";
 import type { QuotedPassage } from "../citations/citations.js";
 import type { NumberedSource } from "../generate/generator.js";
 import { type AskedAnswer, askedAnswer } from "../question/asked-answer.js";
@@ -30,6 +31,7 @@ export type CandidateQuestion = {
   need: string;
   /** The asker's own question. */
   question: string;
+
   meaning?: PassageMeaning;
   /** How many passages of the searched spaces hold each of the question's terms; absent: unknown. */
   corpus?: TermFrequencies;
@@ -71,7 +73,7 @@ function readingOf(question: CandidateQuestion, windows: AnswerWindow[]): Readin
   const ownQuantities = statedQuantities(question.question);
   return {
     asked: askedOf(question),
-    terms: weighQuestionTerms(contentTerms(question.need), windows, question.corpus),
+    terms: weighQuestionTerms(contentTerms(question.need), windows, question.corpus, analyzeText(question.need)),
     // The case a follow-up states is its own ("once I pass 15 years"), else the thread's.
     quantities: ownQuantities.length > 0 ? ownQuantities : statedQuantities(question.need),
   };

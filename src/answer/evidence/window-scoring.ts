@@ -8,6 +8,7 @@
  */
 
 import { inverseDocumentFrequency } from "../../retrieval/bm25.js";
+import { analyzeText } from "../../retrieval/text-analyzer.js";
 import type { AskedAnswer } from "../question/asked-answer.js";
 import { conditionFit, expressionFit, type StatedQuantity } from "./answer-expressions.js";
 import type { AnswerWindow } from "./answer-windows.js";
@@ -26,7 +27,7 @@ export type WindowFeatures = {
   rank: number;
   /** Cosine of the window (with its context) and the question, when an embedder scored it; else null. */
   meaning: number | null;
-  /** The window only restates a question or is too short to state anything. */
+  /** The window only restates a question, is too short to state anything, or breaks off mid-sentence. */
   hollow: boolean;
   /** How far past LONG_WINDOW_WORDS the window runs, 0–1: a long window holds many words by its length alone. */
   length: number;
@@ -34,11 +35,19 @@ export type WindowFeatures = {
   unknown: number;
   /** 1 when the window (or its context) holds the question's most specific term the spaces know, else 0. */
   focus: number;
+  /**
+   * Share of the question's neighbouring content-word pairs the window holds as neighbours too (at most
+   * one word apart): "chief executive officer" in "Chief Executive Officer", not in "Executive Vice
+   * President and Chief Financial Officer".
+   */
+  phrases: number;
 };
 
 /** A window's context words count this much of a word in its own text: a heading says what it is about. */
 const CONTEXT_DISCOUNT = 0.6;
 const MIN_WORDS = 4;
+/** A window that ends on a word no sentence ends on was cut off (at the end of its passage): it states nothing whole. */
+const BREAKS_OFF = /\b(?:the|a|an|of|to|and|or|for|in|on|at|by|with|from|as|that|this|its|their|our|your)\s*$/i;
 /** Windows up to this many words are not long; past it, `length` rises to 1 at three times as many. */
 const LONG_WINDOW_WORDS = 30;
 
@@ -50,6 +59,8 @@ export type QuestionTerms = {
   unknown: number;
   /** The known term with the highest weight: what the question is most specifically about; null for none. */
   focus: string | null;
+  /** The question's neighbouring pairs of known content terms, in its order. */
+  pairs: ReadonlyArray<readonly [string, string]>;
 };
 
 /** How many of the searched spaces' passages hold each term, and how many passages there are. */
@@ -65,6 +76,8 @@ export function weighQuestionTerms(
   terms: ReadonlySet<string>,
   windows: readonly AnswerWindow[],
   corpus?: TermFrequencies,
+  /** The question's analyzed words in order, for its pairs; absent: no pairs. */
+  sequence: readonly string[] = [],
 ): QuestionTerms {
   const sources = new Map<number, Set<string>>();
   for (const window of windows) {
@@ -86,7 +99,9 @@ export function weighQuestionTerms(
     weights.set(term, Math.log(1 + Math.max(1, sources.size) / Math.max(1, holding)));
   }
   const focus = [...weights].sort((left, right) => right[1] - left[1])[0]?.[0] ?? null;
-  return { terms: known, weights, unknown: terms.size === 0 ? 0 : 1 - known.size / terms.size, focus };
+  const ordered = sequence.filter((term) => known.has(term));
+  const pairs = ordered.slice(1).map((term, index) => [ordered[index] as string, term] as const);
+  return { terms: known, weights, unknown: terms.size === 0 ? 0 : 1 - known.size / terms.size, focus, pairs };
 }
 
 function wordShare(question: QuestionTerms, own: ReadonlySet<string>, context: ReadonlySet<string>): number {
@@ -109,7 +124,8 @@ export function windowFeatures(
   askedQuantities: readonly StatedQuantity[],
 ): WindowFeatures {
   const own = uniqueTerms(window.text);
-  const context = uniqueTerms(window.context);
+  // The document's title is context too: every passage of "Foot Locker, Inc. — Form 8-K" is about Foot Locker.
+  const context = uniqueTerms(`${window.context} ${window.source.result.title}`);
   const words = window.text.split(/\s+/).filter((word) => word !== "").length;
   const isList = window.kind === "list" || window.kind === "item";
   return {
@@ -119,9 +135,19 @@ export function windowFeatures(
     condition: conditionFit(askedQuantities, `${window.context} ${window.text}`),
     rank: 1 / window.source.n,
     meaning: null,
-    hollow: words < MIN_WORDS || /\?\s*$/.test(window.text),
+    hollow: words < MIN_WORDS || /\?\s*$/.test(window.text) || BREAKS_OFF.test(window.text),
     length: Math.min(1, Math.max(0, (words - LONG_WINDOW_WORDS) / (2 * LONG_WINDOW_WORDS))),
     unknown: question.unknown,
     focus: question.focus === null || own.has(question.focus) || context.has(question.focus) ? 1 : 0,
+    phrases: pairShare(question.pairs, analyzeText(window.text)),
   };
+}
+
+/** Share of the pairs whose second term follows its first in `tokens` within one word. */
+function pairShare(pairs: QuestionTerms["pairs"], tokens: readonly string[]): number {
+  if (pairs.length === 0) return 0;
+  const held = pairs.filter(([first, second]) =>
+    tokens.some((token, index) => token === first && (tokens[index + 1] === second || tokens[index + 2] === second)),
+  );
+  return held.length / pairs.length;
 }
