@@ -12,6 +12,7 @@
  *   npx tsx bench/questionnaire-bombs.ts            # a table
  *   npx tsx bench/questionnaire-bombs.ts --json
  *   FOLIO_BENCH_ROOT=/path/to/older/checkout npx tsx bench/questionnaire-bombs.ts   # the same bombs, another server
+ *   npx tsx bench/questionnaire-bombs.ts --downloads-only                            # the downloads alone
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -136,7 +137,7 @@ async function main() {
   const figures: Figures[] = [];
   try {
     const bombs = [...questionnaireBombs(), ...workbookPartBombs()];
-    await measureBombs(served, bombs, figures);
+    if (!process.argv.includes("--downloads-only")) await measureBombs(served, bombs, figures);
     await measureDownloads(served, bombs, figures);
   } finally {
     await served.kill();
