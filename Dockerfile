@@ -61,7 +61,9 @@ RUN (userdel --remove ubuntu 2>/dev/null || true) \
   && groupadd --gid 1000 node \
   && useradd --uid 1000 --gid node --create-home --shell /usr/sbin/nologin node
 WORKDIR /app
-ENV NODE_ENV=production FOLIO_DATA_DIR=/data FOLIO_MODELS_DIR=/models FOLIO_OFFLINE=1 PORT=3000
+# HOST: a container's loopback is its own, so the published port needs every interface (folio serve alone
+# listens on loopback while only the local console is served).
+ENV NODE_ENV=production FOLIO_DATA_DIR=/data FOLIO_MODELS_DIR=/models FOLIO_OFFLINE=1 PORT=3000 HOST=0.0.0.0
 COPY --from=cuda-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
@@ -79,7 +81,9 @@ CMD ["serve"]
 # The CPU image (default target): no CUDA or Vulkan binaries.
 FROM ${NODE_IMAGE} AS cpu
 WORKDIR /app
-ENV NODE_ENV=production FOLIO_DATA_DIR=/data FOLIO_MODELS_DIR=/models FOLIO_OFFLINE=1 PORT=3000
+# HOST: a container's loopback is its own, so the published port needs every interface (folio serve alone
+# listens on loopback while only the local console is served).
+ENV NODE_ENV=production FOLIO_DATA_DIR=/data FOLIO_MODELS_DIR=/models FOLIO_OFFLINE=1 PORT=3000 HOST=0.0.0.0
 COPY --from=cpu-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./

@@ -861,18 +861,61 @@ async function answerQuestionnaire(file) {
   cancel.remove();
   status.textContent = describeQuestionnaire(progress);
   message.setAttribute("data-status", progress.status);
-  if (progress.status === "succeeded" || progress.status === "cancelled") {
+  if (progress.copyError) {
+    message.append(
+      element("p", {
+        className: "status-line",
+        text: `The filled copy cannot be written: ${progress.copyError.message}`,
+        attributes: { "data-role": "questionnaire-copy-error" },
+      }),
+    );
+  } else if (progress.status === "succeeded" || progress.status === "cancelled") {
     const link = element("a", {
       text: progress.status === "succeeded" ? "Download the filled copy" : "Download the partly filled copy",
       attributes: {
-        href: `/api/questionnaires/filled?id=${encodeURIComponent(jobId)}`,
+        // Signed and short-lived (a page of another site can fetch neither it nor the header-only route).
+        href: progress.downloadUrl ?? `/api/questionnaires/filled?id=${encodeURIComponent(jobId)}`,
         download: "",
         "data-role": "questionnaire-download",
       },
     });
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      void downloadFilledCopy(jobId, link, status);
+    });
     message.append(link);
   }
   scrollToEnd();
+}
+
+/**
+ * Fetches the filled copy with the console's header (so the link never expires in an open tab) and saves
+ * it; a refusal — the copy cannot be written, or Folio is writing others (429) — is said in the status line.
+ */
+async function downloadFilledCopy(jobId, link, status) {
+  link.setAttribute("aria-busy", "true");
+  try {
+    const response = await fetch(`/api/questionnaires/filled?id=${encodeURIComponent(jobId)}`, {
+      headers: { "X-Folio-Console": "1" },
+    });
+    if (!response.ok) {
+      const answer = await response.json().catch(() => ({}));
+      status.textContent = answer.error?.message ?? `The server answered ${response.status}.`;
+      return;
+    }
+    const disposition = response.headers.get("content-disposition") ?? "";
+    const named = /filename\*=UTF-8''([^;]+)/.exec(disposition);
+    const saving = element("a", {
+      attributes: {
+        href: URL.createObjectURL(await response.blob()),
+        download: named ? decodeURIComponent(named[1]) : "filled copy",
+      },
+    });
+    saving.click();
+    setTimeout(() => URL.revokeObjectURL(saving.href), 60_000);
+  } finally {
+    link.removeAttribute("aria-busy");
+  }
 }
 
 questionnaireInput.addEventListener("change", () => {

@@ -238,7 +238,23 @@ export async function followQuestionnaireInPersonalChat(
       await questionnaires.markReported(jobId);
       return;
     }
-    const copy = await questionnaires.filledCopy(jobId);
+    const copy = await questionnaires.filledCopy(jobId).catch(async (error: unknown) => {
+      // A copy the worker refused is recorded with the job (#37): said once here, never written again.
+      const failure = toFolioError(error);
+      if (!failure.code.startsWith("questionnaire_")) throw error;
+      log.warn({ code: failure.code }, "teams questionnaire copy refused");
+      await chat.send(
+        text(
+          `Answered ${literalDocumentText(input.fileName)}, but its filled copy cannot be written: ${literalDocumentText(failure.message)}`,
+        ),
+      );
+      return "refused" as const;
+    });
+    if (copy === "refused") {
+      await chat.send(text(buildSummaryText(final)));
+      await questionnaires.markReported(jobId);
+      return;
+    }
     if (!copy) throw new FolioError("questionnaire_copy_missing", "The filled copy could not be written.");
     await chat.send({
       type: "message",

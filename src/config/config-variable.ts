@@ -4,6 +4,7 @@
  * what it accepts, its default and what it is for — so that the check, the error message and the table in
  * docs/configuration.md all come from one declaration (config-variables.ts).
  */
+import { isIP } from "node:net";
 import * as v from "valibot";
 import { type HubFileReference, isHubReference, parseHubFileReference } from "../models/hub-file-reference.js";
 
@@ -177,6 +178,20 @@ export function list(options: Described): ConfigVariable<string[]> {
 }
 
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** An address to listen on: an IP address (`0.0.0.0`, `::`, an interface's) or a host name; unset by default. */
+export function listenAddress(options: Described): ConfigVariable<string | null> {
+  const accepts = "an IP address or a host name (0.0.0.0 for every interface)";
+  return declare<string | null>({
+    ...options,
+    schema: v.pipe(
+      v.string(),
+      v.check((value) => isIP(value) !== 0 || HOST_NAME.test(value.toLowerCase()), mustBe(accepts)),
+    ),
+    default: null,
+    accepts,
+  });
+}
 
 /** A comma-separated list of host names (no scheme, port or path), lower-cased. */
 export function hostList(options: Described & { example: string }): ConfigVariable<string[]> {

@@ -30,6 +30,7 @@ import {
   hostList,
   integer,
   list,
+  listenAddress,
   modelFile,
   nameOrOff,
   oneOf,
@@ -294,6 +295,10 @@ const MODEL_DOWNLOADS = {
 
 const SERVER = {
   PORT: integer({ default: 3000, min: 0, max: 65_535, help: "HTTP port of the console, viewer and chat endpoints" }),
+  HOST: listenAddress({
+    shownDefault: "`127.0.0.1`; `0.0.0.0` with Slack, Teams or `FOLIO_CONSOLE=open`",
+    help: "address `folio serve` listens on: loopback alone while only the local console is served, every interface once Slack or Teams (their events, the citation links people open) or an open console needs the network; set it to choose (the Docker image and compose set `0.0.0.0`)",
+  }),
   FOLIO_PUBLIC_URL: url({
     protocols: HTTP,
     shownDefault: "`http://localhost:$PORT`",
@@ -387,6 +392,12 @@ const QUESTIONNAIRES = {
     min: 1,
     max: 1_000,
     help: "questionnaire and approved-answer files received and read at once over HTTP (`POST /api/questionnaires`, `POST /api/answers`), from the first byte until the file is read; more are refused with 429 `questionnaire_busy` and `Retry-After: 5`",
+  }),
+  FOLIO_QUESTIONNAIRE_MAX_COPIES: integer({
+    default: 2,
+    min: 1,
+    max: 64,
+    help: "filled questionnaire copies written at once (each re-opens the file in the questionnaire worker; a copy is kept per job and answer version, so downloading it again costs nothing); more downloads are refused with 429 `questionnaire_copy_busy` and `Retry-After: 5`, chat adapters wait their turn",
   }),
   FOLIO_APPROVED_ANSWER_THRESHOLD: decimal({
     default: DEFAULT_APPROVED_ANSWER_THRESHOLD,

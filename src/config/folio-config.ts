@@ -51,6 +51,8 @@ export type FolioConfig = {
   slack: SlackConfig | null;
   teams: TeamsConfig | null;
   port: number;
+  /** HOST: the address `folio serve` listens on; null lets it choose (cli/commands/listen-host.ts). */
+  host: string | null;
   publicUrl: string;
   linkSecret: string | null;
   linkTtlSeconds: number;
@@ -79,6 +81,8 @@ export type FolioConfig = {
     maxRunningJobsPerSpace: number;
     /** FOLIO_QUESTIONNAIRE_MAX_RECEIVING: questionnaire files received and read at once over HTTP (more get 429). */
     maxReceiving: number;
+    /** FOLIO_QUESTIONNAIRE_MAX_COPIES: filled copies written at once (more downloads get 429). */
+    maxWritingCopies: number;
   };
   /**
    * FOLIO_APPROVED_ANSWER_THRESHOLD: the embedding similarity at which an approved answer is reused

@@ -68,6 +68,7 @@ function buildConfig(values: ConfigValues, workingDirectory: string): FolioConfi
     slack: slackConfig(values),
     teams: teamsConfig(values),
     port: values.PORT,
+    host: values.HOST,
     publicUrl: values.FOLIO_PUBLIC_URL ?? `http://localhost:${values.PORT}`,
     linkSecret: values.FOLIO_LINK_SECRET,
     linkTtlSeconds: values.FOLIO_LINK_TTL_SECONDS,
@@ -90,6 +91,7 @@ function buildConfig(values: ConfigValues, workingDirectory: string): FolioConfi
       maxRunningJobs: values.FOLIO_QUESTIONNAIRE_MAX_RUNNING,
       maxRunningJobsPerSpace: values.FOLIO_QUESTIONNAIRE_MAX_RUNNING_PER_SPACE,
       maxReceiving: values.FOLIO_QUESTIONNAIRE_MAX_RECEIVING,
+      maxWritingCopies: values.FOLIO_QUESTIONNAIRE_MAX_COPIES,
     },
     approvedAnswers: { threshold: values.FOLIO_APPROVED_ANSWER_THRESHOLD },
   };

@@ -78,6 +78,11 @@ function originHost(origin: string): string | null {
   }
 }
 
+/** Whether a browser's Origin header names another site than the request's Host (none sent: not foreign). */
+export function isForeignOrigin(origin: string | undefined, host: string | undefined): boolean {
+  return origin !== undefined && originHost(origin) !== (host ?? "").toLowerCase();
+}
+
 /** Why this request may not use the console, or null when it may. */
 export function consoleRefusal(
   access: ConsoleAccess,
@@ -118,11 +123,7 @@ export function consoleRefusal(
     };
   }
   // Browsers send Origin on every POST and DELETE; tools (curl, the CLI) send none and are not pages.
-  if (
-    changesState &&
-    request.origin !== undefined &&
-    originHost(request.origin) !== (request.host ?? "").toLowerCase()
-  ) {
+  if (changesState && isForeignOrigin(request.origin, request.host)) {
     return {
       status: 403,
       code: "console_origin_mismatch",

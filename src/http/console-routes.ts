@@ -50,7 +50,7 @@ export type ConsoleRoutes = {
 export function createConsoleRoutes(options: {
   folio: Pick<
     Folio,
-    "core" | "catalog" | "config" | "coreFor" | "questionnaires" | "documentEvents" | "meaningIndexer"
+    "core" | "catalog" | "config" | "coreFor" | "questionnaires" | "documentEvents" | "meaningIndexer" | "linkSigner"
   >;
   spaceId: string;
   consoleAssetsDir: string;
@@ -89,6 +89,7 @@ export function createConsoleRoutes(options: {
     maxBytes: folio.config.questionnaire.maxBytes,
     fixedSpaceId: spaceId,
     receiving: questionnaireReceiving,
+    downloads: { linkSigner: folio.linkSigner },
   });
 
   const handled = async (work: void | Promise<void>): Promise<true> => {

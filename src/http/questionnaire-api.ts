@@ -2,7 +2,8 @@
  * The questionnaire endpoints, for the console (its own space) and for `folio questionnaire fill`
  * through the local API (any space): see what a questionnaire holds before answering it (preview:
  * sheet, header row, question column, first questions — nothing stored), upload a questionnaire to
- * answer, follow its progress, cancel it, download the filled copy, list a space's jobs. Bad input is refused with the reader's own message
+ * answer, follow its progress, cancel it, download the filled copy (filled-copy-download.ts: from the
+ * console by header or signed link), list a space's jobs. Bad input is refused with the reader's own message
  * (400: not a spreadsheet, encrypted, too many rows, no question column, formulas only, a file past the
  * reader's limits). At most `receiving.limit` files are received and read at once (the gate is shared with
  * the console's approved answers); more are told to retry (429 `questionnaire_busy`).
@@ -11,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { FolioError, isFolioError } from "../errors.js";
 import { progressOf } from "../questionnaire/jobs/questionnaire-progress.js";
 import type { QuestionnaireService } from "../questionnaire/questionnaire-service.js";
+import { type ConsoleDownloads, downloadLinkOf, sendFilledCopy } from "./filled-copy-download.js";
 import { sendJson } from "./http-responses.js";
 import { readBody } from "./read-body.js";
 import { createReceiveGate, type ReceiveGate, refuseReceiving } from "./work-gate.js";
@@ -39,6 +41,8 @@ export function createQuestionnaireApi(options: {
   fixedSpaceId: string | null;
   /** Bounds the questionnaire files received and read at once; one of its own when not shared. */
   receiving?: ReceiveGate;
+  /** The console's: filled copies by header or signed link, refused when busy (filled-copy-download.ts). */
+  downloads?: ConsoleDownloads;
 }): QuestionnaireApi {
   const { questionnaires } = options;
   const receiving = options.receiving ?? createReceiveGate();
@@ -100,7 +104,7 @@ export function createQuestionnaireApi(options: {
     const job = await receive(request, response, (bytes) =>
       questionnaires.submit({ bytes, fileName, spaceId, ...readOptions(url) }),
     );
-    sendJson(response, 202, { progress: (await questionnaires.progress(job.id)) ?? progressOf(job, null) });
+    sendJson(response, 202, { progress: (await progressReply(job.id)) ?? progressOf(job, null) });
   };
 
   /** What submitting would read (sheet, header row, question column, first questions), nothing stored. */
@@ -112,19 +116,13 @@ export function createQuestionnaireApi(options: {
     sendJson(response, 200, { preview: found });
   };
 
-  const filled = async (response: ServerResponse, url: URL) => {
-    const job = await jobInScope(url);
-    const copy = await questionnaires.filledCopy(job.id);
-    if (!copy) throw refused(404, "questionnaire_not_found", "This job's file is gone.");
-    const asciiName = copy.fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-    response.writeHead(200, {
-      "Content-Type": copy.mediaType,
-      "Content-Length": copy.bytes.byteLength,
-      "Content-Disposition": `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(copy.fileName)}`,
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    });
-    response.end(copy.bytes);
+  const downloads = options.downloads ?? null;
+  /** The job's progress as the API answers it: with a signed download link for the console. */
+  const progressReply = async (id: string) => {
+    const [progress, job] = await Promise.all([questionnaires.progress(id), questionnaires.getJob(id)]);
+    if (!progress || !job) return progress;
+    const downloadUrl = downloadLinkOf(job, downloads);
+    return downloadUrl ? { ...progress, downloadUrl } : progress;
   };
 
   return {
@@ -143,13 +141,13 @@ export function createQuestionnaireApi(options: {
           throw refused(400, "invalid_request", 'Send the space as "space".');
         }
         const jobs = await questionnaires.listJobs(options.fixedSpaceId ?? url.searchParams.get("space") ?? "");
-        const progress = await Promise.all(jobs.map((job) => questionnaires.progress(job.id)));
+        const progress = await Promise.all(jobs.map((job) => progressReply(job.id)));
         sendJson(response, 200, { questionnaires: progress.filter((entry) => entry !== null) });
         return true;
       }
       if (method === "GET" && route === "questionnaires/progress") {
         const job = await jobInScope(url);
-        sendJson(response, 200, { progress: await questionnaires.progress(job.id) });
+        sendJson(response, 200, { progress: await progressReply(job.id) });
         return true;
       }
       if (method === "POST" && route === "questionnaires/cancel") {
@@ -159,7 +157,8 @@ export function createQuestionnaireApi(options: {
         return true;
       }
       if (method === "GET" && route === "questionnaires/filled") {
-        await filled(response, url);
+        const job = await jobInScope(url);
+        await sendFilledCopy({ request, response, url, job, questionnaires, downloads });
         return true;
       }
       return false;

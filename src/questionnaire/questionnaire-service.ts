@@ -2,7 +2,7 @@
  * Questionnaire jobs, end to end: reading an upload into questions (refusing bad input with a specific
  * message before anything is stored), storing the job, answering its rows in the background
  * (answer-questionnaire-rows.ts), reporting progress, cancelling, resuming jobs a stopped process left
- * behind, and writing the filled copy on request. Built by the composition root; adapters, the HTTP
+ * behind, and writing the filled copy on request (filled-copies.ts). Built by the composition root; adapters, the HTTP
  * API and the CLI call it.
  */
 
@@ -11,6 +11,7 @@ import { FolioError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { SqlClient } from "../stores/sql-client.js";
 import type { AnswerPipeline } from "./answer/answer-questionnaire-rows.js";
+import { type CopyRequest, createFilledCopies, type WriteFilledCopy } from "./jobs/filled-copies.js";
 import type { InteractivePriority } from "./jobs/interactive-priority.js";
 import type { QuestionnaireDestination } from "./jobs/questionnaire-destination.js";
 import { createQuestionnaireJobRunner, HEARTBEAT_MS } from "./jobs/questionnaire-job-runner.js";
@@ -43,6 +44,8 @@ export type QuestionnaireSettings = {
   maxRunningJobs: number;
   /** FOLIO_QUESTIONNAIRE_MAX_RUNNING_PER_SPACE: jobs of one space answered at once. */
   maxRunningJobsPerSpace: number;
+  /** FOLIO_QUESTIONNAIRE_MAX_COPIES: filled copies written at once; more downloads are refused with 429. */
+  maxWritingCopies: number;
 };
 
 export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
@@ -52,6 +55,7 @@ export const DEFAULT_QUESTIONNAIRE_SETTINGS: QuestionnaireSettings = {
   retentionDays: 7,
   maxRunningJobs: 2,
   maxRunningJobsPerSpace: 1,
+  maxWritingCopies: 2,
 };
 
 /** A job untouched this long has no process answering it (the stale limit of serve-command.ts): a cancel ends it at once. */
@@ -102,7 +106,12 @@ export type QuestionnaireService = {
   onResumed(adapter: string, listener: (job: QuestionnaireJob) => void): () => void;
   /** Records that the job's chat was told its outcome, so no later start tells it again. */
   markReported(id: string): Promise<void>;
-  filledCopy(id: string): Promise<FilledCopy | null>;
+  /**
+   * The job's file with its answers written in (filled-copies.ts: kept per answer version, written at most
+   * `maxWritingCopies` at once); null when the job or its file is gone. Refused with the recorded code
+   * when the copy could not be written before.
+   */
+  filledCopy(id: string, request?: CopyRequest): Promise<FilledCopy | null>;
   /**
    * Deletes the uploaded files (and so the filled copies) of jobs finished more than the retention
    * period ago; returns how many. Nothing with a retention of 0 days.
@@ -128,36 +137,6 @@ async function readUpload(input: PreviewQuestionnaire, settings: QuestionnaireSe
   return { grid, read };
 }
 
-/** The job's file with its answers written in (in the worker); null when the job or its file is gone. */
-async function filledCopyOf(
-  store: QuestionnaireJobStore,
-  id: string,
-  retentionDays: number,
-): Promise<FilledCopy | null> {
-  const job = await store.getJob(id);
-  if (!job) return null;
-  if (job.fileDeletedAt !== null) {
-    throw new FolioError(
-      "questionnaire_file_deleted",
-      `The file of ${job.fileName} was deleted ${retentionDays} days after the job finished (FOLIO_QUESTIONNAIRE_RETENTION_DAYS) — answer the questionnaire again to get a filled copy.`,
-      { details: { status: 410 } },
-    );
-  }
-  const [bytes, rows] = await Promise.all([store.getJobBytes(id), store.listRows(id)]);
-  if (!bytes) return null;
-  return writeFilledCopyInWorker({
-    bytes,
-    fileName: job.fileName,
-    format: job.format,
-    layouts: job.layouts,
-    rows: rows.map((row) => ({
-      sheetIndex: row.question.sheetIndex,
-      rowNumber: row.question.rowNumber,
-      answer: row.result,
-    })),
-  });
-}
-
 export function createQuestionnaireService(options: {
   client: SqlClient;
   answerQuestion: AnswerPipeline;
@@ -166,6 +145,8 @@ export function createQuestionnaireService(options: {
   /** Spaces searched besides the job's own (the shared library space). */
   extraSpaceIds?: string[];
   approvedAnswers?: ApprovedAnswerSource;
+  /** Writes a filled copy; in the questionnaire worker unless a test gives its own. */
+  writeFilledCopy?: WriteFilledCopy;
   logger: Logger;
 }): QuestionnaireService {
   const store: QuestionnaireJobStore = createQuestionnaireJobStore(options.client);
@@ -179,6 +160,13 @@ export function createQuestionnaireService(options: {
     maxRunningJobsPerSpace: options.settings.maxRunningJobsPerSpace,
     extraSpaceIds: options.extraSpaceIds,
     approvedAnswers: options.approvedAnswers,
+    logger,
+  });
+  const copies = createFilledCopies({
+    store,
+    write: options.writeFilledCopy ?? ((input) => writeFilledCopyInWorker(input)),
+    maxWriting: options.settings.maxWritingCopies,
+    retentionDays: options.settings.retentionDays,
     logger,
   });
   const start = jobs.start;
@@ -250,7 +238,7 @@ export function createQuestionnaireService(options: {
       return () => listeners.delete(listener);
     },
     markReported: (id) => store.markReported(id),
-    filledCopy: (id) => filledCopyOf(store, id, options.settings.retentionDays),
+    filledCopy: (id, request) => copies.copyOf(id, request),
     async deleteExpiredFiles() {
       if (options.settings.retentionDays <= 0) return 0;
       const deleted = await store.deleteFinishedFiles(options.settings.retentionDays * 86_400_000);

@@ -6,10 +6,11 @@
  * health checks and progress. One worker at a time: a file within the limits reads in well under a
  * second, and two files' memory would share one budget.
  *
- * The filled copy is written here too, on every download, rather than kept with the job: an XLSX copy is
- * the original workbook re-saved with the answers (styles, formulas, other sheets), a CSV or DOCX copy
- * the original's bytes with fields added at mapped positions — none can be written from the grid — and
- * the answers change until the job ends.
+ * The filled copy is written here too, under the same bounds and the same reading limits (the file is
+ * surveyed again): an XLSX copy is the original workbook re-saved with the answers (styles, formulas,
+ * other sheets), a CSV or DOCX copy the original's bytes with fields added at mapped positions — none can
+ * be written from the grid — and the answers change until the job ends; jobs/filled-copies.ts keeps each
+ * copy per answer version and bounds how many are written at once (#37).
  */
 import { type BoundedTaskFailure, createBoundedWorkerPool } from "../../ingestion/bounded-worker-pool.js";
 import { createMemoryWatchdog } from "../../ingestion/memory-watchdog.js";

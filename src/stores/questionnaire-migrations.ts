@@ -80,4 +80,13 @@ export const QUESTIONNAIRE_FOLLOW_UP_MIGRATIONS: Array<{ name: string; statement
       "UPDATE questionnaire_jobs SET reported_at = coalesce(finished_at, clock_timestamp()) WHERE status IN ('succeeded', 'failed', 'cancelled')",
     ],
   },
+  {
+    // Why the job's filled copy could not be written (#37): recorded the first time, so the copy is not
+    // written again on every download or start — the answers stay, the copy's refusal is told instead.
+    name: "0010_questionnaire_copy_error",
+    statements: [
+      "ALTER TABLE questionnaire_jobs ADD COLUMN copy_error_code text",
+      "ALTER TABLE questionnaire_jobs ADD COLUMN copy_error_message text",
+    ],
+  },
 ];

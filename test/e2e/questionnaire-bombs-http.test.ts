@@ -1,6 +1,7 @@
 /**
- * The questionnaire bombs of issue #30 (and their variants) sent to a real `folio serve` through the
- * console's HTTP API, all at once, while health checks keep asking: each is refused with its own code and
+ * The questionnaire bombs of issues #30 and #37 (and their variants: the review's rich-text workbook at
+ * its full 3,000,000 runs, runs inline and in comments, comments, defined names, styles) sent to a real
+ * `folio serve` through the console's HTTP API, all at once, while health checks keep asking: each is refused with its own code and
  * message (400 for a questionnaire, 422 for approved answers), every health check is answered, the
  * process is still running afterwards and takes an honest questionnaire. Time and memory figures are
  * the bench's (bench/questionnaire-bombs.ts), not this test's.
@@ -11,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FolioProcess, startFolioServe } from "../support/ops-folio-process.js";
 import { questionnaireBombs, submitBomb } from "../support/questionnaire-bombs.js";
+import { REVIEW_SIZES, workbookPartBombs } from "../support/questionnaire-part-bombs.js";
 import { waitFor } from "../support/wait-for.js";
 
 describe("questionnaire bombs through the console API", () => {
@@ -22,8 +24,8 @@ describe("questionnaire bombs through the console API", () => {
     served = await startFolioServe({
       FOLIO_DATA_DIR: dataDir,
       FOLIO_EMBED_MODEL: "none",
-      // All twelve are sent at once: each must reach the reader (the cap has its own test).
-      FOLIO_QUESTIONNAIRE_MAX_RECEIVING: "16",
+      // All nineteen are sent at once: each must reach the reader (the cap has its own test).
+      FOLIO_QUESTIONNAIRE_MAX_RECEIVING: "32",
     });
   }, 120_000);
 
@@ -38,7 +40,14 @@ describe("questionnaire bombs through the console API", () => {
     const poller = (async () => {
       while (polling) health.push((await fetch(`${served.url}/healthz`).catch(() => null))?.status ?? 0);
     })();
-    const bombs = questionnaireBombs();
+    // The review's workbook at its size; the variants just past their limits.
+    const partBombs = workbookPartBombs({
+      sharedRuns: REVIEW_SIZES.sharedRuns,
+      inlineRuns: 100_001,
+      commentRuns: 100_100,
+      comments: 10_001,
+    });
+    const bombs = [...questionnaireBombs(), ...partBombs];
     const answers = await Promise.all(
       bombs.map(async (bomb) => {
         const response = await submitBomb(served.url, bomb);

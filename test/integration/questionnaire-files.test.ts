@@ -226,7 +226,8 @@ describe("CSV and DOCX questionnaires", () => {
     const originalLines = original.split("\r\n");
     expect(lines).toHaveLength(originalLines.length);
     for (const [index, line] of lines.entries()) expect(line.startsWith(originalLines[index] ?? "")).toBe(true);
-    expect(lines[0]).toBe("id,question,notes,Answer,Status,Sources,Quote");
+    // Every field Folio adds is quoted (#37).
+    expect(lines[0]).toBe('id,question,notes,"Answer","Status","Sources","Quote"');
     const filled = parseCsvText(lines[1] ?? "") as string[][];
     expect(filled[0]?.slice(3)).toEqual([
       "Twice a year. [1]",

@@ -26,6 +26,9 @@ const PAYLOADS = [
   "\r=1+1",
 ];
 
+/** Each payload as a copy holds it: a quote in front, and after the tab or CR that starts a cell too (#37). */
+const NEUTRALISED = PAYLOADS.map((payload) => `'${payload.replace(/^([\t\r])=/, "$1'=")}`);
+
 /** A row answered with `text`, quoting `text`, citing two pages (so two sources). */
 function payloadRow(text: string): RowAnswer {
   return { ...answeredRow("", [3, 7]), answer: text, quote: text };
@@ -33,7 +36,7 @@ function payloadRow(text: string): RowAnswer {
 
 describe("neutraliseFormula", () => {
   it("puts a single quote before what a spreadsheet would run, and leaves text and plain numbers alone", () => {
-    expect(PAYLOADS.map(neutraliseFormula)).toEqual(PAYLOADS.map((payload) => `'${payload}`));
+    expect(PAYLOADS.map(neutraliseFormula)).toEqual(NEUTRALISED);
     expect(
       ["-2", "+3.5", "-1,234.5", "-12%", "-2 500", "Yes, nightly.", "'=quoted already", ""].map(neutraliseFormula),
     ).toEqual(["-2", "+3.5", "-1,234.5", "-12%", "-2 500", "Yes, nightly.", "'=quoted already", ""]);
@@ -67,7 +70,7 @@ describe("CSV and TSV filled copies", () => {
       }) as string[][];
       expect(records[0]).toEqual(["Question", "Answer", "Status", "Sources", "Quote", "Source 2"]);
       expect(records.slice(1).map((record) => [record[1], record[4]])).toEqual(
-        PAYLOADS.map((payload) => [`'${payload}`, `'${payload}`]),
+        NEUTRALISED.map((payload) => [payload, payload]),
       );
       const link = (page: number) =>
         `http://folio.test/files/0b3c2f9e-0000-4000-8000-000000000001?exp=1&sig=abc#page=${page}`;
@@ -75,6 +78,78 @@ describe("CSV and TSV filled copies", () => {
         `[1] Security Policy (security-policy.pdf), p. 3 <${link(3)}>\n[2] Security Policy (security-policy.pdf), p. 7 <${link(7)}>`,
       );
       expect(records[1]?.[5]).toBe(`[2] Security Policy (security-policy.pdf), p. 7 <${link(7)}>`);
+    });
+  }
+});
+
+/** The review's sentence (#37): a formula behind a comma, answered into a file of another delimiter. */
+const FOREIGN = "Backups are kept for 30 days,=cmd|' /C calc'!A0, per the retention policy.";
+
+/** Whether a cell, as a spreadsheet would take it (spaces and quotes in front dropped), would run. */
+function runsAsFormula(cell: string): boolean {
+  const text = cell.replace(/^[ "]+/, "");
+  return /^[=+\-@]/.test(text) && !/^[+-]?[\d.,%\s]+$/.test(text);
+}
+
+describe("a formula behind a foreign delimiter (#37)", () => {
+  it("puts a quote after , ; | tab and line breaks too, spaces or quotes between, plain numbers left alone", () => {
+    expect(neutraliseFormula(FOREIGN)).toBe(
+      "Backups are kept for 30 days,'=cmd|' /C calc'!A0, per the retention policy.",
+    );
+    expect(
+      ["a;=1+1", "a; =1+1", "a|@SUM(1)", "a\t+cmd", 'a, "=cmd', "a\n-cmd", "a;  -  b", "-2, -3.5%; +4|5"].map(
+        neutraliseFormula,
+      ),
+    ).toEqual([
+      "a;'=1+1",
+      "a; '=1+1",
+      "a|'@SUM(1)",
+      "a\t'+cmd",
+      `a, "'=cmd`,
+      "a\n'-cmd",
+      "a;  '-  b",
+      "-2, -3.5%; +4|5",
+    ]);
+  });
+
+  for (const [fileName, delimiter] of [
+    ["semicolon.csv", ";"],
+    ["pipe.csv", "|"],
+    ["tab.csv", "\t"],
+    ["comma.csv", ","],
+  ] as const) {
+    it(`quotes every added field of ${fileName}, and no locale's delimiter makes a cell that runs`, async () => {
+      const lines = [
+        `Question${delimiter}Notes`,
+        `Are backups kept?${delimiter}nightly`,
+        `Are logs kept?${delimiter}yes`,
+      ];
+      const bytes = new TextEncoder().encode(`${lines.join("\n")}\n`);
+      const read = findQuestions(await readQuestionnaireGrid(bytes, fileName), { maxRows: 5_000 });
+      const copy = await writeFilledCopy({
+        bytes,
+        fileName,
+        format: "csv",
+        layouts: read.layouts,
+        rows: read.questions.map((question) => ({
+          sheetIndex: 0,
+          rowNumber: question.rowNumber,
+          answer: payloadRow(FOREIGN),
+        })),
+      });
+      const text = new TextDecoder().decode(copy.bytes);
+      // Every added field quoted, the original fields as they were.
+      expect(text.split("\n")[0]).toBe(
+        `Question${delimiter}Notes${delimiter}"Answer"${delimiter}"Status"${delimiter}"Sources"${delimiter}"Quote"${delimiter}"Source 2"`,
+      );
+      const own = parseCsvText(text, { delimiter, relax_column_count: true }) as string[][];
+      expect(own[1]?.slice(0, 3)).toEqual(["Are backups kept?", "nightly", neutraliseFormula(FOREIGN)]);
+      for (const locale of [",", ";", "|", "\t"]) {
+        const cells = (
+          parseCsvText(text, { delimiter: locale, relax_column_count: true, relax_quotes: true }) as string[][]
+        ).flat();
+        expect(cells.filter(runsAsFormula), `${fileName} read with "${locale}"`).toEqual([]);
+      }
     });
   }
 });

@@ -228,9 +228,9 @@ describe.each(ENGINES)("questionnaire jobs on $name", ({ name, available }) => {
     expect(progress).toMatchObject({ status: "cancelled", answered: 3, pending: 9 });
     const copy = await service.filledCopy(job.id);
     const lines = new TextDecoder().decode(copy?.bytes).trim().split("\n");
-    expect(lines[0]).toBe("question,Answer,Status,Sources,Quote");
+    expect(lines[0]).toBe('question,"Answer","Status","Sources","Quote"');
     expect(lines[1]).toMatch(
-      /^"Question 1 about data retention\?",About Question 1 about data retention\? \[1\],answered,/,
+      /^"Question 1 about data retention\?","About Question 1 about data retention\? \[1\]","answered",/,
     );
     expect(lines[4]).toBe('"Question 4 about data retention?"');
   });

@@ -99,6 +99,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0007_questionnaire_cancel_request",
               "0008_questionnaire_file_retention",
               "0009_questionnaire_job_reported",
+              "0010_questionnaire_copy_error",
               "0100_chunk_vectors",
             ]
           : [
@@ -111,6 +112,7 @@ describe.skipIf(!serverUrl)("stores on PostgreSQL", () => {
               "0007_questionnaire_cancel_request",
               "0008_questionnaire_file_retention",
               "0009_questionnaire_job_reported",
+              "0010_questionnaire_copy_error",
             ],
       );
       // The catalog works whether or not vectors can live here.

@@ -26,16 +26,17 @@ export type FolioProcess = {
 /**
  * Starts `folio serve` on a free port and waits until /readyz answers 200. Its environment is this
  * process's, with FOLIO_OFFLINE=1 and FOLIO_LOG_LEVEL=info, then `environment` on top; a variable
- * given as undefined there is left out.
+ * given as undefined there is left out. `root`: another checkout to run (a benchmark's "before").
  */
 export async function startFolioServe(
   environment: Record<string, string | undefined>,
   readyWithinMs = 90_000,
+  root = repositoryRoot,
 ): Promise<FolioProcess> {
   const port = await freePort();
   const merged = { ...process.env, FOLIO_OFFLINE: "1", FOLIO_LOG_LEVEL: "info", PORT: String(port), ...environment };
   const env = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve"], { cwd: repositoryRoot, env });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve"], { cwd: root, env });
   let output = "";
   let stderr = "";
   child.stdout?.on("data", (data: Buffer) => {

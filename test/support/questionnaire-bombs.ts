@@ -49,8 +49,18 @@ function sheetXml(spec: XlsxSheetSpec): string {
 <worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">${spec.dimension ? `<dimension ref="${spec.dimension}"/>` : ""}${spec.beforeSheetData ?? ""}<sheetData>${rows}${spec.extraRowsXml ?? ""}</sheetData>${spec.afterSheetData ?? ""}<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>`;
 }
 
+export type XlsxPackageOptions = {
+  sharedStringsXml?: string;
+  /** `<definedName>` elements for xl/workbook.xml. */
+  definedNamesXml?: string;
+  /** Further parts by name (xl/styles.xml, comments, their relationships), written as given. */
+  parts?: Record<string, string>;
+  /** The compression level of the package (9 unless a large bomb needs speed). */
+  level?: 0 | 1 | 6 | 9;
+};
+
 /** A minimal, valid XLSX package (what exceljs and Excel open) with the given sheets. */
-export function buildXlsx(sheets: XlsxSheetSpec[], options: { sharedStringsXml?: string } = {}): Uint8Array {
+export function buildXlsx(sheets: XlsxSheetSpec[], options: XlsxPackageOptions = {}): Uint8Array {
   const overrides = sheets
     .map(
       (_, index) =>
@@ -83,7 +93,7 @@ export function buildXlsx(sheets: XlsxSheetSpec[], options: { sharedStringsXml?:
     ),
     "xl/workbook.xml": strToU8(
       `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${sheetList}</sheets></workbook>`,
+<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${sheetList}</sheets>${options.definedNamesXml ? `<definedNames>${options.definedNamesXml}</definedNames>` : ""}</workbook>`,
     ),
     "xl/_rels/workbook.xml.rels": strToU8(
       `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -94,7 +104,8 @@ export function buildXlsx(sheets: XlsxSheetSpec[], options: { sharedStringsXml?:
     parts[`xl/worksheets/sheet${index + 1}.xml`] = strToU8(sheetXml(sheet));
   });
   if (options.sharedStringsXml) parts["xl/sharedStrings.xml"] = strToU8(options.sharedStringsXml);
-  return zipSync(parts, { level: 9 });
+  for (const [name, xml] of Object.entries(options.parts ?? {})) parts[name] = strToU8(xml);
+  return zipSync(parts, { level: options.level ?? 9 });
 }
 
 /** A header and `count` numbered questions, as a questionnaire's first sheet. */

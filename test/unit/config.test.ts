@@ -23,6 +23,7 @@ describe("loadConfig", () => {
       maxRunningJobs: 2,
       maxRunningJobsPerSpace: 1,
       maxReceiving: 4,
+      maxWritingCopies: 2,
     });
   });
 
@@ -153,6 +154,27 @@ describe("loadConfig", () => {
         variable: "FOLIO_CONSOLE_ALLOWED_HOSTS",
         problem:
           '"https://kb.example", "kb.example:3000" must be host names only, comma-separated (example: folio.corp.example,folio)',
+      },
+    ]);
+  });
+
+  it("reads HOST as an IP address or host name, unset by default, and reports anything else (#37)", () => {
+    expect([loadConfig({}).host, loadConfig({ HOST: "0.0.0.0" }).host, loadConfig({ HOST: "::" }).host]).toEqual([
+      null,
+      "0.0.0.0",
+      "::",
+    ]);
+    expect(loadConfig({ HOST: "folio.internal" }).host).toBe("folio.internal");
+    let caught: unknown;
+    try {
+      loadConfig({ HOST: "http://0.0.0.0:3000" });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ConfigError).problems).toEqual([
+      {
+        variable: "HOST",
+        problem: '"http://0.0.0.0:3000" must be an IP address or a host name (0.0.0.0 for every interface)',
       },
     ]);
   });

@@ -196,6 +196,8 @@ describe("Dockerfile", () => {
     expect(environment.get("FOLIO_DATA_DIR")).toBe("/data");
     expect(environment.get("FOLIO_OFFLINE")).toBe("1");
     expect(environment.get("NODE_ENV")).toBe("production");
+    // folio serve alone listens on loopback (#37); a container's loopback is its own.
+    expect(environment.get("HOST")).toBe("0.0.0.0");
     expect(instructionsOf(stageName, "VOLUME").map((volume) => volume.arguments)).toEqual(['["/data"]']);
   });
 
@@ -411,6 +413,7 @@ describe("docker-compose.yml", () => {
     expect(environment.FOLIO_MODELS_DIR).toBe("/models");
     expect(environment.FOLIO_OFFLINE).toBe("1");
     expect(environment.PORT).toBe("3000");
+    expect(environment.HOST).toBe("0.0.0.0");
   });
 
   it("pins every image, Qdrant to the client's minor version", () => {

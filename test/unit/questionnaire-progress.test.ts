@@ -18,6 +18,7 @@ function job(overrides: Partial<QuestionnaireJob>): QuestionnaireJob {
     fileDeletedAt: null,
     errorCode: null,
     errorMessage: null,
+    copyError: null,
     createdAt: "2026-11-26T04:00:00.000Z",
     startedAt: "2026-11-26T04:00:00.000Z",
     finishedAt: null,

@@ -138,6 +138,42 @@ describe("signed document links", () => {
   });
 });
 
+describe("signed filled-copy links (#37)", () => {
+  const clock = { now: NOW_MS };
+  beforeEach(() => {
+    clock.now = NOW_MS;
+  });
+  const partsOfPath = (path: string) => {
+    const parsed = new URL(path, "http://localhost");
+    return {
+      pathname: parsed.pathname,
+      jobId: parsed.searchParams.get("id") ?? "",
+      exp: parsed.searchParams.get("exp"),
+      sig: parsed.searchParams.get("sig"),
+    };
+  };
+
+  it("signs the console's path for ten minutes, for that job only", () => {
+    const signer = signerAt(clock);
+    const { pathname, jobId, exp, sig } = partsOfPath(signer.signFilledCopyPath("job-1"));
+    expect([pathname, jobId, exp]).toEqual(["/api/questionnaires/filled", "job-1", String(NOW_MS / 1000 + 600)]);
+    expect(signer.verifyFilledCopyLink({ jobId, exp, sig })).toBe("valid");
+    expect(signer.verifyFilledCopyLink({ jobId: "job-2", exp, sig })).toBe("invalid");
+    expect(signer.verifyFilledCopyLink({ jobId, exp: String(Number(exp) + 60), sig })).toBe("invalid");
+    expect(signer.verifyFilledCopyLink({ jobId, exp, sig: null })).toBe("invalid");
+    clock.now = NOW_MS + 601_000;
+    expect(signer.verifyFilledCopyLink({ jobId, exp, sig })).toBe("expired");
+  });
+
+  it("is no document link and takes none: the two sign different messages", () => {
+    const signer = signerAt(clock);
+    const document = partsOf(signer.signDocumentUrl({ documentId: "same-id" }));
+    expect(signer.verifyFilledCopyLink({ jobId: "same-id", exp: document.exp, sig: document.sig })).toBe("invalid");
+    const copy = partsOfPath(signer.signFilledCopyPath("same-id"));
+    expect(signer.verifyDocumentLink({ documentId: "same-id", exp: copy.exp, sig: copy.sig })).toBe("invalid");
+  });
+});
+
 describe("resolveLinkSecret", () => {
   let dataDir: string;
   beforeEach(async () => {

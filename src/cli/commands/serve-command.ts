@@ -14,6 +14,7 @@ import type { Logger } from "../../logger.js";
 import { createPrometheusMetrics } from "../../observability/prometheus-metrics.js";
 import { EXIT_CODES } from "../cli-error.js";
 import { createLocalApiToken, writeServerAddress } from "../server-address-file.js";
+import { listenHost } from "./listen-host.js";
 
 /** A questionnaire job whose server has not saved a row for this long is taken over by another replica. */
 const QUESTIONNAIRE_STALE_AFTER_MS = 60_000;
@@ -21,16 +22,13 @@ const QUESTIONNAIRE_STALE_AFTER_MS = 60_000;
 /** How often finished questionnaires' files past their retention are looked for. */
 const QUESTIONNAIRE_RETENTION_SWEEP_MS = 60 * 60 * 1000;
 
-/** Every interface: chat platforms and a reverse proxy reach the server from elsewhere. */
-const LISTEN_HOST = "0.0.0.0";
-
 export async function runServeCommand(config: FolioConfig, logger: Logger): Promise<number> {
   // Heard from the start: a SIGTERM while models load or storage migrates stops the server as soon as it
   // is built, instead of killing the process half-way (exit 143, a lock left behind).
   const shutdownSignal = listenForShutdownSignals(logger);
   try {
     // A busy port is the first thing to know, before storage is migrated and models load.
-    await checkPortAvailable(config.port, LISTEN_HOST);
+    await checkPortAvailable(config.port, listenHost(config));
     const consoleAssetsDir = locateConsoleAssets();
     const metrics = createPrometheusMetrics();
     const folio = await createFolio(config, logger, { metrics });
@@ -91,7 +89,8 @@ async function serveUntilSignal(
       localApiToken,
       metricsExposition: metrics,
     });
-    const { url } = await server.listen(config.port, LISTEN_HOST);
+    const host = listenHost(config);
+    const { url } = await server.listen(config.port, host);
     // `folio ingest|ask|search` find this server here while it holds the embedded store.
     removeServerAddress = await writeServerAddress(config.dataDir, {
       url: `http://127.0.0.1:${config.port}`,
@@ -135,7 +134,14 @@ async function serveUntilSignal(
     const consoleNote = { local: " (this machine only; FOLIO_CONSOLE=open to share it)", open: "", off: " (off)" };
     process.stdout.write(`Folio console: ${url}${consoleNote[config.consoleAccess]}\n`);
     logger.info(
-      { url, publicUrl: config.publicUrl, slack: slack !== null, teams: teams !== null, console: config.consoleAccess },
+      {
+        url,
+        host,
+        publicUrl: config.publicUrl,
+        slack: slack !== null,
+        teams: teams !== null,
+        console: config.consoleAccess,
+      },
       "folio serving",
     );
     // Documents a stopped server left searchable by keywords only are embedded now, in the background.

@@ -5,9 +5,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { SqlClient } from "../../stores/sql-client.js";
-import type { RowAnswer, RowStatus } from "../answer/row-answer.js";
+import type { RowStatus } from "../answer/row-answer.js";
 import type { QuestionnaireFormat, QuestionnaireQuestion, SheetLayout } from "../questionnaire.js";
 import { type QuestionnaireDestination, readDestination } from "./questionnaire-destination.js";
+import { iso, json, type QuestionnaireRowQueries, rowQueries } from "./questionnaire-row-queries.js";
 
 export type QuestionnaireJobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
@@ -30,22 +31,17 @@ export type QuestionnaireJob = {
   fileDeletedAt: string | null;
   errorCode: string | null;
   errorMessage: string | null;
+  /** Why the filled copy could not be written, recorded the first time it failed (#37); null otherwise. */
+  copyError: { code: string; message: string } | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
   updatedAt: string;
 };
 
-export type QuestionnaireRowRecord = {
-  position: number;
-  question: QuestionnaireQuestion;
-  status: RowStatus | "pending";
-  attempts: number;
-  failures: number;
-  result: RowAnswer | null;
-};
+export type { QuestionnaireRowRecord } from "./questionnaire-row-queries.js";
 
-export type QuestionnaireJobStore = {
+export type QuestionnaireJobStore = QuestionnaireRowQueries & {
   createJob(input: {
     spaceId: string;
     fileName: string;
@@ -76,6 +72,8 @@ export type QuestionnaireJobStore = {
   deleteFinishedFiles(finishedForMs: number): Promise<string[]>;
   /** Records that the chat was told the job's outcome. */
   markReported(id: string): Promise<void>;
+  /** Records why the job's filled copy could not be written; the copy is not written again. */
+  recordCopyError(id: string, error: { code: string; message: string }): Promise<void>;
   /**
    * Claims the finished jobs whose chat (one of `adapters`) was never told their outcome, finished at
    * least `finishedForMs` ago: each is marked told in the same statement, so one replica tells it.
@@ -90,14 +88,6 @@ export type QuestionnaireJobStore = {
    * each is touched in the same statement, so of two replicas claiming at once only one gets it.
    */
   claimResumableJobs(staleForMs: number): Promise<QuestionnaireJob[]>;
-  pendingRows(jobId: string): Promise<QuestionnaireRowRecord[]>;
-  listRows(jobId: string): Promise<QuestionnaireRowRecord[]>;
-  /** Counts one more attempt at a row (an attempt a crash cut off is not a failure). */
-  markRowStarted(jobId: string, position: number): Promise<void>;
-  /** Counts a failed attempt; returns the failures so far. */
-  recordRowFailure(jobId: string, position: number): Promise<number>;
-  /** Saves the row's answer if it is still pending; false when it already had one. */
-  saveRowAnswer(jobId: string, position: number, answer: RowAnswer): Promise<boolean>;
   deleteJob(id: string): Promise<boolean>;
 };
 
@@ -115,6 +105,8 @@ type JobRow = {
   bytes_deleted_at: Date | string | null;
   error_code: string | null;
   error_message: string | null;
+  copy_error_code: string | null;
+  copy_error_message: string | null;
   created_at: Date | string;
   started_at: Date | string | null;
   finished_at: Date | string | null;
@@ -127,21 +119,12 @@ type JobRow = {
 };
 
 const JOB_COLUMNS = `j.id, j.space_id, j.file_name, j.format, j.status, j.total, j.read_options, j.layouts, j.requested_by, j.destination, j.bytes_deleted_at,
-  j.error_code, j.error_message, j.created_at, j.started_at, j.finished_at, j.updated_at,
+  j.error_code, j.error_message, j.copy_error_code, j.copy_error_message, j.created_at, j.started_at, j.finished_at, j.updated_at,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'answered') AS answered,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'not_found') AS not_found,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'needs_review') AS needs_review,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'error') AS errors,
   (SELECT count(*) FROM questionnaire_rows r WHERE r.job_id = j.id AND r.status = 'pending') AS pending`;
-
-function iso(value: Date | string | null): string | null {
-  if (value === null) return null;
-  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
-}
-
-function json<T>(value: T | string): T {
-  return typeof value === "string" ? (JSON.parse(value) as T) : value;
-}
 
 function toJob(row: JobRow): QuestionnaireJob {
   return {
@@ -165,30 +148,12 @@ function toJob(row: JobRow): QuestionnaireJob {
     fileDeletedAt: iso(row.bytes_deleted_at),
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    copyError:
+      row.copy_error_code === null ? null : { code: row.copy_error_code, message: row.copy_error_message ?? "" },
     createdAt: iso(row.created_at) ?? "",
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     updatedAt: iso(row.updated_at) ?? "",
-  };
-}
-
-type RowRow = {
-  position: number;
-  question: QuestionnaireQuestion | string;
-  status: RowStatus | "pending";
-  attempts: number;
-  failures: number;
-  result: RowAnswer | string | null;
-};
-
-function toRow(row: RowRow): QuestionnaireRowRecord {
-  return {
-    position: row.position,
-    question: json(row.question),
-    status: row.status,
-    attempts: row.attempts,
-    failures: row.failures,
-    result: row.result === null ? null : json(row.result),
   };
 }
 
@@ -224,53 +189,6 @@ async function insertJob(client: SqlClient, input: Parameters<QuestionnaireJobSt
     }
   });
   return id;
-}
-
-type RowQueries = Pick<
-  QuestionnaireJobStore,
-  "pendingRows" | "listRows" | "markRowStarted" | "recordRowFailure" | "saveRowAnswer"
->;
-
-/** A job's rows: listed, started, failed and answered. */
-function rowQueries(client: SqlClient): RowQueries {
-  return {
-    async pendingRows(jobId) {
-      const result = await client.query<RowRow>(
-        "SELECT position, question, status, attempts, failures, result FROM questionnaire_rows WHERE job_id = $1 AND status = 'pending' ORDER BY position",
-        [jobId],
-      );
-      return result.rows.map(toRow);
-    },
-    async listRows(jobId) {
-      const result = await client.query<RowRow>(
-        "SELECT position, question, status, attempts, failures, result FROM questionnaire_rows WHERE job_id = $1 ORDER BY position",
-        [jobId],
-      );
-      return result.rows.map(toRow);
-    },
-    async markRowStarted(jobId, position) {
-      await client.query("UPDATE questionnaire_rows SET attempts = attempts + 1 WHERE job_id = $1 AND position = $2", [
-        jobId,
-        position,
-      ]);
-    },
-    async recordRowFailure(jobId, position) {
-      const result = await client.query<{ failures: number }>(
-        "UPDATE questionnaire_rows SET failures = failures + 1 WHERE job_id = $1 AND position = $2 RETURNING failures",
-        [jobId, position],
-      );
-      return result.rows[0]?.failures ?? 0;
-    },
-    async saveRowAnswer(jobId, position, answer) {
-      const result = await client.query<{ position: number }>(
-        `UPDATE questionnaire_rows SET status = $3, result = $4, answered_at = clock_timestamp()
-         WHERE job_id = $1 AND position = $2 AND status = 'pending' RETURNING position`,
-        [jobId, position, answer.status, JSON.stringify(answer)],
-      );
-      await client.query("UPDATE questionnaire_jobs SET updated_at = clock_timestamp() WHERE id = $1", [jobId]);
-      return result.rows.length > 0;
-    },
-  };
 }
 
 export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJobStore {
@@ -347,6 +265,14 @@ export function createQuestionnaireJobStore(client: SqlClient): QuestionnaireJob
     async markReported(id) {
       await client.query("UPDATE questionnaire_jobs SET reported_at = clock_timestamp() WHERE id = $1", [id]);
     },
+    async recordCopyError(id, error) {
+      await client.query("UPDATE questionnaire_jobs SET copy_error_code = $2, copy_error_message = $3 WHERE id = $1", [
+        id,
+        error.code,
+        error.message,
+      ]);
+    },
+
     async claimUnreportedJobs(adapters, finishedForMs) {
       if (adapters.length === 0) return [];
       const claimed = await client.query<{ id: string }>(

@@ -28,6 +28,8 @@ export type QuestionnaireProgress = {
   secondsLeft: number | null;
   errorCode: string | null;
   errorMessage: string | null;
+  /** Why the filled copy cannot be written (recorded the first time it failed, #37); absent or null otherwise. */
+  copyError?: { code: string; message: string } | null;
   /** While queued in the process answering it: jobs waiting before it; null otherwise (or unknown). */
   ahead: number | null;
 };
@@ -64,6 +66,7 @@ export function progressOf(
     secondsLeft,
     errorCode: job.errorCode,
     errorMessage: job.errorMessage,
+    copyError: job.copyError,
     ahead: job.status === "queued" ? ahead : null,
   };
 }

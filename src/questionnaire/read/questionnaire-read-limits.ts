@@ -25,12 +25,33 @@ export type QuestionnaireReadLimits = {
   maxSharedStringBytes: number;
   /** Most worksheets (XLSX) or tables (DOCX). */
   maxSheets: number;
-  /** Most merged ranges of one workbook (exceljs compares each new one with every earlier one). */
+  /**
+   * Most merged ranges of one workbook. exceljs compares each new one with every earlier one when it
+   * opens a workbook for its filled copy: 10,000 merges cost it 7 s of CPU there (#37), 5,000 a quarter.
+   */
   maxMerges: number;
   /** Most cells covered by merged ranges, all sheets together (exceljs builds each one). */
   maxMergedCells: number;
   /** Most cells that data-validation lists cover, once clipped to the rows in use. */
   maxValidationCells: number;
+  /**
+   * Most rich-text runs (`<r>`, phonetic `<rPh>`), each with its `<rPr>` properties, in shared strings, inline
+   * strings and comments together: exceljs builds an object and a font for each (#37).
+   */
+  maxTextRuns: number;
+  /** Most comments (notes) of one workbook, all sheets together. */
+  maxComments: number;
+  /** Most entries of the styles part: fonts, fills, borders, number formats, cell formats, cell styles, differential formats. */
+  maxStyleEntries: number;
+  /** Most defined names of a workbook. */
+  maxDefinedNames: number;
+  /** Most cells the areas of the defined names cover (exceljs builds each one); print areas and titles not counted. */
+  maxDefinedNameCells: number;
+  /**
+   * Most XML elements in the other parts exceljs parses (shared strings, styles, workbook, comments,
+   * drawings, VML, tables, relationships, document properties), all together; worksheets have their own bounds.
+   */
+  maxPartElements: number;
   /** Longest line of a CSV/TSV file, in characters. */
   maxLineCharacters: number;
   /** Most rows of a Word table. */
@@ -46,23 +67,33 @@ export const DEFAULT_QUESTIONNAIRE_READ_LIMITS: QuestionnaireReadLimits = {
   maxSharedStrings: 1_000_000,
   maxSharedStringBytes: 40 * 1024 * 1024,
   maxSheets: 200,
-  maxMerges: 10_000,
+  maxMerges: 5_000,
   maxMergedCells: 200_000,
   maxValidationCells: 200_000,
+  maxTextRuns: 100_000,
+  maxComments: 10_000,
+  maxStyleEntries: 100_000,
+  maxDefinedNames: 10_000,
+  maxDefinedNameCells: 500_000,
+  maxPartElements: 4_000_000,
   maxLineCharacters: 1_000_000,
   maxTableRows: 100_000,
 };
 
 /**
- * The worker's limits: the upload's zip-bomb bounds, and a smaller heap and memory budget than an
- * upload's — a questionnaire within the structural bounds above needs a few hundred MB at most.
- * Growth of the process stays under `maxMemoryMb` (1 GB), the issue's ceiling being 1.5 GB.
+ * The worker's limits: the upload's zip-bomb bounds, and a smaller memory budget than an upload's — a
+ * questionnaire within the structural bounds above needs a few hundred MB at most. Growth of the process
+ * stays under `maxMemoryMb` (1 GB), the issue's ceiling being 1.5 GB. The heap cap is set above that
+ * budget on purpose (#37): the memory watchdog, on the main thread, terminates a worker that grows past
+ * 1 GB, which always stops it cleanly; a worker that reaches its own heap cap is stopped by V8 from
+ * inside, and an allocation the cap's small grace cannot hold aborts the whole process ("Reached heap
+ * limit", nodejs/node#47224) — what the review saw when four copies of its rich-text workbook were written.
  */
 export const QUESTIONNAIRE_WORKER_LIMITS: ParseLimits = {
   ...DEFAULT_PARSE_LIMITS,
   timeMs: 30_000,
-  maxHeapMb: 768,
-  maxMemoryMb: 1024,
+  maxHeapMb: 1_280,
+  maxMemoryMb: 1_024,
 };
 
 /** Excel's own bounds: a reference past them is no spreadsheet's. */

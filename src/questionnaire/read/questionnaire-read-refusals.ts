@@ -110,6 +110,54 @@ export function sharedStringsTooLarge(fileName: string, limits: QuestionnaireRea
   );
 }
 
+export function tooManyTextRuns(fileName: string, limits: QuestionnaireReadLimits): ParseError {
+  return new ParseError(
+    "questionnaire_too_many_text_runs",
+    `This workbook's text is split into more than ${count(limits.maxTextRuns)} differently formatted pieces (rich-text runs in cells and comments) — copy the questions into a new workbook (paste as values, or clear the formatting) and upload that.`,
+    { file: fileName },
+  );
+}
+
+export function tooManyComments(fileName: string, limits: QuestionnaireReadLimits): ParseError {
+  return new ParseError(
+    "questionnaire_too_many_comments",
+    `This workbook has more than ${count(limits.maxComments)} comments (notes) — delete them (Review → Delete, with the sheet selected) or copy the questions into a new workbook, and upload it again.`,
+    { file: fileName },
+  );
+}
+
+export function tooManyStyles(fileName: string, limits: QuestionnaireReadLimits): ParseError {
+  return new ParseError(
+    "questionnaire_too_many_styles",
+    `This workbook defines more than ${count(limits.maxStyleEntries)} fonts, fills, borders and cell formats — copy the questions into a new workbook (paste as values) and upload that.`,
+    { file: fileName },
+  );
+}
+
+export function definedNamesTooLarge(
+  fileName: string,
+  found: { names: number; cells: number },
+  limits: QuestionnaireReadLimits,
+): ParseError {
+  const what =
+    found.names > limits.maxDefinedNames
+      ? `more than ${count(limits.maxDefinedNames)} named ranges`
+      : `named ranges covering more than ${count(limits.maxDefinedNameCells)} cells`;
+  return new ParseError(
+    "questionnaire_defined_names_too_large",
+    `This workbook has ${what} — delete the names you do not need (Formulas → Name Manager) and upload the file again.`,
+    { file: fileName, details: found },
+  );
+}
+
+export function tooManyElements(fileName: string, part: string, limits: QuestionnaireReadLimits): ParseError {
+  return new ParseError(
+    "questionnaire_too_many_elements",
+    `This workbook's parts besides its sheets (${part} among them) hold more than ${count(limits.maxPartElements)} XML elements — open it in Excel, save it again (or copy the questions into a new workbook) and upload it.`,
+    { file: fileName, details: { part } },
+  );
+}
+
 export function tooManySheets(fileName: string, found: number, limits: QuestionnaireReadLimits): ParseError {
   return new ParseError(
     "questionnaire_too_many_sheets",

@@ -129,7 +129,7 @@ export async function loadWorkbookForFilling(
 ): Promise<ExcelJS.Workbook> {
   const unpacked = unpackZip(bytes, fileName, QUESTIONNAIRE_WORKER_LIMITS);
   const survey = surveyXlsxPackage(unpacked.files, fileName, limits);
-  return openWorkbook(packageForFilling(unpacked.files, survey), fileName);
+  return openWorkbook(packageForFilling(survey), fileName);
 }
 
 function cellText(cell: ExcelJS.Cell): string {
@@ -169,7 +169,7 @@ async function readXlsxSheets(
 ): Promise<GridSheet[]> {
   const unpacked = unpackZip(bytes, fileName, QUESTIONNAIRE_WORKER_LIMITS);
   const survey = surveyXlsxPackage(unpacked.files, fileName, limits);
-  const workbook = await openWorkbook(packageForReading(unpacked.files, survey), fileName);
+  const workbook = await openWorkbook(packageForReading(survey), fileName);
   const { ValueType } = await loadExcelJs();
   return workbook.worksheets.map((worksheet) => {
     const surveyed = survey.bySheetName.get(worksheet.name);

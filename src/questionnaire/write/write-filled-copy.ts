@@ -124,10 +124,12 @@ function fillWorkbook(workbook: ExcelJS.Workbook, layouts: SheetLayout[], rows: 
   }
 }
 
-/** RFC 4180 quoting, only where a field needs it. */
-function csvField(value: string, delimiter: string): string {
-  const needsQuotes = value.includes(delimiter) || /["\r\n]/.test(value) || value !== value.trim();
-  return needsQuotes ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * RFC 4180 quoting for every field Folio adds (#37): a field quoted only when it held the file's own
+ * delimiter came back unquoted from a semicolon file holding commas, and split in a comma locale.
+ */
+function csvField(value: string): string {
+  return `"${value.replace(/"/g, '""')}"`;
 }
 
 /** Each original line kept byte for byte (its raw text), padded to the widest row, then the added fields. */
@@ -171,7 +173,7 @@ function writeFilledCsv(input: {
     }
     if (added === null) return raw;
     // Answers and quotes carry documents' text: none may reach a spreadsheet as a formula.
-    const fields = added.map((value) => csvField(neutraliseFormula(value), delimiter));
+    const fields = added.map((value) => csvField(neutraliseFormula(value)));
     return `${raw}${padding}${delimiter}${fields.join(delimiter)}`;
   });
   // The byte-order mark, when the original had one, stays.
