@@ -17,6 +17,8 @@ describe("askedAnswer", () => {
     ["How do I order business cards?", "steps", null],
     ["What kinds of things count as sensitive info?", "list", null],
     ["What's an SF-182?", "definition", null],
+    ["What is cloud computing according to NIST?", "definition", null],
+    ["What's the end-of-year award for a Level 5 rating?", "any", null],
     ["Does my FSA carry over to next year?", "verdict", null],
     ["Why did revenue fall?", "reason", null],
   ])("%j asks for %s", (question, kind, unit) => {

@@ -28,4 +28,16 @@ describe("imports between Folio's modules", () => {
       "src/answer-library/read-question-answer-pairs.ts -> src/questionnaire/questionnaire-worker-pool.ts",
     ]);
   });
+
+  it("let a reader import evidence tools and compose tools, never another reader (src/answer/README.md)", () => {
+    const readers = (path: string) => /^src\/answer\/readers\/[\w-]+-reader\.ts$/.test(path);
+    const betweenReaders = readImportEdges(root)
+      .filter((edge) => readers(edge.from) && readers(edge.to))
+      .map((edge) => `${edge.from} -> ${edge.to}`);
+    expect(betweenReaders).toEqual([]);
+    // The test would see an import between readers if there were one.
+    expect(
+      readImportEdges(root).some((edge) => edge.from === "src/answer/readers/choose-answer.ts" && readers(edge.to)),
+    ).toBe(true);
+  });
 });

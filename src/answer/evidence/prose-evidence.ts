@@ -105,6 +105,8 @@ export type ProseEvidence = {
    * figure of the measure and period): scored like any candidate, with that test counted (FOUND_EVIDENCE).
    */
   scoreFound(source: NumberedSource, passage: QuotedPassage, kind?: AnswerWindow["kind"]): Promise<number>;
+  /** A passage scored like any candidate, with no test of its own counted. */
+  scoreWindow(source: NumberedSource, passage: QuotedPassage, kind?: AnswerWindow["kind"]): Promise<number>;
 };
 
 /** The prose evidence of one question's results: its candidates and the scale every found passage is put on. */
@@ -133,7 +135,9 @@ export function proseEvidence(
       const [best] = await this.candidates();
       return (best?.features.meaning ?? 0) >= MEANING_MODEL.relevantMeaning;
     },
-    scoreFound: (source, passage, kind = "sentence") => scorePassage(question, reading, source, passage, kind),
+    scoreFound: (source, passage, kind = "sentence") =>
+      scorePassage(question, reading, source, passage, kind, FOUND_EVIDENCE),
+    scoreWindow: (source, passage, kind = "sentence") => scorePassage(question, reading, source, passage, kind, 0),
   };
 }
 
@@ -169,6 +173,7 @@ async function scorePassage(
   source: NumberedSource,
   passage: QuotedPassage,
   kind: AnswerWindow["kind"],
+  evidence: number,
 ): Promise<number> {
   const window: AnswerWindow = {
     source,
@@ -182,5 +187,5 @@ async function scorePassage(
     question.meaning === undefined
       ? [WORDS_ONLY_MODEL, null]
       : [MEANING_MODEL, (await question.meaning(question.need, [windowPassage(window)]))[0] ?? null];
-  return answerLikelihood({ ...features, meaning }, kind, model, FOUND_EVIDENCE);
+  return answerLikelihood({ ...features, meaning }, kind, model, evidence);
 }

@@ -87,7 +87,9 @@ const ASKED_FORMS: ReadonlyArray<[RegExp, AskedAnswerKind]> = [
     "list",
   ],
   [
-    /^\s*(?:what(?:'s|\s+is|\s+are)\s+(?:an?\s+)?['"‘“]?[^?]{1,50}\??\s*$|what\s+does\s+.+\s+(?:mean|stand\s+for)\b|define\b|what\s+is\s+meant\s+by\b|what\s+counts\s+as\b)/i,
+    // "What's an SF-182?", "What is cloud computing according to NIST?" — not "What's the award for a Level 5
+    // rating?", which asks for a value of something the question names.
+    /^\s*(?:what(?:'s|\s+is|\s+are)\s+(?!the\b)(?:an?\s+)?['"‘“]?(?:(?!\s(?:for|of|in|on|at|with|under|after|before)\s)[^?]){1,50}\??\s*$|what\s+does\s+.+\s+(?:mean|stand\s+for)\b|define\b|what\s+is\s+meant\s+by\b|what\s+counts\s+as\b)/i,
     "definition",
   ],
   [/^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|must|am)\b/i, "verdict"],

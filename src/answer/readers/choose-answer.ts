@@ -53,10 +53,19 @@ export type ChosenAnswer = {
 };
 
 /** `observe` is told of every reading (diagnostics: answer-question logs them at debug level). */
-export async function chooseAnswer(input: ReaderInput, observe?: (reading: Reading) => void): Promise<ChosenAnswer> {
+export function chooseAnswer(input: ReaderInput, observe?: (reading: Reading) => void): Promise<ChosenAnswer> {
+  return chooseAmong(READERS, input, observe);
+}
+
+/** The choice among `readers`, in their order (the chooser's rules above). */
+export async function chooseAmong(
+  readers: readonly Reader[],
+  input: ReaderInput,
+  observe?: (reading: Reading) => void,
+): Promise<ChosenAnswer> {
   let best: Reading | null = null;
   const missingNames = new Set<string>();
-  for (const reader of READERS) {
+  for (const reader of readers) {
     if (best !== null && best.score >= reader.ceiling) continue;
     const reading = await reader.read(input);
     if (reading === null) continue;

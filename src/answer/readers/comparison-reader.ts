@@ -14,6 +14,8 @@ import { newDirectAnswer, type Reader } from "./reader.js";
 
 /** Share of the financial conversations' comparisons that were right (README.md, "Scores"). */
 const COMPARISON_SCORE = 0.9;
+/** When a side was not found: the likelihood of an even guess, below what a prose window usually reaches. */
+const PARTIAL_COMPARISON_SCORE = 0.5;
 
 /** A question about how a figure moved between periods: answered by the change first. */
 const ASKS_FOR_CHANGE =
@@ -67,10 +69,11 @@ export const comparisonReader: Reader = {
       const line = `${subject === "" ? "" : `${subject.charAt(0).toUpperCase()}${subject.slice(1)}: `}${comparison.replace(/\.$/, "")} ${refs}.`;
       direct.addLineFirst(line);
     } else if (comparison !== null) direct.addLine(comparison);
+    // One side found and the other not is half an answer: a window that answers in words may do better.
     return {
       reader: "comparison",
       grounds: "figures",
-      score: COMPARISON_SCORE,
+      score: found.length === sides.length ? COMPARISON_SCORE : PARTIAL_COMPARISON_SCORE,
       direct,
       uncovered: null,
       missingNames: [],

@@ -37,13 +37,17 @@ function overlaps(left: AnswerWindow, right: AnswerWindow): boolean {
 
 /** Writes one window: a list as its introduction and items, anything else as a quote. */
 function writeWindow(direct: DirectAnswer, window: AnswerWindow, lead: string): void {
-  const [first, ...rest] = window.units;
+  const [first] = window.units;
   if (window.kind === "list" && first !== undefined) {
-    const opensWithLine = first.kind === "sentence";
-    const introduction = opensWithLine
-      ? plainUnitText(first.text).replace(/:\s*$/, "")
-      : (window.context.split(" › ").at(-1) ?? "");
-    const items = (opensWithLine ? rest : window.units).map((unit) => plainUnitText(unit.text));
+    const lines = window.units.filter((unit) => unit.kind === "sentence");
+    const items = window.units.filter((unit) => unit.kind === "item").map((unit) => plainUnitText(unit.text));
+    const introduction =
+      lines.length > 0
+        ? lines
+            .map((unit) => plainUnitText(unit.text))
+            .join(" ")
+            .replace(/:\s*$/, "")
+        : (window.context.split(" › ").at(-1) ?? "");
     direct.addList(window.source, introduction, items, passageOf(window, introduction), lead);
     return;
   }
@@ -69,13 +73,14 @@ function smallestWindow(window: AnswerWindow, input: ReaderInput): AnswerWindow 
 
 /** A sentence that introduces a list ("Before taking leave, be sure to:") is answered with the list. */
 function withItsList(window: AnswerWindow): AnswerWindow {
-  if (window.kind !== "sentence" || !/:\s*$/.test(window.text)) return window;
-  const start = window.units[0]?.start;
-  return (
-    answerWindows(window.source).find(
-      (candidate) => candidate.kind === "list" && candidate.units[0]?.start === start,
-    ) ?? window
+  const last = window.units.at(-1);
+  if ((window.kind !== "sentence" && window.kind !== "pair") || last === undefined || !/:\s*$/.test(window.text))
+    return window;
+  const list = answerWindows(window.source).find(
+    (candidate) => candidate.kind === "list" && candidate.units[0]?.start === last.start,
   );
+  // A pair ("… during the first two weeks. Those include:") keeps its first sentence before the list.
+  return list === undefined ? window : { ...list, units: [...window.units.slice(0, -1), ...list.units] };
 }
 
 /** Share of the question's content words (those the documents lack too) a text holds. */
@@ -91,9 +96,15 @@ function askedTerms(input: ReaderInput): Set<string> {
   return new Set([...contentTerms(input.need)].filter((term) => !names.has(term)));
 }
 
+/**
+ * Below the fixed scores of the readers of figures: a cell or a calculation read from a table stands, and
+ * the window reader's embedding is not paid for once one answered.
+ */
+const WINDOW_CEILING = 0.9;
+
 export const windowReader: Reader = {
   name: "window",
-  ceiling: 1,
+  ceiling: WINDOW_CEILING,
   async read(input) {
     const [best, ...others] = await input.prose.candidates();
     if (best === undefined) return null;
@@ -109,6 +120,7 @@ export const windowReader: Reader = {
         !isSameSentence(candidate.window.text, best.window.text),
     );
     if (second !== undefined && !verdict) writeWindow(direct, second.window, "");
-    return { reader: "window", grounds: "text", score: best.likelihood, direct, uncovered: null, missingNames: [] };
+    const score = Math.min(best.likelihood, WINDOW_CEILING);
+    return { reader: "window", grounds: "text", score, direct, uncovered: null, missingNames: [] };
   },
 };

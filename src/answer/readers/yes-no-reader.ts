@@ -33,7 +33,8 @@ export const yesNoReader: Reader = {
     if (item === null) return null;
     const lead = verdictLead(input.need, `${item.introduction} ${item.items.join(" ")}`, questionTerms);
     direct.addList(item.source, item.introduction, item.items, item.passage, lead);
-    const score = await input.prose.scoreFound(item.source, item.passage, "item");
+    // A list item matched by its words alone is no structural test: it is scored as any window is.
+    const score = await input.prose.scoreWindow(item.source, item.passage, "item");
     return { reader: "yes-no", grounds: "text", score, direct, uncovered: null, missingNames: [] };
   },
 };
