@@ -21,6 +21,8 @@ export type AnswerWindow = {
   context: string;
   /** The quoted units as one line of plain text (links as their text, no emphasis marks). */
   text: string;
+  /** An item's list introduction ("When ordering services under $10,000:"), shown above it when quoted. */
+  introduction?: string;
 };
 
 /** A sentence that opens by pointing back ("This is called …", "These include …") needs the one before it. */
@@ -124,8 +126,10 @@ export function answerWindows(source: NumberedSource): AnswerWindow[] {
         previous?.kind === "sentence" && /:\s*$/.test(previous.text) ? plainUnitText(previous.text) : "";
       if (items.length >= 2 && introduction === "")
         windows.push(windowOf(source, "list", items.slice(0, MAX_LIST_ITEMS), sectionPath()));
-      for (let itemIndex = 0; itemIndex < items.length; itemIndex += 1)
-        windows.push(windowOf(source, "item", itemWithChildren(items, itemIndex), [...sectionPath(), introduction]));
+      for (let itemIndex = 0; itemIndex < items.length; itemIndex += 1) {
+        const item = windowOf(source, "item", itemWithChildren(items, itemIndex), [...sectionPath(), introduction]);
+        windows.push(introduction === "" ? item : { ...item, introduction });
+      }
     }
   }
   return windows;

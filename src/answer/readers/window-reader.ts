@@ -51,6 +51,13 @@ function writeWindow(direct: DirectAnswer, window: AnswerWindow, lead: string): 
     direct.addList(window.source, introduction, items, passageOf(window, introduction), lead);
     return;
   }
+  // An item is read under its list's introduction: "under $10,000" is said there, not in the item.
+  if (window.kind === "item" && window.introduction !== undefined) {
+    const items = window.units.map((unit) => plainUnitText(unit.text));
+    const introduction = window.introduction.replace(/:\s*$/, "");
+    direct.addList(window.source, introduction, items, passageOf(window, introduction), lead);
+    return;
+  }
   direct.addQuote(window.source, passageOf(window, window.text), lead);
 }
 
