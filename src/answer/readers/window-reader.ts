@@ -78,6 +78,16 @@ function smallestWindow(window: AnswerWindow, input: ReaderInput): AnswerWindow 
   return saysAsMuch && fits ? { ...window, kind: "sentence", units: [antecedent], text } : window;
 }
 
+/** Whether one window says what the other does: the same sentence, or one holding the other's opening (overlapping passages). */
+function repeats(text: string, other: string): boolean {
+  const opening = (value: string) => value.slice(0, 80).toLowerCase();
+  return (
+    isSameSentence(text, other) ||
+    text.toLowerCase().includes(opening(other)) ||
+    other.toLowerCase().includes(opening(text))
+  );
+}
+
 /** A sentence that introduces a list ("Before taking leave, be sure to:") is answered with the list. */
 function withItsList(window: AnswerWindow): AnswerWindow {
   const last = window.units.at(-1);
@@ -124,7 +134,7 @@ export const windowReader: Reader = {
       (candidate: ScoredCandidate) =>
         candidate.likelihood >= SECOND_WINDOW_RATIO * best.likelihood &&
         !overlaps(candidate.window, best.window) &&
-        !isSameSentence(candidate.window.text, best.window.text),
+        !repeats(candidate.window.text, best.window.text),
     );
     if (second !== undefined && !verdict) writeWindow(direct, second.window, "");
     const score = Math.min(best.likelihood, WINDOW_CEILING);
