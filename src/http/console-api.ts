@@ -15,6 +15,7 @@ import { createConsoleAsk } from "./console-ask.js";
 import type { ConsoleHistory } from "./console-history.js";
 import { createConsoleUpload } from "./console-upload.js";
 import { sendJson } from "./http-responses.js";
+import type { ReceiveGate } from "./work-gate.js";
 
 export { EMPTY_SPACE_ANSWER } from "./console-ask.js";
 export { type ReceivedFile, receiveFiles } from "./receive-files.js";
@@ -47,6 +48,8 @@ export type ConsoleApiOptions = {
   meaningProgressOf?: (documentId: string) => { done: number; total: number } | null;
   /** Whether a document's embedding failed (it stays searchable by keywords; retried at the next start). */
   meaningFailed?: (documentId: string) => boolean;
+  /** Uploads being received, shared by the console's spaces. */
+  uploadReceiving?: ReceiveGate;
   logger: Logger;
 };
 
@@ -73,11 +76,18 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
 
   const resign = (citation: Citation): Citation => ({
     ...citation,
-    url: core.signedDocumentUrl({ documentId: citation.documentId, page: citation.pageStart }),
+    url: core.signedDocumentUrl({
+      documentId: citation.documentId,
+      page: citation.pageStart,
+      section: citation.section ?? null,
+    }),
   });
 
   return {
-    upload: createConsoleUpload(options),
+    upload: createConsoleUpload({
+      ...options,
+      ...(options.uploadReceiving ? { receiving: options.uploadReceiving } : {}),
+    }),
     ask: createConsoleAsk({ core, history, searchSpaces, logger: options.logger }),
 
     async history(response) {
