@@ -18,13 +18,14 @@ const AUTOLINK = /<((?:https?|ftp|mailto):[^<>\s]+)>/gi;
 /** Inline HTML that only styles or breaks text; anything else in angle brackets ("<project>") is text. */
 const STYLING_TAG = /<\/?(?:sup|sub|code|kbd|b|i|em|strong|u|s|small|mark|span|abbr|a|br|ins|del)(?:\s[^<>]*)?\/?>/gi;
 const CODE_SPAN = /(`+)(.+?)\1/g;
-const STRONG = /(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g;
+/** Strong emphasis may run over a line break of its paragraph. */
+const STRONG = /(\*\*|__)(?=\S)([\s\S]+?)(?<=\S)\1/g;
 /** *emphasis* and _emphasis_, not the "*" of a product or the "_" inside snake_case. */
 const EMPHASIS = /(?<![\p{L}\p{N}*_\\])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\p{L}\p{N}*_])/gu;
-const STRIKETHROUGH = /~~(?=\S)(.+?)(?<=\S)~~/g;
+const STRIKETHROUGH = /~~(?=\S)([\s\S]+?)(?<=\S)~~/g;
 const ESCAPED = /\\([\\`*_{}[\]()#+\-.!|<>~])/g;
 
-/** A line of Markdown as plain text (see the module note). */
+/** A paragraph (or a line) of Markdown as plain text (see the module note). */
 export function markdownInlineText(line: string): string {
   // Code spans first: what is inside one is literal, so it is set aside (behind private-use marks) and put back last.
   const literals: string[] = [];

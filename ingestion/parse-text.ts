@@ -27,9 +27,9 @@ function splitTableRow(line: string): string[] {
     .map((cell) => markdownInlineText(cell.trim()).trim());
 }
 
-/** A paragraph line as text: its list marker as a bullet (as the HTML reader writes list items), its inline syntax read. */
+/** A paragraph line with its list marker as a bullet, as the HTML reader writes list items. */
 function markdownLine(line: string): string {
-  return markdownInlineText(line.replace(LIST_MARKER, "$1• "));
+  return line.replace(LIST_MARKER, "$1• ");
 }
 
 function baseName(fileName: string): string {
@@ -42,7 +42,8 @@ export function parseMarkdown(text: string, fileName: string): ParsedDocument {
   let paragraph: string[] = [];
   let title: string | null = null;
   const flush = () => {
-    const content = paragraph.join("\n").trim();
+    // Read as a whole: emphasis and link text may run over a line break.
+    const content = markdownInlineText(paragraph.join("\n")).trim();
     if (content.length > 0) blocks.push({ kind: "text", text: content, headingPath: [...headingPath] });
     paragraph = [];
   };

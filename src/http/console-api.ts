@@ -120,9 +120,9 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
 
     async deleteDocument(response, documentId) {
       const document = await core.getDocument(documentId);
-      // Only the console's own documents: the library and chat spaces are managed where they live.
+      // Only this console space's own documents: other spaces, the library and chat spaces are managed where they live.
       if (!document || document.spaceId !== spaceId) {
-        throw new FolioError("document_not_found", "That document is not in the console (it may already be deleted).", {
+        throw new FolioError("document_not_found", "That document is not in this console space (it may already be deleted).", {
           details: { status: 404 },
         });
       }

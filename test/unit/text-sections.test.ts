@@ -57,7 +57,8 @@ describe("parseMarkdown", () => {
     "## Annual leave",
     "",
     "* [Annual Leave](#annual-leave) accrues each pay period.",
-    "* Up to **240 hours** carry over.",
+    "* Up to **240",
+    "  hours** carry over.",
     "",
     "---",
     "",
@@ -80,7 +81,8 @@ describe("parseMarkdown", () => {
       { kind: "text", text: "Annual leave", headingPath: ["Leave types", "Annual leave"], isHeading: true },
       {
         kind: "text",
-        text: "• Annual Leave accrues each pay period.\n• Up to 240 hours carry over.",
+        // Emphasis read over the line break it runs across.
+        text: "• Annual Leave accrues each pay period.\n• Up to 240\n  hours carry over.",
         headingPath: ["Leave types", "Annual leave"],
       },
       { kind: "text", text: "Sick leave", headingPath: ["Leave types", "Sick leave"], isHeading: true },
