@@ -1,7 +1,7 @@
 /**
  * Markdown's inline syntax read as the text a reader sees: a link is its text ("[11 local
  * holidays](https://…)" → "11 local holidays"), an image its alt text, emphasis and code marks go, an
- * escaped character is itself, a few inline HTML tags (<sup>, <code>, <br>…) leave their text. The
+ * escaped character is itself, an entity ("&ndash;") its character, a few inline HTML tags (<sup>, <code>, <br>…) leave their text. The
  * target of a link is not kept: Folio's quotes never link anywhere but to its own viewer, and a URL in a
  * passage would only be noise in its terms. An autolink ("<https://mail.google.com>") is its address,
  * shown as text. `withoutLinkSyntax` reads only the links, for Word and HTML text.
@@ -24,6 +24,37 @@ const STRONG = /(\*\*|__)(?=\S)([\s\S]+?)(?<=\S)\1/g;
 const EMPHASIS = /(?<![\p{L}\p{N}*_\\])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\p{L}\p{N}*_])/gu;
 const STRIKETHROUGH = /~~(?=\S)([\s\S]+?)(?<=\S)~~/g;
 const ESCAPED = /\\([\\`*_{}[\]()#+\-.!|<>~])/g;
+/** The entities Markdown writers type ("&ndash;", "&nbsp;"), and numeric ones; others stay as written. */
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  ndash: "–",
+  mdash: "—",
+  hellip: "…",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  bull: "•",
+  middot: "·",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  times: "×",
+};
+const ENTITY = /&(?:#(\d{1,7})|#x([\da-f]{1,6})|([a-z]{2,8}));/gi;
+
+function decodeEntity(entity: string, decimal?: string, hexadecimal?: string, name?: string): string {
+  const code =
+    decimal !== undefined ? Number(decimal) : hexadecimal !== undefined ? Number.parseInt(hexadecimal, 16) : null;
+  if (code !== null)
+    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : entity;
+  return ENTITIES[(name ?? "").toLowerCase()] ?? entity;
+}
 
 /** A paragraph (or a line) of Markdown as plain text (see the module note). */
 export function markdownInlineText(line: string): string {
@@ -36,7 +67,7 @@ export function markdownInlineText(line: string): string {
   text = text.replace(REFERENCE_LINK, (_, _bang: string, label: string) => label);
   text = text.replace(STYLING_TAG, (tag: string) => (/^<br\b/i.test(tag) ? " " : ""));
   text = text.replace(STRIKETHROUGH, "$1").replace(STRONG, "$2").replace(EMPHASIS, "$2");
-  text = text.replace(ESCAPED, "$1");
+  text = text.replace(ESCAPED, "$1").replace(ENTITY, decodeEntity);
   return text.replace(/\uE000(\d+)\uE001/g, (_, index: string) => literals[Number(index)] ?? "");
 }
 

@@ -122,9 +122,13 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
       const document = await core.getDocument(documentId);
       // Only this console space's own documents: other spaces, the library and chat spaces are managed where they live.
       if (!document || document.spaceId !== spaceId) {
-        throw new FolioError("document_not_found", "That document is not in this console space (it may already be deleted).", {
-          details: { status: 404 },
-        });
+        throw new FolioError(
+          "document_not_found",
+          "That document is not in this console space (it may already be deleted).",
+          {
+            details: { status: 404 },
+          },
+        );
       }
       await core.deleteDocument(documentId);
       options.logger.info({ documentId, space: spaceId }, "console document deleted");

@@ -26,6 +26,10 @@ describe("markdownInlineText", () => {
     ["snake_case_name and 5 * 3 * 2 stay", "snake_case_name and 5 * 3 * 2 stay"],
     ["An escaped \\*star\\* and a [`code` link](#x)", "An escaped *star* and a code link"],
     ["the `<project>-feds` team and <organization-name>", "the <project>-feds team and <organization-name>"],
+    [
+      "deliberation &ndash; and R&amp;D &#8212; not &bogus; or `&amp;`",
+      "deliberation – and R&D — not &bogus; or &amp;",
+    ],
   ])("%s", (markdown, text) => {
     expect(markdownInlineText(markdown)).toBe(text);
   });
