@@ -134,6 +134,17 @@ describe("figureSentence", () => {
     expect(figureSentence(casino, "MGM")).toBe(
       "MGM's casino revenues for 2022 were $1,933 million ($1.933 billion) [1].",
     );
+    // A label that names its measure is not run into its section's name.
+    const gain = {
+      ...figure,
+      cell: cellOf({
+        label: "Foreign currency gain",
+        parents: ["Other income (expense)"],
+        column: "2017",
+        period: { year: 2017 },
+      }),
+    };
+    expect(figureSentence(gain, null)).toBe("Foreign currency gain for 2017 was $1,933 million ($1.933 billion) [1].");
   });
 
   it("writes a quarter column as 'the three months ended …'", () => {

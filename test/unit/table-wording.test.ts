@@ -43,6 +43,17 @@ describe("a row named as a reader names it", () => {
     });
   });
 
+  it("reads a one-word label with its section, which it names only a part of", () => {
+    const perShare = table([
+      ["", "2019", "2018"],
+      ["Earnings per share:", "", ""],
+      ["Diluted", "$ 2.51", "$ 2.16"],
+    ]);
+    expect(answer("What was diluted earnings per share in 2019?", perShare)?.text).toBe(
+      "Diluted earnings per share in 2019 was $2.51 [1].",
+    );
+  });
+
   it("names the section as context where two rows share a label", () => {
     const taxes = table([
       ["(in millions)", "2019", "2018"],
@@ -52,7 +63,7 @@ describe("a row named as a reader names it", () => {
       ["Federal", "(4,206)", "310"],
     ]);
     expect(answer("What was the deferred federal tax in 2019?", taxes)?.text).toBe(
-      "Federal under Deferred in 2019 was -4,206 million [1].",
+      "Federal deferred in 2019 was -4,206 million [1].",
     );
   });
 

@@ -9,7 +9,7 @@
 import type { QuotedPassage } from "../citations/citations.js";
 import type { FoundFigure } from "../evidence/find-figure.js";
 import { SCALE_FACTORS, type TableCell, tableCells } from "../evidence/table-cells.js";
-import { inReadableUnit } from "../evidence/tables/table-wording.js";
+import { inReadableUnit, namesOnlyAPart } from "../evidence/tables/table-wording.js";
 import { possessive } from "../question/possessive.js";
 
 /** A company's legal form, written with its capitals whatever the case around it ("NIKE, INC." → "Inc."). */
@@ -86,16 +86,19 @@ function verbFor(label: string): string {
   return /[^su]s$/.test(last) && !/(?:ness|ous|sis|tus|ss)$/.test(last) ? "were" : "was";
 }
 
-/** The answer's first sentence for a found figure, citing its source. */
 /**
- * What the row measures, with the section it belongs to when the row names a part only: "Casino" under
- * "Revenues" is "Casino revenues", "Diluted" under "Earnings per share" is "Diluted earnings per share".
+ * What the row measures, with the section it belongs to when the row names a part only — "Casino" under
+ * "Revenues" is "Casino revenues", "Diluted" under "Earnings per share" is "Diluted earnings per share" —
+ * or shares its label with another row of the table; otherwise the label alone ("Net income", never
+ * "Net income other income (expense)").
  */
-function measuredBy(cell: TableCell): string {
+function measuredBy(cell: TableCell, table: readonly TableCell[]): string {
   const label = asWritten(cell.label);
   const section = cell.parents.at(-1);
   if (section === undefined || label.toLowerCase().includes(section.toLowerCase())) return label;
-  return `${label} ${asWritten(section).toLowerCase()}`;
+  const key = cell.label.trim().toLowerCase();
+  const shared = table.some((other) => other.label.trim().toLowerCase() === key && other.parents.at(-1) !== section);
+  return namesOnlyAPart(label) || shared ? `${label} ${asWritten(section).toLowerCase()}` : label;
 }
 
 /** The fiscal year a column's date belongs to, when the column does not name it: "52 weeks ended January 28, 2023" → " (fiscal 2022)". */
@@ -104,9 +107,10 @@ function fiscalYearNote(cell: TableCell): string {
   return new RegExp(`\\b${cell.period.year}\\b`).test(cell.column) ? "" : ` (fiscal ${cell.period.year})`;
 }
 
+/** The answer's first sentence for a found figure, citing its source. */
 export function figureSentence(figure: FoundFigure, entity: string | null): string {
   const { cell } = figure;
-  let label = measuredBy(cell);
+  let label = measuredBy(cell, tableCells(figure.source.result));
   const namesEntity = entity !== null && label.toLowerCase().includes(entity.toLowerCase());
   // A shouted label lower-cased ("Total nike, inc. revenues") gets the name back as the question wrote it.
   if (namesEntity) label = label.replace(new RegExp(entity.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), entity);

@@ -1,6 +1,6 @@
 /**
- * How a table answer writes what it read: a row as a subject ("Net income"; "Federal under Deferred" only
- * where another row is also "Federal"), a column as a period ("in 2019", "at December 31, 2019", "(Fair
+ * How a table answer writes what it read: a row as a subject ("Net income", "Diluted earnings per share";
+ * its section otherwise only where another row has the same label), a column as a period ("in 2019", "at December 31, 2019", "(Fair
  * value, 2019)"), a cell as an amount with its unit ("$1,452.4 million", "$558,929 thousand ($558.9
  * million)", "73.2%"), several items as a list, and the rows used as the citation's quote (as printed).
  */
@@ -23,24 +23,35 @@ export function cleanLabel(label: string): string {
     .trim();
 }
 
-/** A shouted section ("OPERATING EXPENSES") reads "operating expenses" inside a sentence; others stay as printed. */
+/**
+ * A section as the words after a label: "OPERATING EXPENSES" → "operating expenses", "Earnings per share"
+ * → "earnings per share"; a name with capitals of its own ("North America") stays as printed.
+ */
 function asContext(section: string): string {
   const letters = section.replace(/[^\p{L}]/gu, "");
-  return letters.length > 3 && letters === letters.toUpperCase() ? section.toLowerCase() : section;
+  if (letters.length > 3 && letters === letters.toUpperCase()) return section.toLowerCase();
+  return /^\p{Lu}[^\p{Lu}]*$/u.test(section) ? `${section.charAt(0).toLowerCase()}${section.slice(1)}` : section;
+}
+
+/** A one-word label names only a part of its section ("Diluted", "Casino", "Federal"): alone it says too little. */
+export function namesOnlyAPart(label: string): boolean {
+  return !/\s/.test(label.trim());
 }
 
 /**
  * The row as a subject: its label as a reader names the measure ("Net income", not "Net income (Other
  * income (expense))" — a section in brackets reads as part of the measure). The section is named only
- * where the grid (when given) has another row of the same label under another section: "Federal" under
- * "Current" and under "Deferred" read "Federal under Current" and "Federal under Deferred".
+ * where the label needs it: a one-word label reads with it ("Diluted earnings per share", "Federal
+ * deferred"), and a label another row of the grid (when given) shares under another section is told
+ * apart by it ("Net income under discontinued operations").
  */
 export function subjectOf(row: GridRow, grid?: TableGrid): string {
   const label = cleanLabel(row.label);
   const section = row.section === null ? "" : cleanLabel(row.section);
-  if (section === "" || label.toLowerCase().includes(section.toLowerCase()) || grid === undefined) return label;
+  if (section === "" || label.toLowerCase().includes(section.toLowerCase())) return label;
+  if (namesOnlyAPart(label)) return `${label} ${asContext(section)}`;
   const key = label.toLowerCase();
-  const shared = grid.rows.some(
+  const shared = grid?.rows.some(
     (other) => other !== row && other.section !== row.section && cleanLabel(other.label).toLowerCase() === key,
   );
   return shared ? `${label} under ${asContext(section)}` : label;
