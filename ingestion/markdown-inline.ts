@@ -23,7 +23,8 @@ const STRONG = /(\*\*|__)(?=\S)([\s\S]+?)(?<=\S)\1/g;
 /** *emphasis* and _emphasis_, not the "*" of a product or the "_" inside snake_case. */
 const EMPHASIS = /(?<![\p{L}\p{N}*_\\])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_\\])\1(?![\p{L}\p{N}*_])/gu;
 const STRIKETHROUGH = /~~(?=\S)([\s\S]+?)(?<=\S)~~/g;
-const ESCAPED = /\\([\\`*_{}[\]()#+\-.!|<>~])/g;
+/** Any ASCII punctuation may be escaped ("\=", "\*"). */
+const ESCAPED = /\\([!-/:-@[-`{-~])/g;
 /** The entities Markdown writers type ("&ndash;", "&nbsp;"), and numeric ones; others stay as written. */
 const ENTITIES: Record<string, string> = {
   amp: "&",

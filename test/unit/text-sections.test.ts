@@ -25,6 +25,7 @@ describe("markdownInlineText", () => {
     ["Footnote<sup>1</sup> and a<br>break", "Footnote1 and a break"],
     ["snake_case_name and 5 * 3 * 2 stay", "snake_case_name and 5 * 3 * 2 stay"],
     ["An escaped \\*star\\* and a [`code` link](#x)", "An escaped *star* and a code link"],
+    ["182 hours \\= 336 hours \\- 240", "182 hours = 336 hours - 240"],
     ["the `<project>-feds` team and <organization-name>", "the <project>-feds team and <organization-name>"],
     [
       "deliberation &ndash; and R&amp;D &#8212; not &bogus; or `&amp;`",
