@@ -141,11 +141,15 @@ function tidyCompany(line: string): string {
  * all-capital line, or any line after one that ends in a linking word or a comma.
  */
 export function titleLines(pageText: string): string | null {
-  const lines = nonEmptyLines(pageText).filter((line) => !isRunningLabel(line));
-  const [first, ...rest] = lines;
+  const lines = nonEmptyLines(pageText);
+  const start = lines.findIndex((line) => !isRunningLabel(line) && !isWebAddress(line));
+  const first = lines[start];
   if (first === undefined) return null;
   const title = [first];
-  for (const line of rest) {
+  for (const line of lines.slice(start + 1)) {
+    // A web address after the first line ends the title: what follows it is no continuation.
+    if (isWebAddress(line)) break;
+    if (isRunningLabel(line)) continue;
     if (title.length >= MAX_TITLE_LINES || !/\p{L}/u.test(line)) break;
     const previous = title[title.length - 1] ?? "";
     const continuesCapitals = isAllCapitals(previous) && isAllCapitals(line);
@@ -161,10 +165,16 @@ function isRunningLabel(line: string): boolean {
     /^(table of contents|contents|front cover|cover)$/i.test(line) ||
     /^exhibit\s+\d+(\.\d+)?$/i.test(line) ||
     /^(page\s+)?\d+(\s+of\s+\d+)?$/i.test(line) ||
-    // A web address printed at the top ("ibm.com/redbooks Redpaper") is a publisher's mark, not the title.
-    /^(https?:\/\/|www\.)?[\w-]+(\.[\w-]+)*\.(com|org|gov|net|edu|int)(\/\S*)?(\s|$)/i.test(line) ||
     isCoverFurniture(line) ||
     !/\p{L}/u.test(line)
+  );
+}
+
+/** A line that starts with a web address ("ibm.com/redbooks Redpaper"): a publisher's mark or a link, not a title. */
+function isWebAddress(line: string): boolean {
+  return (
+    /^(https?:\/\/|www\.)?[\w-]+(\.[\w-]+)*\.(com|org|gov|net|edu|int)(\/\S*)?(\s|$)/i.test(line) ||
+    /^https?:\/\//i.test(line)
   );
 }
 

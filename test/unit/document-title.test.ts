@@ -179,5 +179,9 @@ describe("titleLines", () => {
     expect(titleLines("ibm.com/redbooks Redpaper\nFront cover\nRow and Column Access Control\nJim Bainbridge")).toBe(
       "Row and Column Access Control",
     );
+    // A web address after the first line ends the title, even after a linking word.
+    expect(titleLines("The code has been released at\nhttps://github.com/x/y.\nFor instance, the score drops")).toBe(
+      "The code has been released at",
+    );
   });
 });
