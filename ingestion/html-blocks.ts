@@ -3,7 +3,9 @@
  * the section path, paragraphs and list items become text blocks, tables become table blocks with
  * their first row as the header. Scripts, styles and other non-content elements are dropped.
  */
+
 import { type HTMLElement, NodeType, parse } from "node-html-parser";
+import { withoutLinkSyntax } from "./markdown-inline.js";
 import type { Block, TableBlock } from "./parsed-document.js";
 
 const SKIPPED = new Set(["script", "style", "noscript", "template", "head", "svg", "iframe", "object", "nav"]);
@@ -11,7 +13,7 @@ const TEXT_CONTAINERS = new Set(["p", "li", "pre", "blockquote", "dt", "dd", "fi
 const HEADING = /^h([1-6])$/;
 
 function normalizeText(text: string): string {
-  return text
+  return withoutLinkSyntax(text)
     .replace(/[ \t\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n")
     .trim();

@@ -102,6 +102,7 @@ async function assembleFolio(
     documentEvents: indexing.documentEvents,
     meaningIndexer: indexing.meaningIndexer,
     sparseVectors: indexing.sparseVectors,
+    readDocumentBlocks: indexing.readDocumentBlocks,
     linkSigner,
     questionnaires,
     interactivePriority: library.interactivePriority,

@@ -30,6 +30,8 @@ export type ChatQuestionnaires = Pick<
 export type SignedLinkRequest = {
   documentId: string;
   page?: number | null;
+  /** A section's heading path (Markdown, HTML, Word, text): the link opens the viewer there. */
+  section?: readonly string[] | null;
 };
 
 export interface FolioCore {

@@ -1,9 +1,11 @@
 /*
  * Folio console: renders the thread, uploads files (picker or drag and drop) with per-file progress,
- * streams answers with page-linked citations, lists and deletes documents, starts new conversations,
- * adds, lists and removes approved answers.
+ * streams answers with page- and section-linked citations, lists and deletes documents, starts new
+ * conversations, adds, lists and removes approved answers — all within the space the page's URL names
+ * (`?space=handbook`; the default space without one), which console-spaces.js lists, creates and renames.
  * Vanilla JS, no dependencies, works offline. Document text is only ever rendered with textContent,
- * never as HTML. User-facing words: "sections" for what the server calls chunks.
+ * never as HTML. User-facing words: "passages" for what the server calls chunks, "sections" for the
+ * headings a citation names.
  */
 
 const thread = document.getElementById("thread");
@@ -25,6 +27,15 @@ let maxUploadBytes = Number.POSITIVE_INFINITY;
 let listedDocuments = [];
 /** False when the server has no embedding model (documents are found by keywords only). */
 let meaningExpected = true;
+
+/** The space this page acts on, as the URL names it ("handbook" or "console:handbook"); "" for the default. */
+const pageSpace = new URLSearchParams(window.location.search).get("space")?.trim() ?? "";
+
+/** A console API path within this page's space: every request names it, so two tabs can work in two spaces. */
+function inSpace(path) {
+  if (pageSpace === "") return path;
+  return `${path}${path.includes("?") ? "&" : "?"}space=${encodeURIComponent(pageSpace)}`;
+}
 
 function element(tag, options = {}, children = []) {
   const node = document.createElement(tag);
@@ -65,8 +76,13 @@ function addMessage(kind, who) {
   return { message, body };
 }
 
-function describePages(citation) {
-  if (citation.pageStart == null) return "";
+/** " — p. 3", " — pp. 3–4", or, for a Markdown, HTML, Word or text source, " — Leave › Annual leave". */
+function describePlace(citation) {
+  if (citation.pageStart == null) {
+    const section = (citation.section ?? []).map((heading) => visibleText(heading).replace(/\s+/g, " ").trim());
+    const path = section.filter((heading) => heading !== "").join(" › ");
+    return path === "" ? "" : ` — ${path}`;
+  }
   if (citation.pageEnd == null || citation.pageEnd === citation.pageStart) return ` — p. ${citation.pageStart}`;
   return ` — pp. ${citation.pageStart}–${citation.pageEnd}`;
 }
@@ -79,7 +95,7 @@ function renderCitations(message, citations, noContext) {
   const list = element("ol", { className: "citations" });
   for (const citation of citations) {
     const link = element("a", {
-      text: `[${citation.n}] ${labelDocument(citation.title, citation.file)}${describePages(citation)}`,
+      text: `[${citation.n}] ${labelDocument(citation.title, citation.file)}${describePlace(citation)}`,
       attributes: { "data-role": "citation", href: citation.url, target: "_blank", rel: "noopener noreferrer" },
     });
     const item = element("li", {}, [link]);
@@ -98,7 +114,7 @@ function describeUpload(result) {
   }
   const parts = [];
   if (result.pages != null) parts.push(plural(result.pages, "page"));
-  parts.push(plural(result.chunks, "section"));
+  parts.push(plural(result.chunks, "passage"));
   if (result.status === "unchanged") return `Already here, unchanged — ${parts.join(", ")}`;
   const what = result.replaced?.length ? "Replaced the earlier version" : "Added";
   const when =
@@ -143,7 +159,7 @@ function renderEntry(entry) {
 
 async function loadHistory() {
   try {
-    const response = await fetch("/api/history");
+    const response = await fetch(inSpace("/api/history"));
     const data = await response.json();
     if (!response.ok) throw new Error(data.error?.message ?? response.statusText);
     if (typeof data.maxUploadBytes === "number") maxUploadBytes = data.maxUploadBytes;
@@ -191,7 +207,7 @@ function describeDocument(document_) {
   const fileName = visibleText(document_.fileName);
   if (fileName && labelDocument(document_.title, document_.fileName) !== fileName) parts.push(fileName);
   if (document_.pageCount != null) parts.push(plural(document_.pageCount, "page"));
-  parts.push(plural(document_.sections, "section"));
+  parts.push(plural(document_.sections, "passage"));
   parts.push(`added ${addedAt.format(new Date(document_.createdAt))}`);
   return parts.join(" · ");
 }
@@ -232,7 +248,7 @@ async function deleteAfterConfirming(question, path, button) {
   if (!window.confirm(question)) return false;
   button.disabled = true;
   try {
-    const response = await fetch(path, { method: "DELETE", headers: { "X-Folio-Console": "1" } });
+    const response = await fetch(inSpace(path), { method: "DELETE", headers: { "X-Folio-Console": "1" } });
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
       window.alert(data.error?.message ?? `The server answered ${response.status}.`);
@@ -279,7 +295,7 @@ function renderDocument(document_) {
 
 async function loadDocuments() {
   try {
-    const response = await fetch("/api/documents");
+    const response = await fetch(inSpace("/api/documents"));
     if (!response.ok) return;
     const data = await response.json();
     listedDocuments = data.documents;
@@ -342,7 +358,7 @@ function renderApprovedAnswer(record) {
 
 async function loadApprovedAnswers() {
   try {
-    const response = await fetch("/api/answers");
+    const response = await fetch(inSpace("/api/answers"));
     if (!response.ok) return;
     const data = await response.json();
     answerList.replaceChildren(...data.approvedAnswers.map(renderApprovedAnswer));
@@ -360,7 +376,11 @@ answersInput.addEventListener("change", async () => {
   const form = new FormData();
   form.append("file", file, file.name);
   try {
-    const response = await fetch("/api/answers", { method: "POST", body: form, headers: { "X-Folio-Console": "1" } });
+    const response = await fetch(inSpace("/api/answers"), {
+      method: "POST",
+      body: form,
+      headers: { "X-Folio-Console": "1" },
+    });
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
       showAnswersStatus(data.error?.message ?? `The server answered ${response.status}.`);
@@ -391,7 +411,7 @@ function reloadDocumentsSoon() {
  * list, so nothing that happened while disconnected is missed.
  */
 function followDocumentChanges() {
-  const source = new EventSource("/api/documents/events");
+  const source = new EventSource(inSpace("/api/documents/events"));
   source.addEventListener("ready", () => {
     document.body.setAttribute("data-live-documents", "connected");
     reloadDocumentsSoon();
@@ -409,7 +429,7 @@ function followDocumentChanges() {
 newConversationButton.addEventListener("click", async () => {
   newConversationButton.disabled = true;
   try {
-    const response = await fetch("/api/conversation", { method: "POST", headers: { "X-Folio-Console": "1" } });
+    const response = await fetch(inSpace("/api/conversation"), { method: "POST", headers: { "X-Folio-Console": "1" } });
     if (response.ok) {
       thread.replaceChildren();
       updateEmptyNote();
@@ -426,7 +446,7 @@ const STAGE_NAMES = {
   queued: "Busy with other files — waiting in line…",
   received: "Received",
   parsing: "Reading the file…",
-  chunking: "Splitting into sections…",
+  chunking: "Splitting into passages…",
   embedding: "Reading for meaning…",
   indexing: "Indexing the words…",
   done: "Finishing…",
@@ -597,7 +617,7 @@ async function uploadFile(file) {
     });
     const form = new FormData();
     form.append("file", file, file.name);
-    request.open("POST", `/api/upload?sameName=${encodeURIComponent(sameName)}`);
+    request.open("POST", inSpace(`/api/upload?sameName=${encodeURIComponent(sameName)}`));
     request.setRequestHeader("X-Folio-Console", "1");
     request.send(form);
   });
@@ -700,7 +720,7 @@ async function sendQuestionnaire(route, file, choice) {
   const query = new URLSearchParams({ file: file.name });
   if (choice.sheet) query.set("sheet", choice.sheet);
   if (choice.column) query.set("column", choice.column);
-  const response = await fetch(`/api/questionnaires${route}?${query}`, {
+  const response = await fetch(inSpace(`/api/questionnaires${route}?${query}`), {
     method: "POST",
     headers: { "X-Folio-Console": "1", "Content-Type": "application/octet-stream" },
     body: file,
@@ -832,7 +852,7 @@ async function answerQuestionnaire(file) {
   cancel.addEventListener("click", async () => {
     if (!jobId) return;
     cancel.disabled = true;
-    await fetch(`/api/questionnaires/cancel?id=${encodeURIComponent(jobId)}`, {
+    await fetch(inSpace(`/api/questionnaires/cancel?id=${encodeURIComponent(jobId)}`), {
       method: "POST",
       headers: { "X-Folio-Console": "1" },
     });
@@ -851,7 +871,7 @@ async function answerQuestionnaire(file) {
     status.textContent = describeQuestionnaire(progress);
     progressBar.value = progress.total > 0 ? Math.floor((100 * progress.done) / progress.total) : 0;
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const next = await fetch(`/api/questionnaires/progress?id=${encodeURIComponent(jobId)}`, {
+    const next = await fetch(inSpace(`/api/questionnaires/progress?id=${encodeURIComponent(jobId)}`), {
       headers: { "X-Folio-Console": "1" },
     });
     if (!next.ok) continue;
@@ -874,7 +894,7 @@ async function answerQuestionnaire(file) {
       text: progress.status === "succeeded" ? "Download the filled copy" : "Download the partly filled copy",
       attributes: {
         // Signed and short-lived (a page of another site can fetch neither it nor the header-only route).
-        href: progress.downloadUrl ?? `/api/questionnaires/filled?id=${encodeURIComponent(jobId)}`,
+        href: inSpace(progress.downloadUrl ?? `/api/questionnaires/filled?id=${encodeURIComponent(jobId)}`),
         download: "",
         "data-role": "questionnaire-download",
       },
@@ -972,7 +992,7 @@ async function askQuestion(question) {
   };
 
   try {
-    const response = await fetch("/api/ask", {
+    const response = await fetch(inSpace("/api/ask"), {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Folio-Console": "1" },
       body: JSON.stringify({ question }),

@@ -7,6 +7,7 @@
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
 import { defangUrls } from "../../src/answer/citations/literal-links.js";
 import { labelDocument } from "../../src/domain/document-label.js";
+import { describeSourcePlace } from "../../src/domain/source-place.js";
 import { showInvisibleCharacters } from "../../src/domain/visible-text.js";
 import { describeIngestOutcome } from "../../src/ingest/describe-ingest-outcome.js";
 import type { IngestProgress, IngestResult, IngestStage, MeaningUpdate } from "../../src/ingest/ingest-result.js";
@@ -174,11 +175,12 @@ function shortenQuote(quote: string): string {
   return `${flat.slice(0, cut > QUOTE_LENGTH / 2 ? cut : QUOTE_LENGTH - 1)}…`;
 }
 
-/** One source line: `[n] <url|Title (file.pdf) — p. N>` and, below it, a short quote. */
+/** One source line: `[n] <url|Title (file.pdf) — p. N>` (or `— Leave › Annual leave`) and, below it, a short quote. */
 export function formatSource(citation: Citation): string {
-  const pages = formatPages(citation.pageStart, citation.pageEnd);
+  // A section's headings come from the document: a URL in one is text, like any quote.
+  const place = defangUrls(describeSourcePlace(citation));
   const name = labelDocument(citation.title, citation.file);
-  const label = pages ? `${name} — ${pages}` : name;
+  const label = place ? `${name} — ${place}` : name;
   const line = `[${citation.n}] ${formatLink(citation.url, label)}`;
   // The answer already quotes it (an extractive answer is its quotes): the same words twice help no one.
   const quote = citation.quotedInAnswer ? "" : shortenQuote(citation.quote);

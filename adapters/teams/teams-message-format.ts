@@ -8,6 +8,7 @@
 import type { Answer, Citation } from "../../src/answer/answer-events.js";
 import { defangUrls, literalMarkdown } from "../../src/answer/citations/literal-links.js";
 import { labelDocumentWithin } from "../../src/domain/document-label.js";
+import { describeSection, describeSourcePlace } from "../../src/domain/source-place.js";
 import { showInvisibleCharacters } from "../../src/domain/visible-text.js";
 import { describeIngestOutcome } from "../../src/ingest/describe-ingest-outcome.js";
 import type { IngestResult, MeaningUpdate } from "../../src/ingest/ingest-result.js";
@@ -72,10 +73,20 @@ export function citationIconName(fileName: string): string {
   return "Text";
 }
 
-/** The citation's title line: the document's title, its file name and its pages, within Teams' 80 characters. */
+/** A section path past this many characters is named by its last heading: the title line has 80 in all. */
+const SECTION_LIMIT = 36;
+
+/** "p. 3", "Leave › Annual leave", or the last heading alone ("Annual leave") when the path is long. */
+function placeOf(citation: Citation): string {
+  const place = describeSourcePlace(citation);
+  if (citation.pageStart !== null || place.length <= SECTION_LIMIT) return place;
+  return truncateText(describeSection((citation.section ?? []).slice(-1)), SECTION_LIMIT);
+}
+
+/** The citation's title line: the document's title, its file name and its page or section, within Teams' 80 characters. */
 export function citationName(citation: Citation): string {
-  const pages = formatPages(citation.pageStart, citation.pageEnd);
-  const suffix = pages ? ` — ${pages}` : "";
+  const place = defangUrls(placeOf(citation));
+  const suffix = place ? ` — ${place}` : "";
   // The pages are what makes the citation checkable, so the title gives way to them (then to the file name).
   // A title comes from the document (PDF metadata, a heading): a URL in it is text, like any quote.
   const label = labelDocumentWithin(

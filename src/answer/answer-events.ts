@@ -28,7 +28,12 @@ export type Citation = {
   pageStart: number | null;
   pageEnd: number | null;
   quote: string;
-  /** Signed link to the source viewer, with `#page=N` for PDFs. */
+  /**
+   * The heading path of the quoted passage's section, for sources without pages (Markdown, HTML, Word,
+   * text): "Leave › Annual leave" when shown. Absent when the source has pages or no headings.
+   */
+  section?: string[];
+  /** Signed link to the source viewer, with `#page=N` for PDFs, `#section=…` for a section. */
   url: string;
   /** The answer's text already shows this quote: renderers list the source without printing it again. */
   quotedInAnswer?: boolean;

@@ -63,7 +63,7 @@ export async function assembleAnswering(input: {
     llm,
     followUpRewriter,
     generator: createExtractiveGenerator({ embedder, logger: logger.child({ component: "extractive-generator" }) }),
-    linkForCitation: ({ documentId, page }) => linkSigner.signDocumentUrl({ documentId, page }),
+    linkForCitation: ({ documentId, page, section }) => linkSigner.signDocumentUrl({ documentId, page, section }),
     pageTexts: (documentId) => catalog.getPages(documentId),
     documentPassages: (documentId) => catalog.listChunks(documentId),
     termFrequencies: (spaceIds, terms) => termFrequenciesIn(catalog, spaceIds, terms),

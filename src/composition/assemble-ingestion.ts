@@ -22,6 +22,7 @@ import {
 } from "../ingest/interrupted-ingestion.js";
 import { createMeaningIndexer, type MeaningIndexer } from "../ingest/meaning-indexer.js";
 import { createParseActivity } from "../ingest/parse-activity.js";
+import type { ReadDocumentBlocks } from "../ingest/process-file.js";
 import { createSparseVectorMaintainer, type SparseVectorMaintainer } from "../ingest/sparse-vector-maintainer.js";
 import type { Logger } from "../logger.js";
 import type { Catalog } from "../stores/catalog.js";
@@ -32,6 +33,7 @@ export type AssembledIngestion = {
   documentEvents: DocumentEvents;
   meaningIndexer: MeaningIndexer | null;
   sparseVectors: SparseVectorMaintainer;
+  readDocumentBlocks: ReadDocumentBlocks;
   /** Stops the sweep of interrupted uploads (at close). */
   stopSweeping(): void;
 };
@@ -51,6 +53,14 @@ export async function assembleIngestion(input: {
   const documentEvents = createDocumentEvents();
   // Background embedding steps aside while an upload is parsed (two cores: the parse is what users wait on).
   const parseActivity = createParseActivity();
+  const processFile = ({ bytes, fileName, signal }: { bytes: Uint8Array; fileName: string; signal?: AbortSignal }) =>
+    processFileInWorker({
+      bytes,
+      fileName,
+      limits: parseLimits,
+      chunking: { ...config.chunking, tokenizerDirectory: input.tokenizerDirectory },
+      ...(signal ? { signal } : {}),
+    });
   const meaningIndexer =
     embedder === null
       ? null
@@ -64,14 +74,7 @@ export async function assembleIngestion(input: {
     sparseVectors,
     bm25: config.bm25,
     logger,
-    processFile: ({ bytes, fileName, signal }) =>
-      processFileInWorker({
-        bytes,
-        fileName,
-        limits: parseLimits,
-        chunking: { ...config.chunking, tokenizerDirectory: input.tokenizerDirectory },
-        signal,
-      }),
+    processFile,
   });
   // Uploads beyond the concurrency wait in line ("queued"); past the depth they are refused as busy.
   const ingestion = createIngestionQueue(ingestionService, {
@@ -79,7 +82,9 @@ export async function assembleIngestion(input: {
     maxQueued: DEFAULT_INGEST_QUEUE_DEPTH,
   });
   const stopSweeping = await recoverIngestionLeftovers(config, catalog, vectorIndex, logger);
-  return { ingestion, documentEvents, meaningIndexer, sparseVectors, stopSweeping };
+  const readDocumentBlocks: ReadDocumentBlocks = async (bytes, fileName) =>
+    (await processFile({ bytes, fileName })).document.blocks;
+  return { ingestion, documentEvents, meaningIndexer, sparseVectors, readDocumentBlocks, stopSweeping };
 }
 
 /**

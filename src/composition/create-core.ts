@@ -47,7 +47,8 @@ export function createCore(parts: {
     async recordFeedback(input) {
       await catalog.addFeedback(input);
     },
-    signedDocumentUrl: ({ documentId, page }) => linkSigner.signDocumentUrl({ documentId, page: page ?? undefined }),
+    signedDocumentUrl: ({ documentId, page, section }) =>
+      linkSigner.signDocumentUrl({ documentId, page: page ?? undefined, section }),
     questionnaires: parts.questionnaires,
   };
 }

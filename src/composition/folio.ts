@@ -12,6 +12,7 @@ import type { FolioCore } from "../folio-core.js";
 import type { DocumentEvents } from "../ingest/document-events.js";
 import type { IngestionService } from "../ingest/ingest-file.js";
 import type { MeaningIndexer } from "../ingest/meaning-indexer.js";
+import type { ReadDocumentBlocks } from "../ingest/process-file.js";
 import type { SparseVectorMaintainer } from "../ingest/sparse-vector-maintainer.js";
 import type { LinkSigner } from "../links/signed-links.js";
 import type { LanguageModel } from "../llm/language-model.js";
@@ -48,6 +49,8 @@ export type Folio = {
   /** Embeds stored documents in the background; null when keyword-only (FOLIO_EMBED_MODEL=none). */
   meaningIndexer: MeaningIndexer | null;
   sparseVectors: SparseVectorMaintainer;
+  /** A stored file read again in a worker, for the source viewer's sections page (Markdown, HTML, Word, text). */
+  readDocumentBlocks?: ReadDocumentBlocks;
   linkSigner: LinkSigner;
   /** Questionnaire jobs: read, answered in the background behind interactive questions, filled copies. */
   questionnaires: QuestionnaireService;

@@ -15,6 +15,7 @@ import { createConsoleAsk } from "./console-ask.js";
 import type { ConsoleHistory } from "./console-history.js";
 import { createConsoleUpload } from "./console-upload.js";
 import { sendJson } from "./http-responses.js";
+import type { ReceiveGate } from "./work-gate.js";
 
 export { EMPTY_SPACE_ANSWER } from "./console-ask.js";
 export { type ReceivedFile, receiveFiles } from "./receive-files.js";
@@ -47,6 +48,8 @@ export type ConsoleApiOptions = {
   meaningProgressOf?: (documentId: string) => { done: number; total: number } | null;
   /** Whether a document's embedding failed (it stays searchable by keywords; retried at the next start). */
   meaningFailed?: (documentId: string) => boolean;
+  /** Uploads being received, shared by the console's spaces. */
+  uploadReceiving?: ReceiveGate;
   logger: Logger;
 };
 
@@ -73,11 +76,18 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
 
   const resign = (citation: Citation): Citation => ({
     ...citation,
-    url: core.signedDocumentUrl({ documentId: citation.documentId, page: citation.pageStart }),
+    url: core.signedDocumentUrl({
+      documentId: citation.documentId,
+      page: citation.pageStart,
+      section: citation.section ?? null,
+    }),
   });
 
   return {
-    upload: createConsoleUpload(options),
+    upload: createConsoleUpload({
+      ...options,
+      ...(options.uploadReceiving ? { receiving: options.uploadReceiving } : {}),
+    }),
     ask: createConsoleAsk({ core, history, searchSpaces, logger: options.logger }),
 
     async history(response) {
@@ -110,11 +120,15 @@ export function createConsoleApi(options: ConsoleApiOptions): ConsoleApi {
 
     async deleteDocument(response, documentId) {
       const document = await core.getDocument(documentId);
-      // Only the console's own documents: the library and chat spaces are managed where they live.
+      // Only this console space's own documents: other spaces, the library and chat spaces are managed where they live.
       if (!document || document.spaceId !== spaceId) {
-        throw new FolioError("document_not_found", "That document is not in the console (it may already be deleted).", {
-          details: { status: 404 },
-        });
+        throw new FolioError(
+          "document_not_found",
+          "That document is not in this console space (it may already be deleted).",
+          {
+            details: { status: 404 },
+          },
+        );
       }
       await core.deleteDocument(documentId);
       options.logger.info({ documentId, space: spaceId }, "console document deleted");

@@ -108,7 +108,7 @@ export function createConsoleApprovedAnswers(options: {
       if (!(await library().remove(options.spaceId, id))) {
         throw new FolioError(
           "approved_answer_not_found",
-          "That approved answer is not in the console (it may already be removed).",
+          "That approved answer is not in this console space (it may already be removed).",
           {
             details: { status: 404 },
           },

@@ -35,6 +35,7 @@ export const CONSOLE_ASSETS: Partial<Record<string, ConsoleAsset>> = {
   "/index.html": { file: "index.html", contentType: "text/html; charset=utf-8" },
   "/console.css": { file: "console.css", contentType: "text/css; charset=utf-8" },
   "/console.js": { file: "console.js", contentType: "text/javascript; charset=utf-8" },
+  "/console-spaces.js": { file: "console-spaces.js", contentType: "text/javascript; charset=utf-8" },
   "/favicon.svg": { file: "favicon.svg", contentType: "image/svg+xml" },
   "/favicon.ico": { file: "favicon.svg", contentType: "image/svg+xml" },
 };

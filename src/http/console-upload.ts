@@ -12,12 +12,14 @@ import type { Logger } from "../logger.js";
 import { describeError } from "./console-errors.js";
 import type { ConsoleEntry, ConsoleHistory } from "./console-history.js";
 import { MULTIPART_OVERHEAD_BYTES, type ReceivedFile, receiveFiles, tooLarge } from "./receive-files.js";
+import { createReceiveGate, type ReceiveGate } from "./work-gate.js";
 
 /**
- * Uploads received at once. Each is held in memory until the ingestion queue takes it, so without a cap
- * twelve 45 MB uploads in parallel added 0.85 GB that stayed; past it, a client is told to retry.
+ * Uploads received at once, into any of the console's spaces. Each is held in memory until the
+ * ingestion queue takes it, so without a cap twelve 45 MB uploads in parallel added 0.85 GB that stayed;
+ * past it, a client is told to retry.
  */
-const MAX_CONCURRENT_UPLOADS = 4;
+export const MAX_CONCURRENT_UPLOADS = 4;
 
 /** The upload's `?sameName=` (the console asks before sending a file whose name is already listed). */
 function readSameNamePolicy(url: URL | undefined): SameNamePolicy {
@@ -32,10 +34,11 @@ export function createConsoleUpload(options: {
   spaceId: string;
   maxUploadBytes: number;
   logger: Logger;
+  /** Uploads whose bodies are being read now, shared by every space (see MAX_CONCURRENT_UPLOADS). */
+  receiving?: ReceiveGate;
 }): (request: IncomingMessage, response: ServerResponse, url?: URL) => Promise<void> {
   const { core, history, spaceId } = options;
-  /** Uploads whose bodies are being read now (see MAX_CONCURRENT_UPLOADS). */
-  let receiving = 0;
+  const receiving = options.receiving ?? createReceiveGate(MAX_CONCURRENT_UPLOADS);
   return async (request, response, url) => {
     const sameName = readSameNamePolicy(url);
     const meaning = url?.searchParams.get("meaning") === "wait" ? "wait" : "background";
@@ -45,17 +48,17 @@ export function createConsoleUpload(options: {
       response.setHeader("Connection", "close");
       throw tooLarge(options.maxUploadBytes);
     }
-    if (receiving >= MAX_CONCURRENT_UPLOADS) {
+    const leave = receiving.tryEnter();
+    if (!leave) {
       response.setHeader("Connection", "close");
       response.setHeader("Retry-After", "5");
       throw new FolioError(
         "upload_busy",
-        `Folio is receiving ${MAX_CONCURRENT_UPLOADS} uploads already — try again in a few seconds.`,
+        `Folio is receiving ${receiving.limit} uploads already — try again in a few seconds.`,
         { retryable: true, details: { status: 429 } },
       );
     }
     let files: ReceivedFile[];
-    receiving += 1;
     try {
       files = await receiveFiles(request, options.maxUploadBytes);
     } catch (error) {
@@ -63,7 +66,7 @@ export function createConsoleUpload(options: {
       if (isFolioError(error) && error.details.status === 413) response.setHeader("Connection", "close");
       throw error;
     } finally {
-      receiving -= 1;
+      leave();
     }
     if (files.length === 0) {
       throw new FolioError("no_file", "The upload holds no file; choose one and try again.", {

@@ -24,7 +24,8 @@ export const DEFAULT_CONSOLE_SPACE_ID = "console:default";
 
 export type HttpServerOptions = {
   folio: Pick<Folio, "core" | "catalog" | "linkSigner" | "config" | "isReady" | "retriever" | "sparseVectors"> &
-    Pick<Folio, "checkReadiness" | "coreFor" | "metrics" | "questionnaires" | "documentEvents" | "meaningIndexer">;
+    Pick<Folio, "checkReadiness" | "coreFor" | "metrics" | "questionnaires" | "documentEvents" | "meaningIndexer"> &
+    Partial<Pick<Folio, "readDocumentBlocks">>;
   logger: Logger;
   /** Directory holding index.html, console.css and console.js (adapters/console). */
   consoleAssetsDir: string;
@@ -78,6 +79,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         linkSigner: folio.linkSigner,
         ...(method === "HEAD" ? { method: "HEAD" as const } : { accept: request.headers.accept }),
         range: request.headers.range,
+        ...(folio.readDocumentBlocks ? { readDocumentBlocks: folio.readDocumentBlocks } : {}),
       });
     }
     if (url.pathname.startsWith(LOCAL_CLI_API_PREFIX)) return localCliApi.handle(request, response, url);

@@ -2,22 +2,35 @@
  * The source viewer: `GET /files/<documentId>?exp=&sig=` serves a document's original bytes to
  * whoever holds a valid signed link, so a citation opens the file at its page (`#page=N`). A browser
  * (asking for HTML) gets a page naming the document — title and file name — with the file framed
- * below it (`&raw=1`: the bytes); a link to a version since replaced says so and opens the current one.
+ * below it (`&raw=1`: the bytes), or, for Markdown, HTML, Word and text, its sections rendered plainly
+ * and opened at the cited one (`#section=…`); a link to a version since replaced says so and opens the
+ * current one.
  * Served files are never trusted: no sniffing, and anything that is not a PDF runs sandboxed. HEAD
  * and single byte ranges are answered (PDF viewers ask for a large file in pieces).
  */
 
 import type { ServerResponse } from "node:http";
 import { decodeText } from "../../ingestion/decode-text.js";
+import type { DocumentRecord, MediaType } from "../domain/types.js";
 import { showInvisibleCharacters } from "../domain/visible-text.js";
 import { findCurrentVersion } from "../ingest/document-versions.js";
+import type { ReadDocumentBlocks } from "../ingest/process-file.js";
 import type { LinkSigner } from "../links/signed-links.js";
 import type { Catalog } from "../stores/catalog.js";
 import { parseByteRange } from "./byte-range.js";
 import { sendJsonError } from "./http-responses.js";
-import { sendReplacedPage, sendViewerPage } from "./viewer-page.js";
+import { renderSections } from "./section-rendering.js";
+import { sendReplacedPage, sendSectionsPage, sendViewerPage } from "./viewer-page.js";
 
 export const FILES_PATH_PREFIX = "/files/";
+
+/** Documents cited by section: shown as their sections, not as the file in a frame. */
+const SECTIONED_TYPES = new Set<MediaType>([
+  "text/markdown",
+  "text/html",
+  "text/plain",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+]);
 
 export async function serveSourceFile(options: {
   url: URL;
@@ -30,6 +43,8 @@ export async function serveSourceFile(options: {
   range?: string | undefined;
   /** The request's Accept header: a browser opening a link asks for text/html first. */
   accept?: string | undefined;
+  /** Absent: every document is shown framed, as the file itself. */
+  readDocumentBlocks?: ReadDocumentBlocks;
 }): Promise<void> {
   const { url, response } = options;
   let documentId: string;
@@ -64,7 +79,10 @@ export async function serveSourceFile(options: {
   if (wantsPage) {
     const raw = new URLSearchParams(url.searchParams);
     raw.set("raw", "1");
-    sendViewerPage(response, document, `${FILES_PATH_PREFIX}${encodeURIComponent(documentId)}?${raw.toString()}`);
+    const rawUrl = `${FILES_PATH_PREFIX}${encodeURIComponent(documentId)}?${raw.toString()}`;
+    const sections = await readSections(options.readDocumentBlocks, document, bytes);
+    if (sections === null) sendViewerPage(response, document, rawUrl);
+    else sendSectionsPage(response, document, sections, rawUrl);
     return;
   }
   const headers: Record<string, string | number> = {
@@ -94,6 +112,24 @@ export async function serveSourceFile(options: {
   }
   response.writeHead(range === null ? 200 : 206, headers);
   response.end(options.method === "HEAD" ? undefined : part);
+}
+
+/**
+ * The sections page's body for a Markdown, HTML, Word or text document; null for other types, without a
+ * reader, or when the stored file no longer reads (then it is shown framed, as the file itself).
+ */
+async function readSections(
+  readDocumentBlocks: ReadDocumentBlocks | undefined,
+  document: DocumentRecord,
+  bytes: Uint8Array,
+): Promise<string | null> {
+  if (!readDocumentBlocks || !SECTIONED_TYPES.has(document.mediaType)) return null;
+  try {
+    return renderSections(await readDocumentBlocks(bytes, document.fileName));
+  } catch {
+    // It was read when it was uploaded; a parser change since must not make its citations unopenable.
+    return null;
+  }
 }
 
 /** A deleted document: plainly gone, or replaced by a newer version (document-versions.ts), then said so. */

@@ -1,9 +1,10 @@
 /**
  * Signed, expiring links to the source viewer (`/files/<documentId>?exp=&sig=`), so a citation opens
  * the original file for whoever holds the link — and only until it expires. The signature is an
- * HMAC-SHA256 of "<documentId>:<exp>" with the deployment's link secret. The page is not signed: it
- * travels as the `#page=N` fragment, which browsers never send to the server, and a link grants the
- * whole document anyway. Signatures are compared with timingSafeEqual so response times reveal nothing.
+ * HMAC-SHA256 of "<documentId>:<exp>" with the deployment's link secret. The place is not signed: it
+ * travels as the `#page=N` (PDF) or `#section=…` (a heading path, src/domain/source-place.ts) fragment,
+ * which browsers never send to the server, and a link grants the whole document anyway. Signatures are
+ * compared with timingSafeEqual so response times reveal nothing.
  *
  * The same secret signs short-lived links to a questionnaire job's filled copy (#37): the HMAC of
  * "filled-copy:<jobId>:<exp>", a different message from any document link's, so the console can offer
@@ -11,12 +12,16 @@
  * header, cannot fetch it without one.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { sectionAnchor } from "../domain/source-place.js";
 
 export type LinkVerdict = "valid" | "expired" | "invalid";
 
 export type LinkSigner = {
-  /** Absolute viewer URL; with a page (only PDFs have pages) it ends `#page=N` so the viewer opens there. */
-  signDocumentUrl(request: { documentId: string; page?: number | null }): string;
+  /**
+   * Absolute viewer URL; with a page (only PDFs have pages) it ends `#page=N`, else with a section's
+   * heading path `#section=…`, so the viewer opens there.
+   */
+  signDocumentUrl(request: { documentId: string; page?: number | null; section?: readonly string[] | null }): string;
   verifyDocumentLink(link: { documentId: string; exp: string | null; sig: string | null }): LinkVerdict;
   /** The console's path to a job's filled copy, valid for FILLED_COPY_LINK_SECONDS. */
   signFilledCopyPath(jobId: string): string;
@@ -47,10 +52,12 @@ export function createLinkSigner(options: {
   };
 
   return {
-    signDocumentUrl({ documentId, page }) {
+    signDocumentUrl({ documentId, page, section }) {
       const exp = String(Math.floor(now() / 1000) + options.ttlSeconds);
       const url = `${baseUrl}/files/${encodeURIComponent(documentId)}?exp=${exp}&sig=${signature(documentId, exp)}`;
-      return page ? `${url}#page=${page}` : url;
+      if (page) return `${url}#page=${page}`;
+      const anchor = sectionAnchor(section ?? []);
+      return anchor === "" ? url : `${url}#${encodeURI(anchor)}`;
     },
     verifyDocumentLink({ documentId, exp, sig }) {
       return verify(exp ? signature(documentId, exp) : "", exp, sig);

@@ -1,7 +1,8 @@
 /**
  * The one message for a model Folio needs but cannot get: it names the whole model (not the first file
- * that failed), where it is expected, why it could not be fetched, and the three ways to get it — the
- * hub, a mirror through HF_ENDPOINT, or `folio models pull` on a connected machine and a copied folder.
+ * that failed), where it is expected, why it could not be fetched, and the ways to get it — the hub, a
+ * mirror through HF_ENDPOINT, `folio models pull` on a connected machine and a copied folder, or
+ * FOLIO_MODELS_DIR pointed at a models folder that already holds it — then how to start without it.
  */
 import path from "node:path";
 import { FolioError } from "../errors.js";
@@ -15,6 +16,13 @@ export type UnavailableModel = {
   hubEndpoint: string;
   offline: boolean;
   cause?: unknown;
+};
+
+/** How to start without the model, per target: the setting that leaves it out and what that costs. */
+const WITHOUT_IT: Record<PlannedModelFile["target"], string> = {
+  embedder: "Or start without it, keyword search only: FOLIO_EMBED_MODEL=none.",
+  reranker: "Or start without reranking: leave FOLIO_RERANK_MODEL unset.",
+  llm: "Or start without a language model (answers quoted from the documents): leave FOLIO_LLM_MODEL unset.",
 };
 
 export function modelUnavailableError(model: UnavailableModel): FolioError {
@@ -32,9 +40,13 @@ export function modelUnavailableError(model: UnavailableModel): FolioError {
   const copy = first.modelFolder
     ? `then copy its ${path.basename(first.modelFolder)} folder into ${path.dirname(first.modelFolder)}`
     : `then copy ${path.basename(first.destination)} into ${path.dirname(first.destination)}`;
+  // A folder someone already has (another checkout's models/, a shared drive) is the quickest way.
+  const elsewhere = first.modelFolder
+    ? `; or set FOLIO_MODELS_DIR to a folder that already holds a ${path.basename(first.modelFolder)} folder`
+    : "";
   return new FolioError(
     "model_missing",
-    `${what} is not in ${location}, and ${model.reason}. Get it one of three ways: ${hub} and start again; set HF_ENDPOINT to a mirror of the hub; or run \`folio models pull ${first.target}\` on a machine that reaches the hub, ${copy}.`,
+    `${what} is not in ${location}, and ${model.reason}. Get it: ${hub} and start again; set HF_ENDPOINT to a mirror of the hub; run \`folio models pull ${first.target}\` on a machine that reaches the hub, ${copy}${elsewhere}. ${WITHOUT_IT[first.target]}`,
     { cause: model.cause, details: { model: first.model, location } },
   );
 }

@@ -47,6 +47,8 @@ export type JobUpdate = {
 export interface Catalog {
   ensureSpace(id: SpaceId, title?: string): Promise<Space>;
   getSpace(id: SpaceId): Promise<Space | null>;
+  /** Gives a space another title (its id, and so everything in it, stays); null when there is no such space. */
+  renameSpace(id: SpaceId, title: string): Promise<Space | null>;
   /** Every space, oldest first. */
   listSpaces(): Promise<Space[]>;
 

@@ -10,7 +10,9 @@ function toSpace(row: SpaceRow): Space {
   return { id: row.id, title: row.title, createdAt: row.created_at };
 }
 
-export function createSqlSpaces(client: SqlClient): Pick<Catalog, "ensureSpace" | "getSpace" | "listSpaces"> {
+export function createSqlSpaces(
+  client: SqlClient,
+): Pick<Catalog, "ensureSpace" | "getSpace" | "renameSpace" | "listSpaces"> {
   async function getSpace(id: string): Promise<Space | null> {
     const { rows } = await client.query<SpaceRow>("SELECT id, title, created_at FROM spaces WHERE id = $1", [id]);
     const row = rows[0];
@@ -28,6 +30,15 @@ export function createSqlSpaces(client: SqlClient): Pick<Catalog, "ensureSpace" 
       return space;
     },
     getSpace,
+
+    async renameSpace(id, title) {
+      const { rows } = await client.query<SpaceRow>(
+        "UPDATE spaces SET title = $2 WHERE id = $1 RETURNING id, title, created_at",
+        [id, title],
+      );
+      const row = rows[0];
+      return row ? toSpace(row) : null;
+    },
 
     async listSpaces() {
       const { rows } = await client.query<SpaceRow>("SELECT id, title, created_at FROM spaces ORDER BY created_at, id");

@@ -133,7 +133,7 @@ describe.skipIf(!hasSharedData)("folio serve and the other commands", () => {
 
         const human = await runFolio(["ingest", note, "--space", "club"]);
         expect(human.code).toBe(0);
-        expect(human.stdout).toContain("1 file: 0 ingested, 1 unchanged, 0 rejected — 0 pages, 1 passage in ");
+        expect(human.stdout).toContain("1 file: 0 ingested, 1 unchanged, 0 rejected — 1 passage in ");
 
         const search = await runFolio(["search", "rooftop sauna hours", "--space", "club", "--json"]);
         expect(search.code).toBe(0);

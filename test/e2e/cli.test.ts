@@ -59,7 +59,7 @@ describe("folio command line", () => {
     const lines = run.stderr.split("\n").filter((line) => line.trim() !== "");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^folio: Model bge-small-en-v1\.5 \(the embedder: 5 files, 34\.7 MB\) is not in .*bge-small-en-v1\.5, and FOLIO_OFFLINE forbids downloading it\. Get it one of three ways: .* \[model_missing\]$/,
+      /^folio: Model bge-small-en-v1\.5 \(the embedder: 5 files, 34\.7 MB\) is not in .*bge-small-en-v1\.5, and FOLIO_OFFLINE forbids downloading it\. Get it: .*; or set FOLIO_MODELS_DIR to .* Or start without it, keyword search only: FOLIO_EMBED_MODEL=none\. \[model_missing\]$/,
     );
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });

@@ -75,7 +75,7 @@ describe.skipIf(!chromiumPath || !hasSharedData)("console: titles, versions and 
     const result = await upload(first, original);
     expect(await result.getAttribute("data-status")).toBe("ingested");
     expect(await result.textContent()).toMatch(
-      /^Added — 83 pages, \d+ sections · searchable by keywords now, by meaning once read \(see Documents\)$/,
+      /^Added — 83 pages, \d+ passages · searchable by keywords now, by meaning once read \(see Documents\)$/,
     );
     for (const page of [first, second]) {
       // The console's CSP forbids evaluated strings: wait on what it renders instead.
@@ -83,7 +83,7 @@ describe.skipIf(!chromiumPath || !hasSharedData)("console: titles, versions and 
       const row = documentRows(page).first();
       expect(await row.locator('[data-role="document-link"]').textContent()).toBe(REAL_TITLE);
       expect(await row.locator('[data-role="document-meta"]').textContent()).toMatch(
-        new RegExp(`^${FILE_NAME.replace(".", "\\.")} · 83 pages · \\d+ sections · added `),
+        new RegExp(`^${FILE_NAME.replace(".", "\\.")} · 83 pages · \\d+ passages · added `),
       );
       expect(await row.locator('[data-role="document-search"]').textContent()).toMatch(
         /^(Searchable by keywords · (reading for meaning|embedding \d+\/\d+ passages for meaning)…|Searchable)$/,
@@ -118,7 +118,7 @@ describe.skipIf(!chromiumPath || !hasSharedData)("console: titles, versions and 
     const prompt = first.locator('[data-role="same-name-prompt"]');
     const result = await upload(first, revised, "replace");
     expect(await prompt.count()).toBe(0);
-    expect(await result.textContent()).toMatch(/^Replaced the earlier version — 83 pages, \d+ sections/);
+    expect(await result.textContent()).toMatch(/^Replaced the earlier version — 83 pages, \d+ passages/);
     const documents = await server.folio.core.listDocuments("console:default");
     expect(documents.map((document) => [document.title, document.fileName])).toEqual([[REAL_TITLE, FILE_NAME]]);
     const now = documents[0]?.id ?? "";

@@ -116,7 +116,7 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     expect(await left("#ask-form")).toBe(headerLeft);
   });
 
-  it("uploads a PDF through the file picker and reports pages and sections, naming the file once", async () => {
+  it("uploads a PDF through the file picker and reports pages and passages, naming the file once", async () => {
     await page.setInputFiles("input#file-input", PDF_PATH);
     const result = page.locator('[data-role="upload-result"]').first();
     await result.waitFor();
@@ -124,7 +124,7 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     expect(documents.map((document) => document.fileName)).toEqual([PDF_NAME]);
     const chunks = await server.folio.catalog.listChunks(documents[0]?.id ?? "");
     expect(await result.textContent()).toBe(
-      `Added — 4 pages, ${chunks.length} sections · searchable by keywords now, by meaning once read (see Documents)`,
+      `Added — 4 pages, ${chunks.length} passages · searchable by keywords now, by meaning once read (see Documents)`,
     );
     expect(await result.getAttribute("data-status")).toBe("ingested");
     const card = page.locator('[data-role="message"][data-kind="upload"]').first();
@@ -181,12 +181,12 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     const result = page.locator('[data-role="upload-result"]').nth(2);
     await result.waitFor();
     expect(await result.textContent()).toBe(
-      "Added — 1 section · searchable by keywords now, by meaning once read (see Documents)",
+      "Added — 1 passage · searchable by keywords now, by meaning once read (see Documents)",
     );
     expect(await page.locator("#thread em").count()).toBe(0);
   });
 
-  it("lists documents with pages, sections and when they were added, in plain words", async () => {
+  it("lists documents with pages, passages and when they were added, in plain words", async () => {
     await page.click("#documents-panel summary");
     const rows = page.locator('[data-role="document"]');
     await expect.poll(() => rows.count()).toBe(2);
@@ -196,10 +196,10 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     const pdfSections = (await server.folio.catalog.listChunks(pdf?.id ?? "")).length;
     expect(metas).toContainEqual(
       expect.stringMatching(
-        new RegExp(`^${PDF_NAME.replace(".", "\\.")} · 4 pages · ${pdfSections} sections · added .+`),
+        new RegExp(`^${PDF_NAME.replace(".", "\\.")} · 4 pages · ${pdfSections} passages · added .+`),
       ),
     );
-    expect(metas).toContainEqual(expect.stringMatching(/^1 section · added .+/));
+    expect(metas).toContainEqual(expect.stringMatching(/^1 passage · added .+/));
     // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the visible text, what a user reads.
     const visibleText = await page.locator("body").innerText();
     expect(visibleText).not.toMatch(/chunk|ingest/i);
@@ -247,7 +247,7 @@ describe.skipIf(!chromiumPath || !hasSharedData)("Folio web console (headless Ch
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.click("#documents-panel summary");
     await page.locator('[data-role="document"]').first().waitFor();
-    const dropped = page.locator('[data-role="document"]', { hasText: /1 section · added/ });
+    const dropped = page.locator('[data-role="document"]', { hasText: /1 passage · added/ });
     const deleteButton = dropped.locator('[data-role="delete-document"]');
 
     page.once("dialog", (dialog) => dialog.dismiss());

@@ -2,12 +2,13 @@
  * A new user's first run on a machine that reaches neither the Hugging Face hub nor anything else
  * (HF_ENDPOINT points at a closed port), with an empty models folder: keyword-only mode starts from
  * `npm start` and stops cleanly on SIGTERM (exit 0, port free); the default set-up refuses in one line
- * naming the whole model and the three ways to get it, exit 3, leaving no folder behind; a busy port
- * is reported before storage is touched. Needs no shared data.
+ * naming the whole model, the ways to get it and how to start without it (each fix the README promises
+ * for this case), exit 3, leaving no folder behind; a busy port is reported before storage is touched.
+ * Needs no shared data.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -94,15 +95,29 @@ describe("first run without the hub", () => {
   );
 
   it(
-    "default set-up: one line naming the whole model and the three ways to get it, exit 3, no folder left",
+    "default set-up: one line naming the whole model, the ways to get it and how to start without it, exit 3, no folder left",
     async () => {
       const run = await runFolioCli(["serve"], environment({ PORT: String(await freePort()) }), EXIT_WITHIN_MS);
       expect(run.code).toBe(3);
       const folioLines = run.stderr.split("\n").filter((line) => line.startsWith("folio:"));
       expect(folioLines).toEqual([
-        `folio: Model bge-small-en-v1.5 (the embedder: 5 files, 34.7 MB) is not in ${path.join(modelsDir, "bge-small-en-v1.5")}, and the hub at ${unreachableHub} cannot be reached (fetch failed (ECONNREFUSED)). Get it one of three ways: let this machine reach ${unreachableHub} and start again; set HF_ENDPOINT to a mirror of the hub; or run \`folio models pull embedder\` on a machine that reaches the hub, then copy its bge-small-en-v1.5 folder into ${modelsDir}. [model_missing]`,
+        `folio: Model bge-small-en-v1.5 (the embedder: 5 files, 34.7 MB) is not in ${path.join(modelsDir, "bge-small-en-v1.5")}, and the hub at ${unreachableHub} cannot be reached (fetch failed (ECONNREFUSED)). Get it: let this machine reach ${unreachableHub} and start again; set HF_ENDPOINT to a mirror of the hub; run \`folio models pull embedder\` on a machine that reaches the hub, then copy its bge-small-en-v1.5 folder into ${modelsDir}; or set FOLIO_MODELS_DIR to a folder that already holds a bge-small-en-v1.5 folder. Or start without it, keyword search only: FOLIO_EMBED_MODEL=none. [model_missing]`,
       ]);
       expect(run.stderr).not.toMatch(/^\s+at /m);
+      // What the README's quick start promises this line offers, it offers.
+      const readme = await readFile(path.join(repositoryRoot, "README.md"), "utf8");
+      const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## What it does"));
+      for (const fix of [
+        "FOLIO_EMBED_MODEL=none",
+        "FOLIO_MODELS_DIR",
+        "folio models pull",
+        "models/bge-small-en-v1.5",
+      ]) {
+        expect(quickStart).toContain(fix);
+        expect(folioLines[0]).toContain(
+          fix === "models/bge-small-en-v1.5" ? path.join("models", "bge-small-en-v1.5") : fix,
+        );
+      }
       // The models folder did not exist before: it is gone again, so a copied folder lands in the right place.
       expect(existsSync(modelsDir)).toBe(false);
     },

@@ -143,14 +143,14 @@ describe("folio models pull", () => {
   );
 
   it(
-    "with FOLIO_OFFLINE=1 and no model, fails in one line naming the model, its folder and the three ways to get it",
+    "with FOLIO_OFFLINE=1 and no model, fails in one line naming the model, its folder, the ways to get it and how to start without it",
     async () => {
       const run = await runFolio(["models", "pull", "embedder"], { FOLIO_OFFLINE: "1" });
       // A missing model is a configuration problem: exit 3 (src/cli/configuration-error-codes.ts).
       expect(run.code).toBe(3);
       const folder = path.join(modelsDir, "bge-small-en-v1.5");
       expect(run.stderr).toBe(
-        `folio: Model bge-small-en-v1.5 (the embedder: 5 files, 34.7 MB) is not in ${folder}, and FOLIO_OFFLINE forbids downloading it. Get it one of three ways: unset FOLIO_OFFLINE where ${hub.url} can be reached and start again; set HF_ENDPOINT to a mirror of the hub; or run \`folio models pull embedder\` on a machine that reaches the hub, then copy its bge-small-en-v1.5 folder into ${modelsDir}. [model_missing]\n`,
+        `folio: Model bge-small-en-v1.5 (the embedder: 5 files, 34.7 MB) is not in ${folder}, and FOLIO_OFFLINE forbids downloading it. Get it: unset FOLIO_OFFLINE where ${hub.url} can be reached and start again; set HF_ENDPOINT to a mirror of the hub; run \`folio models pull embedder\` on a machine that reaches the hub, then copy its bge-small-en-v1.5 folder into ${modelsDir}; or set FOLIO_MODELS_DIR to a folder that already holds a bge-small-en-v1.5 folder. Or start without it, keyword search only: FOLIO_EMBED_MODEL=none. [model_missing]\n`,
       );
       expect(hub.requests).toEqual([]);
     },

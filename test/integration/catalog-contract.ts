@@ -72,6 +72,18 @@ export function runCatalogContract(name: string, openCatalog: CatalogFactory): v
         expect(listed.filter((space) => space.id === spaceId)).toEqual([created]);
       }));
 
+    it("renames a space under the same id, its documents still in it, and renames no space that is not there", () =>
+      withCatalog(async (catalog) => {
+        const spaceId = newSpaceId();
+        const created = await catalog.ensureSpace(spaceId, "Handbook");
+        const { document } = await catalog.addDocument({ document: sampleDocument(spaceId), pages: [], chunks: [] });
+        const renamed = await catalog.renameSpace(spaceId, "Company handbook");
+        expect(renamed).toEqual({ ...created, title: "Company handbook" });
+        expect(await catalog.getSpace(spaceId)).toEqual(renamed);
+        expect((await catalog.listDocuments(spaceId)).map((listed) => listed.id)).toEqual([document.id]);
+        expect(await catalog.renameSpace(newSpaceId(), "Nowhere")).toBeNull();
+      }));
+
     it("adds a document with pages and chunks and reads them back exactly", () =>
       withCatalog(async (catalog) => {
         const spaceId = newSpaceId();

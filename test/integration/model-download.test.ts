@@ -236,13 +236,13 @@ describe("model downloads from a hub", () => {
     ]);
   });
 
-  it("with FOLIO_OFFLINE, names the whole model, where it goes and the three ways to get it, asking nothing of the hub", async () => {
+  it("with FOLIO_OFFLINE, names the whole model, where it goes, the ways to get it and how to start without it, asking nothing of the hub", async () => {
     const config = loadConfig({ FOLIO_MODELS_DIR: modelsDir, FOLIO_OFFLINE: "1", HF_ENDPOINT: hub.url });
     const error = await caught(ensureModels(config, ["embedder"]));
     expect(error.code).toBe("model_missing");
     const folder = path.join(modelsDir, "bge-small-en-v1.5");
     expect(error.message).toBe(
-      `Model bge-small-en-v1.5 (the embedder: 5 files, 34.7 MB) is not in ${folder}, and FOLIO_OFFLINE forbids downloading it. Get it one of three ways: unset FOLIO_OFFLINE where ${hub.url} can be reached and start again; set HF_ENDPOINT to a mirror of the hub; or run \`folio models pull embedder\` on a machine that reaches the hub, then copy its bge-small-en-v1.5 folder into ${modelsDir}.`,
+      `Model bge-small-en-v1.5 (the embedder: 5 files, 34.7 MB) is not in ${folder}, and FOLIO_OFFLINE forbids downloading it. Get it: unset FOLIO_OFFLINE where ${hub.url} can be reached and start again; set HF_ENDPOINT to a mirror of the hub; run \`folio models pull embedder\` on a machine that reaches the hub, then copy its bge-small-en-v1.5 folder into ${modelsDir}; or set FOLIO_MODELS_DIR to a folder that already holds a bge-small-en-v1.5 folder. Or start without it, keyword search only: FOLIO_EMBED_MODEL=none.`,
     );
     expect(error.message).not.toContain("\n");
     expect(hub.requests).toEqual([]);
@@ -263,7 +263,7 @@ describe("model downloads from a hub", () => {
     );
     expect(error.code).toBe("model_missing");
     expect(error.message).toBe(
-      `Model tiny-model (the embedder: 2 files) is not in ${path.join(modelsDir, "tiny-model")}, and the hub at ${endpoint} cannot be reached (fetch failed (ECONNREFUSED)). Get it one of three ways: let this machine reach ${endpoint} and start again; set HF_ENDPOINT to a mirror of the hub; or run \`folio models pull embedder\` on a machine that reaches the hub, then copy its tiny-model folder into ${modelsDir}.`,
+      `Model tiny-model (the embedder: 2 files) is not in ${path.join(modelsDir, "tiny-model")}, and the hub at ${endpoint} cannot be reached (fetch failed (ECONNREFUSED)). Get it: let this machine reach ${endpoint} and start again; set HF_ENDPOINT to a mirror of the hub; run \`folio models pull embedder\` on a machine that reaches the hub, then copy its tiny-model folder into ${modelsDir}; or set FOLIO_MODELS_DIR to a folder that already holds a tiny-model folder. Or start without it, keyword search only: FOLIO_EMBED_MODEL=none.`,
     );
     expect((error.cause as FolioError).code).toBe("model_download_failed");
     expect(existsSync(path.join(modelsDir, "tiny-model"))).toBe(false);

@@ -82,7 +82,7 @@ function resultWith(
 /** Fake page store and link signer that record what they were asked. */
 function recorders(pages: PageText[] = PAGES) {
   const pageRequests: string[] = [];
-  const links: Array<{ documentId: string; page: number | null }> = [];
+  const links: Array<{ documentId: string; page: number | null; section?: readonly string[] | null }> = [];
   return {
     pageRequests,
     links,
@@ -90,7 +90,7 @@ function recorders(pages: PageText[] = PAGES) {
       pageRequests.push(documentId);
       return pages;
     },
-    linkForCitation: (request: { documentId: string; page: number | null }) => {
+    linkForCitation: (request: { documentId: string; page: number | null; section?: readonly string[] | null }) => {
       links.push(request);
       return `https://folio.test/files/${request.documentId}${request.page === null ? "" : `#page=${request.page}`}`;
     },
@@ -255,6 +255,29 @@ describe("buildCitations", () => {
       url: "https://folio.test/files/doc-1",
     });
     expect(recorder.pageRequests).toEqual([]);
+  });
+
+  it("names the section of a passage without pages, and links to it", async () => {
+    const recorder = recorders();
+    const text = "Full-time employees earn 4 hours of annual leave each pay period.";
+    const headingPath = ["Leave types", "Annual leave"];
+    const citation = await buildCitation(
+      { n: 2, result: resultWith(text, null, null, { headingPath }) },
+      "annual leave per pay period",
+      recorder.pageTexts,
+      recorder.linkForCitation,
+    );
+    expect(citation).toMatchObject({ n: 2, pageStart: null, pageEnd: null, section: headingPath, quote: text });
+    expect(recorder.links).toEqual([{ documentId: "doc-1", page: null, section: headingPath }]);
+    // A PDF passage is cited by its page even when it sits under a heading.
+    const onPage = await buildCitation(
+      { n: 3, result: resultWith(text, 2, 2, { pageStart: 2, pageEnd: 2, headingPath }) },
+      "annual leave",
+      recorder.pageTexts,
+      recorder.linkForCitation,
+    );
+    expect(onPage.section).toBeUndefined();
+    expect(recorder.links.at(-1)).toEqual({ documentId: "doc-1", page: 2 });
   });
 
   it("shortens a long quote at a word", async () => {

@@ -49,7 +49,7 @@ describe("DirectAnswer.addFigure", () => {
     const sources = [handbook, statement];
     const answer = new DirectAnswer(sources);
     answer.addFigure(netIncome2018({ n: 9, result: statement.result }), "Nike");
-    expect(answer.text()).toBe("Nike's net income for 2018 was $1,933 million (about $1.9 billion) [2].");
+    expect(answer.text()).toBe("Nike's net income for 2018 was $1,933 million ($1.933 billion) [2].");
     expect([...answer.quotes]).toEqual([
       [2, { text: "Net income — 2018: $ 1,933; 2017: $ 4,240 (In millions)", start: 59, end: 89 }],
     ]);
@@ -62,7 +62,7 @@ describe("DirectAnswer.addFigure", () => {
     const answer = new DirectAnswer(sources);
     const elsewhere = incomeStatement("nike-table-7");
     answer.addFigure(netIncome2018({ n: 1, result: elsewhere }), null);
-    expect(answer.text()).toBe("Net income for 2018 was $1,933 million (about $1.9 billion) [2].");
+    expect(answer.text()).toBe("Net income for 2018 was $1,933 million ($1.933 billion) [2].");
     expect(sources.map((source) => [source.n, source.result.chunkId])).toEqual([
       [1, "handbook-1"],
       [2, "nike-table-7"],
@@ -82,7 +82,7 @@ describe("DirectAnswer.addFigure", () => {
     expect(sources.map((source) => [source.n, source.result.text])).toEqual([
       [1, `${" ".repeat(instruction.length)}\n${INCOME_TEXT}`],
     ]);
-    expect(answer.text()).toBe("Net income for 2018 was $1,933 million (about $1.9 billion) [1].");
+    expect(answer.text()).toBe("Net income for 2018 was $1,933 million ($1.933 billion) [1].");
     const quote = answer.quotes.get(1);
     expect(sources[0]?.result.text.slice(quote?.start, quote?.end)).toBe("Net income | $ 1,933 | $ 4,240");
   });
@@ -119,7 +119,7 @@ describe("DirectAnswer lines", () => {
     answer.addLine("Corning's net income for 2018 is not in the documents.");
     expect(answer.isEmpty()).toBe(false);
     expect(answer.text()).toBe(
-      "Nike's net income for 2018 was $1,933 million (about $1.9 billion) [1]. Corning's net income for 2018 is not in the documents.",
+      "Nike's net income for 2018 was $1,933 million ($1.933 billion) [1]. Corning's net income for 2018 is not in the documents.",
     );
     answer.clear();
     expect(answer.isEmpty()).toBe(true);

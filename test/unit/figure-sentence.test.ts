@@ -28,22 +28,22 @@ function figureFrom(n: number, result: SearchResult, label: string, column: stri
 describe("formatCellValue", () => {
   it.each([
     ["an amount in millions", cellOf({ value: "$ 812", number: 812 }), "$812 million"],
-    ["millions past a billion", cellOf({ value: "$ 36,397", number: 36397 }), "$36,397 million (about $36.4 billion)"],
+    ["millions past a billion", cellOf({ value: "$ 36,397", number: 36397 }), "$36,397 million ($36.4 billion)"],
     [
       "thousands past a million",
       cellOf({ value: "$ 558,929", number: 558929, scale: "thousand" }),
-      "$558,929 thousand (about $559 million)",
+      "$558,929 thousand ($558.9 million)",
     ],
     [
       "thousands under a hundred million",
       cellOf({ value: "$ 45,210", number: 45210, scale: "thousand" }),
-      "$45,210 thousand (about $45.2 million)",
+      "$45,210 thousand ($45.21 million)",
     ],
     ["thousands under a million", cellOf({ value: "812", number: 812, scale: "thousand" }), "$812 thousand"],
     [
       "a negative in brackets",
       cellOf({ value: "(6,120)", number: -6120, scale: "thousand" }),
-      "-$6,120 thousand (about -$6.1 million)",
+      "-$6,120 thousand (-$6.12 million)",
     ],
     ["a small negative", cellOf({ value: "(6)", number: -6 }), "-$6 million"],
     ["a percentage", cellOf({ value: "12.4%", number: 12.4, percent: true, scale: null, currency: null }), "12.4%"],
@@ -69,19 +69,19 @@ describe("figureSentence", () => {
 
   it("writes the label, period, value and marker", () => {
     expect(figureSentence(figureFrom(1, nike(), "Net income", "2017"), null)).toBe(
-      "Net income for 2017 was $4,240 million (about $4.2 billion) [1].",
+      "Net income for 2017 was $4,240 million ($4.24 billion) [1].",
     );
   });
 
   it("names whose figure it is", () => {
     expect(figureSentence(figureFrom(3, nike(), "Net income", "2018"), "Nike")).toBe(
-      "Nike's net income for 2018 was $1,933 million (about $1.9 billion) [3].",
+      "Nike's net income for 2018 was $1,933 million ($1.933 billion) [3].",
     );
   });
 
   it("agrees the verb with a plural label", () => {
     expect(figureSentence(figureFrom(2, nike(), "Revenues", "2018"), "Nike")).toBe(
-      "Nike's revenues for 2018 were $36,397 million (about $36.4 billion) [2].",
+      "Nike's revenues for 2018 were $36,397 million ($36.4 billion) [2].",
     );
   });
 
@@ -101,12 +101,12 @@ describe("figureSentence", () => {
       score: 1,
       exact: true,
     };
-    expect(figureSentence(figure, null)).toBe(`${label} ${verb} $1,933 million (about $1.9 billion) [1].`);
+    expect(figureSentence(figure, null)).toBe(`${label} ${verb} $1,933 million ($1.933 billion) [1].`);
   });
 
   it("lowers a shouted label and gives the entity back as the question wrote it", () => {
     expect(figureSentence(figureFrom(1, nike(), "TOTAL NIKE, INC. REVENUES", "2018"), "Nike")).toBe(
-      "Total Nike, Inc. revenues for 2018 were $36,397 million (about $36.4 billion) [1].",
+      "Total Nike, Inc. revenues for 2018 were $36,397 million ($36.4 billion) [1].",
     );
   });
 
@@ -125,15 +125,26 @@ describe("figureSentence", () => {
       exact: true,
     };
     expect(figureSentence(figure, "Ulta")).toBe(
-      "Ulta's net sales for the 52 weeks ended January 28, 2023 (fiscal 2022) were $10,208.6 million (about $10.2 billion) [1].",
+      "Ulta's net sales for the 52 weeks ended January 28, 2023 (fiscal 2022) were $10,208.6 million ($10.21 billion) [1].",
     );
     const casino = {
       ...figure,
       cell: cellOf({ label: "Casino", parents: ["Revenues"], column: "2022", period: { year: 2022 } }),
     };
     expect(figureSentence(casino, "MGM")).toBe(
-      "MGM's casino revenues for 2022 were $1,933 million (about $1.9 billion) [1].",
+      "MGM's casino revenues for 2022 were $1,933 million ($1.933 billion) [1].",
     );
+    // A label that names its measure is not run into its section's name.
+    const gain = {
+      ...figure,
+      cell: cellOf({
+        label: "Foreign currency gain",
+        parents: ["Other income (expense)"],
+        column: "2017",
+        period: { year: 2017 },
+      }),
+    };
+    expect(figureSentence(gain, null)).toBe("Foreign currency gain for 2017 was $1,933 million ($1.933 billion) [1].");
   });
 
   it("writes a quarter column as 'the three months ended …'", () => {
@@ -151,7 +162,7 @@ describe("figureSentence", () => {
       exact: true,
     };
     expect(figureSentence(figure, null)).toBe(
-      "Total revenues for the three months ended June 30, 2023 were $558,929 thousand (about $559 million) [4].",
+      "Total revenues for the three months ended June 30, 2023 were $558,929 thousand ($558.9 million) [4].",
     );
   });
 
@@ -162,9 +173,7 @@ describe("figureSentence", () => {
       score: 1,
       exact: true,
     };
-    expect(figureSentence(figure, null)).toBe(
-      "Net income for Fiscal 2018 was $1,933 million (about $1.9 billion) [1].",
-    );
+    expect(figureSentence(figure, null)).toBe("Net income for Fiscal 2018 was $1,933 million ($1.933 billion) [1].");
   });
 });
 

@@ -110,3 +110,34 @@ describe("runIngestCommand and files named like earlier ones", () => {
     ]);
   });
 });
+
+describe("runIngestCommand's summary", () => {
+  const backend: CommandBackend = {
+    async ingestFile({ fileName }) {
+      const pages = fileName.endsWith(".pdf") ? 12 : null;
+      return { file: fileName, documentId: `doc-${fileName}`, status: "ingested", pages, chunks: 3 };
+    },
+    finishIngest: async () => {},
+    search: async () => [],
+    answerQuestion: async function* () {},
+  };
+  const summaryLine = (stdout: { mock: { calls: unknown[][] } }) =>
+    stdout.mock.calls
+      .map(([text]) => String(text))
+      .find((text) => text.startsWith("\n2 files") || text.startsWith("\n3 files"));
+
+  it("counts files and passages, and no pages when no file has any (a folder of Markdown is not '0 pages')", async () => {
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    await runIngestCommand(backend, [folder], { ...options, json: false });
+    expect(summaryLine(stdout)).toMatch(/^\n2 files: 2 ingested, 0 unchanged, 0 rejected — 6 passages in [\d.]+ s\n$/);
+  });
+
+  it("counts the pages of the files that have them, and says how many those are", async () => {
+    await writeFile(path.join(folder, "c.pdf"), "%PDF-1.4 (the fake backend never reads it)");
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    await runIngestCommand(backend, [folder], { ...options, json: false });
+    expect(summaryLine(stdout)).toMatch(
+      /^\n3 files: 3 ingested, 0 unchanged, 0 rejected — 12 pages in 1 PDF, 9 passages in [\d.]+ s\n$/,
+    );
+  });
+});

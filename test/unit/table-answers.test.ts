@@ -234,10 +234,10 @@ describe("answerFromTables", () => {
     ]);
     const question = "What were MGM Resorts' net revenues in 2021?";
     expect(answerFromTables(question, [segments])?.write(1)).toBe(
-      "Resorts net revenues in 2021 was 2,297,282 thousand [1].",
+      "Resorts net revenues in 2021 was 2,297,282 thousand (2.297 billion) [1].",
     );
     expect(answerFromTables(question, [segments], { ownNamesOf: () => ["MGM Resorts"] })?.write(1)).toBe(
-      "Net revenues in 2021 was 9,680,140 thousand [1].",
+      "Net revenues in 2021 was 9,680,140 thousand (9.68 billion) [1].",
     );
     // …unless a row is named by it: "Bell Wireless" is a segment's row in Bell's own report.
     const bell = table([

@@ -17,7 +17,18 @@ import { findBestPage } from "./page-finder.js";
 
 const MARKER = /\s?\[(\d{1,3})\]/g;
 
-export type LinkForCitation = (request: { documentId: string; page: number | null }) => string;
+export type LinkForCitation = (request: {
+  documentId: string;
+  page: number | null;
+  /** The section's heading path, for a source without pages: the link opens the viewer there. */
+  section?: readonly string[] | null;
+}) => string;
+
+/** The section a passage of a source without pages belongs to; null for pages, or no headings. */
+function sectionOf(result: NumberedSource["result"]): string[] | null {
+  const headingPath = result.provenance.headingPath ?? [];
+  return result.pageStart === null && headingPath.length > 0 ? [...headingPath] : null;
+}
 
 /** Removes markers that point to no source; returns the cleaned answer and the cited numbers in order. */
 export function resolveMarkers(answer: string, sourceNumbers: Set<number>): { answer: string; cited: number[] } {
@@ -92,6 +103,7 @@ export async function buildCitation(
   // A verified answer names the sentence that supports it; otherwise the claim's words pick one.
   const best = supportingQuote ?? rankPassages(result, uniqueTerms(claim))[0];
   const { pageStart, pageEnd } = await locateQuote(result, best, pageTexts);
+  const section = sectionOf(result);
   return {
     n: source.n,
     documentId: result.documentId,
@@ -100,7 +112,8 @@ export async function buildCitation(
     pageStart,
     pageEnd,
     quote: shortenQuote(best?.text ?? result.text),
-    url: linkForCitation({ documentId: result.documentId, page: pageStart }),
+    ...(section ? { section } : {}),
+    url: linkForCitation({ documentId: result.documentId, page: pageStart, ...(section ? { section } : {}) }),
   };
 }
 

@@ -9,7 +9,7 @@
 import { SCALE_FACTORS, type TableCell, type UnitScale } from "../evidence/table-cells.js";
 import { possessive } from "../question/possessive.js";
 import { analyzeQuestion, type Period, type QuestionAnalysis } from "../question/question-analysis.js";
-import { formatCellValue } from "./figure-sentence.js";
+import { formatCellAmount } from "./figure-sentence.js";
 
 export type ComparisonSide = { question: string; entity: string | null; analysis: QuestionAnalysis };
 
@@ -104,7 +104,7 @@ export function comparisonSentence(
   const leftValue = baseValue(left.cell);
   const rightValue = baseValue(right.cell);
   if (leftValue === null || rightValue === null) return null;
-  const shown = (side: { cell: TableCell }) => formatCellValue(side.cell).replace(/\s*\(about [^()]*\)$/, "");
+  const shown = (side: { cell: TableCell }) => formatCellAmount(side.cell);
   // The difference is written in the larger of the two scales, with the currency both share.
   const scales = [left.cell.scale, right.cell.scale].filter((scale): scale is UnitScale => scale !== null);
   const scale = scales.sort((a, b) => SCALE_FACTORS[b] - SCALE_FACTORS[a])[0] ?? null;

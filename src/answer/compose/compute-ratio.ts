@@ -11,7 +11,7 @@ import { SCALE_FACTORS, type TableCell } from "../evidence/table-cells.js";
 import { possessive } from "../question/possessive.js";
 import type { Period } from "../question/question-analysis.js";
 import type { RatioQuestion } from "../question/ratio-question.js";
-import { formatCellValue } from "./figure-sentence.js";
+import { formatCellAmount } from "./figure-sentence.js";
 
 export type RatioInputs = Array<{ period: Period; numerator: FoundFigure; denominator: FoundFigure }>;
 
@@ -47,7 +47,7 @@ function written(value: number, percent: boolean): string {
 }
 
 function shown(figure: FoundFigure): string {
-  return formatCellValue(figure.cell).replace(/\s*\(about [^()]*\)$/, "");
+  return formatCellAmount(figure.cell);
 }
 
 /**

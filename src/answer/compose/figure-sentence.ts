@@ -2,12 +2,14 @@
  * Writes a found table cell as the answer's first sentence and as its citation's quote: what the
  * number is (the row's label), for when (the column), and in what unit — "Net income for 2018 was
  * $1,933 million [1]." Every number written is the cell's own, scaled by the unit its table states; a
- * thousands figure also gets its value in millions, rounded and marked "about".
+ * thousands figure (or millions past a billion) also gets its value in a readable unit to four
+ * significant digits: "$558,929 thousand ($558.9 million)".
  */
 
 import type { QuotedPassage } from "../citations/citations.js";
 import type { FoundFigure } from "../evidence/find-figure.js";
 import { SCALE_FACTORS, type TableCell, tableCells } from "../evidence/table-cells.js";
+import { inReadableUnit, namesOnlyAPart } from "../evidence/tables/table-wording.js";
 import { possessive } from "../question/possessive.js";
 
 /** A company's legal form, written with its capitals whatever the case around it ("NIKE, INC." → "Inc."). */
@@ -42,26 +44,26 @@ function printedDigits(value: string): string {
   return (/[\d,]*\.?\d+/.exec(value)?.[0] ?? value).replace(/^,|,$/g, "");
 }
 
-function roundedIn(number: number, factor: number, unit: string): string {
-  const value = number / factor;
-  const digits = Math.abs(value) >= 100 ? 0 : 1;
-  return `${value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })} ${unit}`;
-}
-
-/** The cell's value for a sentence: "$1,933 million", "$558,929 thousand (about $558.9 million)", "12.4%", "-$6 million". */
-export function formatCellValue(cell: TableCell): string {
+/** The cell's value as printed, with its unit: "$1,933 million", "$558,929 thousand", "12.4%", "-$6 million". */
+export function formatCellAmount(cell: TableCell): string {
   const sign = (cell.number ?? 0) < 0 ? "-" : "";
-  const currency = cell.currency ?? "";
-  const printed = `${sign}${currency}${printedDigits(cell.value)}`;
+  const printed = `${sign}${cell.currency ?? ""}${printedDigits(cell.value)}`;
   if (cell.percent) return `${printed}%`;
   if (cell.scale === null || cell.number === null) return printed;
+  return `${printed} ${cell.scale}`;
+}
+
+/**
+ * The cell's value for a sentence: as printed, and in a readable unit where the printed one is not —
+ * "$558,929 thousand ($558.9 million)", "$1,933 million ($1.933 billion)".
+ */
+export function formatCellValue(cell: TableCell): string {
+  const written = formatCellAmount(cell);
+  if (cell.percent || cell.scale === null || cell.number === null) return written;
   const base = cell.number * SCALE_FACTORS[cell.scale];
-  const written = `${printed} ${cell.scale}`;
-  if (cell.scale === "thousand" && Math.abs(base) >= 1e6)
-    return `${written} (about ${sign}${currency}${roundedIn(Math.abs(base), 1e6, "million")})`;
-  if (cell.scale === "million" && Math.abs(base) >= 1e9)
-    return `${written} (about ${sign}${currency}${roundedIn(Math.abs(base), 1e9, "billion")})`;
-  return written;
+  const readableFrom = cell.scale === "thousand" ? 1e6 : cell.scale === "million" ? 1e9 : Number.POSITIVE_INFINITY;
+  const readable = Math.abs(base) >= readableFrom ? inReadableUnit(base, cell.currency ?? null) : null;
+  return readable === null ? written : `${written} (${readable})`;
 }
 
 /** "2018" stays; "Three Months Ended June 30, 2023" reads "the three months ended June 30, 2023". */
@@ -84,16 +86,19 @@ function verbFor(label: string): string {
   return /[^su]s$/.test(last) && !/(?:ness|ous|sis|tus|ss)$/.test(last) ? "were" : "was";
 }
 
-/** The answer's first sentence for a found figure, citing its source. */
 /**
- * What the row measures, with the section it belongs to when the row names a part only: "Casino" under
- * "Revenues" is "Casino revenues", "Diluted" under "Earnings per share" is "Diluted earnings per share".
+ * What the row measures, with the section it belongs to when the row names a part only — "Casino" under
+ * "Revenues" is "Casino revenues", "Diluted" under "Earnings per share" is "Diluted earnings per share" —
+ * or shares its label with another row of the table; otherwise the label alone ("Net income", never
+ * "Net income other income (expense)").
  */
-function measuredBy(cell: TableCell): string {
+function measuredBy(cell: TableCell, table: readonly TableCell[]): string {
   const label = asWritten(cell.label);
   const section = cell.parents.at(-1);
   if (section === undefined || label.toLowerCase().includes(section.toLowerCase())) return label;
-  return `${label} ${asWritten(section).toLowerCase()}`;
+  const key = cell.label.trim().toLowerCase();
+  const shared = table.some((other) => other.label.trim().toLowerCase() === key && other.parents.at(-1) !== section);
+  return namesOnlyAPart(label) || shared ? `${label} ${asWritten(section).toLowerCase()}` : label;
 }
 
 /** The fiscal year a column's date belongs to, when the column does not name it: "52 weeks ended January 28, 2023" → " (fiscal 2022)". */
@@ -102,9 +107,10 @@ function fiscalYearNote(cell: TableCell): string {
   return new RegExp(`\\b${cell.period.year}\\b`).test(cell.column) ? "" : ` (fiscal ${cell.period.year})`;
 }
 
+/** The answer's first sentence for a found figure, citing its source. */
 export function figureSentence(figure: FoundFigure, entity: string | null): string {
   const { cell } = figure;
-  let label = measuredBy(cell);
+  let label = measuredBy(cell, tableCells(figure.source.result));
   const namesEntity = entity !== null && label.toLowerCase().includes(entity.toLowerCase());
   // A shouted label lower-cased ("Total nike, inc. revenues") gets the name back as the question wrote it.
   if (namesEntity) label = label.replace(new RegExp(entity.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i"), entity);

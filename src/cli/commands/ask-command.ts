@@ -1,12 +1,14 @@
 /**
  * `folio ask "<question>"`: streams the answer to the terminal (or prints the answer object as JSON)
- * followed by its numbered sources. Without a server the viewer's links lead nowhere, so each source
+ * followed by its numbered sources, each with its page or section and the quote it is cited for (even
+ * when the answer quotes it too: the list is what a reader checks against). Without a server the viewer's links lead nowhere, so each source
  * points at a local copy of its file, at the page (local-source-files.ts); JSON keeps `url` and adds
  * `localFile`.
  */
 import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/answer-events.js";
 import { labelDocument } from "../../domain/document-label.js";
+import { describeSourcePlace } from "../../domain/source-place.js";
 import { FolioError } from "../../errors.js";
 import { EXIT_CODES, UsageError } from "../cli-error.js";
 import type { CliOptions } from "../cli-options.js";
@@ -41,15 +43,12 @@ export async function runAskCommand(backend: CommandBackend, words: string[], op
   process.stdout.write(answer.answer);
   process.stdout.write(`\n\n${answer.noContext ? "Closest sources" : "Sources"}:\n`);
   for (const [index, citation] of answer.citations.entries()) {
-    const pages =
-      citation.pageStart === null
-        ? ""
-        : ` — p. ${citation.pageStart}${citation.pageEnd !== null && citation.pageEnd !== citation.pageStart ? `–${citation.pageEnd}` : ""}`;
+    const place = describeSourcePlace(citation);
     const name = labelDocument(citation.title, citation.file);
-    const quote = citation.quotedInAnswer ? "" : `    "${citation.quote}"\n`;
+    const quote = citation.quote.trim() === "" ? "" : `    "${citation.quote}"\n`;
     const localFile = localFiles[index];
     const link = localFile ? localFileLink(localFile, citation.pageStart) : citation.url;
-    process.stdout.write(`[${citation.n}] ${name}${pages}\n${quote}    ${link}\n`);
+    process.stdout.write(`[${citation.n}] ${name}${place === "" ? "" : ` — ${place}`}\n${quote}    ${link}\n`);
   }
   return EXIT_CODES.ok;
 }

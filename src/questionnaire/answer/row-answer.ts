@@ -9,6 +9,7 @@
 import type { Answer } from "../../answer/answer-events.js";
 import { type ApprovedAnswerMatch, describeApprovedOrigin } from "../../answer/approved-answer-source.js";
 import { labelDocument } from "../../domain/document-label.js";
+import { describeSourcePlace } from "../../domain/source-place.js";
 import type { QuestionnaireQuestion } from "../questionnaire.js";
 import { judgeSupport } from "./answer-support.js";
 import { chooseAnswerChoice } from "./choose-answer-choice.js";
@@ -32,6 +33,8 @@ export type RowSource = {
   file: string;
   pageStart: number | null;
   pageEnd: number | null;
+  /** The section's heading path, for a source without pages (absent in rows answered before sections). */
+  section?: string[];
   url: string;
 };
 
@@ -50,13 +53,11 @@ export type RowAnswer = {
   errorCode: string | null;
 };
 
-/** "Benefits Guide, p. 7" or "Benefits Guide, pp. 7–8"; no page for documents without pages. */
+/** "Benefits Guide, p. 7", "Benefits Guide, pp. 7–8", "Handbook, Leave › Annual leave"; the name alone when neither. */
 export function describeSource(source: RowSource): string {
   const name = labelDocument(source.title, source.file);
-  if (source.pageStart === null) return name;
-  if (source.pageEnd !== null && source.pageEnd !== source.pageStart)
-    return `${name}, pp. ${source.pageStart}–${source.pageEnd}`;
-  return `${name}, p. ${source.pageStart}`;
+  const place = describeSourcePlace(source);
+  return place === "" ? name : `${name}, ${place}`;
 }
 
 /** The row's answer from the pipeline's Answer (and, when one matched, the approved answer). */
@@ -74,6 +75,7 @@ export function rowAnswerFrom(
         file: citation.file,
         pageStart: citation.pageStart,
         pageEnd: citation.pageEnd,
+        ...(citation.section ? { section: citation.section } : {}),
         url: citation.url,
       }));
   const quote = answer.noContext ? "" : (answer.citations[0]?.quote ?? "");

@@ -107,7 +107,9 @@ export function itemsPlan(reading: Reading, matches: readonly RowMatch[], terms:
   const sameRow = cells.every((cell) => cell.row === a.row);
   // Rows are named by their labels; columns of one row by the row and each column.
   const nameOf = (cell: Cell) =>
-    sameRow ? `${subjectOf(cell.row)} ${columnPhrase(cell.column, reading.grid)}` : subjectOf(cell.row);
+    sameRow
+      ? `${subjectOf(cell.row, reading.grid)} ${columnPhrase(cell.column, reading.grid)}`
+      : subjectOf(cell.row, reading.grid);
   const unit = unitOf(reading, a);
   const when = column === null ? "" : ` ${columnPhrase(column, reading.grid)}`;
   const operation = reading.question.operation;

@@ -132,9 +132,9 @@ export function whichItem(reading: Reading, matches: readonly RowMatch[], terms:
   );
   const best = sorted[0] as Cell;
   if (sorted[1]?.value.number === best.value.number) return null;
-  const others = sorted.slice(1, 3).map((cell) => `${subjectOf(cell.row)} (${written(reading, cell)})`);
+  const others = sorted.slice(1, 3).map((cell) => `${subjectOf(cell.row, reading.grid)} (${written(reading, cell)})`);
   const word = cells.length === 2 ? (wantMax ? "higher" : "lower") : wantMax ? "highest" : "lowest";
-  const sentence = `${capitalized(subjectOf(best.row))} had the ${word} value ${column.header.trim() === "" ? "" : `in ${column.header.trim()} `}(${written(reading, best)}), against ${listed(others)}`;
+  const sentence = `${capitalized(subjectOf(best.row, reading.grid))} had the ${word} value ${column.header.trim() === "" ? "" : `in ${column.header.trim()} `}(${written(reading, best)}), against ${listed(others)}`;
   return {
     score: 1 + (matches.length > 0 ? 0.5 : 0),
     rows: [best.row],

@@ -37,6 +37,7 @@ import {
   subjectOf,
   unitOf,
   written,
+  writtenForReader,
 } from "./table-wording.js";
 
 function plan(match: RowMatch, sentence: string, value: Plan["value"]): Plan {
@@ -56,11 +57,11 @@ export function lookup(reading: Reading, match: RowMatch, terms: Terms): Plan | 
   const cells = cellsOf(match.row, several ? columns : columns.slice(0, 1));
   const first = cells[0];
   if (first === undefined) return null;
-  const subject = capitalized(subjectOf(match.row));
+  const subject = capitalized(subjectOf(match.row, reading.grid));
   const sentence =
     cells.length === 1
-      ? `${subject} ${columnPhrase(first.column, reading.grid)} was ${written(reading, first)}`
-      : `${subject} was ${listed(cells.map((cell) => `${written(reading, cell)} ${columnPhrase(cell.column, reading.grid)}`))}`;
+      ? `${subject} ${columnPhrase(first.column, reading.grid)} was ${writtenForReader(reading, first)}`
+      : `${subject} was ${listed(cells.map((cell) => `${writtenForReader(reading, cell)} ${columnPhrase(cell.column, reading.grid)}`))}`;
   return plan(match, sentence, {
     items: cells.map((cell) => cell.value.text),
     scale: scaleName(unitOf(reading, first)),
@@ -107,7 +108,7 @@ export function change(reading: Reading, match: RowMatch, terms: Terms): Plan | 
   const ratio = percentChange(from.value.number, to.value.number);
   const asksPercent = reading.question.operation === "percentChange";
   if (asksPercent && ratio === null) return null;
-  const subject = capitalized(subjectOf(match.row));
+  const subject = capitalized(subjectOf(match.row, reading.grid));
   const direction = difference > 0 ? "rose" : "fell";
   const fromPhrase = `${written(reading, from)} ${columnPhrase(from.column, reading.grid)}`;
   const toPhrase = `${written(reading, to)} ${columnPhrase(to.column, reading.grid)}`;
@@ -156,7 +157,7 @@ export function aggregate(reading: Reading, match: RowMatch, terms: Terms): Plan
       `${(numbers[index] ?? 0) < 0 ? "-" : ""}${formatDigits(numbers[index] ?? 0, decimalsOf(cell.value.text))}`,
   );
   const periods = listed(cells.map((cell) => periodName(cell.column)));
-  const subject = subjectOf(match.row);
+  const subject = subjectOf(match.row, reading.grid);
   const total = formatAmount(roundTo(result, decimals), unit, decimals);
   const sentence = isAverage
     ? `The average ${subject} over ${periods} was ${total} ((${inputs.join(" + ")}) / ${inputs.length})`
@@ -172,7 +173,7 @@ export function ratioOfPeriods(reading: Reading, match: RowMatch, terms: Terms):
   if (a === undefined || b === undefined || b.value.number === 0) return null;
   const ratio = a.value.number / b.value.number;
   const percent = ratio * 100;
-  const subject = subjectOf(match.row);
+  const subject = subjectOf(match.row, reading.grid);
   const inputs = `${written(reading, a)} / ${written(reading, b)}`;
   const sentence = reading.question.asPercent
     ? `${capitalized(subject)} ${columnPhrase(a.column, reading.grid)} was ${formatAmount(percent, PERCENT_UNIT, computedDecimals(percent))} of its value ${columnPhrase(b.column, reading.grid)} (${inputs})`
@@ -206,7 +207,7 @@ export function whichPeriod(reading: Reading, match: RowMatch, terms: Terms): Pl
   const cells = cellsOf(match.row, columns).filter((cell) => cell.column.period !== null);
   const first = cells[0];
   if (first === undefined || cells.length < 2) return null;
-  const subject = capitalized(subjectOf(match.row));
+  const subject = capitalized(subjectOf(match.row, reading.grid));
   const limit = limitIn(reading, first);
   if (limit !== null) {
     const passing = cells.filter((cell) => passes(reading, cell, limit));
@@ -246,6 +247,6 @@ export function countPeriods(reading: Reading, match: RowMatch, terms: Terms): P
   const names = passing.map((cell) => periodName(cell.column));
   const threshold = (reading.question.threshold?.text ?? "").replace(/^\w+(?:\s+than)?\s+/i, "");
   const which = names.length === 0 ? "" : ` (${listed(names)})`;
-  const sentence = `${capitalized(subjectOf(match.row))} was ${reading.question.extreme === "min" ? "below" : "above"} ${threshold} in ${passing.length} of the ${cells.length} periods shown${which}`;
+  const sentence = `${capitalized(subjectOf(match.row, reading.grid))} was ${reading.question.extreme === "min" ? "below" : "above"} ${threshold} in ${passing.length} of the ${cells.length} periods shown${which}`;
   return plan(match, sentence, { items: [String(passing.length)], scale: "" });
 }

@@ -1,7 +1,8 @@
 /**
- * How a table answer writes what it read: a row as a subject ("Federal (Deferred)"), a column as a
- * period ("in 2019", "at December 31, 2019", "(Fair value, 2019)"), a cell as an amount with its unit
- * ("$1,452.4 million", "73.2%"), several items as a list, and the rows used as the citation's quote.
+ * How a table answer writes what it read: a row as a subject ("Net income", "Diluted earnings per share";
+ * its section otherwise only where another row has the same label), a column as a period ("in 2019", "at December 31, 2019", "(Fair
+ * value, 2019)"), a cell as an amount with its unit ("$1,452.4 million", "$558,929 thousand ($558.9
+ * million)", "73.2%"), several items as a list, and the rows used as the citation's quote (as printed).
  */
 import type { AnswerValue } from "../../answer-events.js";
 import type { QuotedPassage } from "../../citations/citations.js";
@@ -22,12 +23,38 @@ export function cleanLabel(label: string): string {
     .trim();
 }
 
-/** The row as a subject: "Federal" under "Deferred" reads "Federal (Deferred)". */
-export function subjectOf(row: GridRow): string {
+/**
+ * A section as the words after a label: "OPERATING EXPENSES" → "operating expenses", "Earnings per share"
+ * → "earnings per share"; a name with capitals of its own ("North America") stays as printed.
+ */
+function asContext(section: string): string {
+  const letters = section.replace(/[^\p{L}]/gu, "");
+  if (letters.length > 3 && letters === letters.toUpperCase()) return section.toLowerCase();
+  return /^\p{Lu}[^\p{Lu}]*$/u.test(section) ? `${section.charAt(0).toLowerCase()}${section.slice(1)}` : section;
+}
+
+/** A one-word label names only a part of its section ("Diluted", "Casino", "Federal"): alone it says too little. */
+export function namesOnlyAPart(label: string): boolean {
+  return !/\s/.test(label.trim());
+}
+
+/**
+ * The row as a subject: its label as a reader names the measure ("Net income", not "Net income (Other
+ * income (expense))" — a section in brackets reads as part of the measure). The section is named only
+ * where the label needs it: a one-word label reads with it ("Diluted earnings per share", "Federal
+ * deferred"), and a label another row of the grid (when given) shares under another section is told
+ * apart by it ("Net income under discontinued operations").
+ */
+export function subjectOf(row: GridRow, grid?: TableGrid): string {
   const label = cleanLabel(row.label);
   const section = row.section === null ? "" : cleanLabel(row.section);
   if (section === "" || label.toLowerCase().includes(section.toLowerCase())) return label;
-  return `${label} (${section})`;
+  if (namesOnlyAPart(label)) return `${label} ${asContext(section)}`;
+  const key = label.toLowerCase();
+  const shared = grid?.rows.some(
+    (other) => other !== row && other.section !== row.section && cleanLabel(other.label).toLowerCase() === key,
+  );
+  return shared ? `${label} under ${asContext(section)}` : label;
 }
 
 export function capitalized(text: string): string {
@@ -112,6 +139,37 @@ export function unitOf(reading: Reading, cell: Cell): Unit {
 /** A cell's amount as printed, with its unit: "$1,452.4 million"; `number` in its place when given (a deduction's size). */
 export function written(reading: Reading, cell: Cell, number = cell.value.number): string {
   return formatAmount(number, unitOf(reading, cell), decimalsOf(cell.value.text));
+}
+
+const READABLE_SIGNIFICANT_DIGITS = 4;
+
+/**
+ * An amount of a million or more in the unit a reader expects, to four significant digits at least and
+ * without trailing zeros: 558,929,000 → "$558.9 million", 1,234,567,000 → "$1.235 billion". Null below a
+ * million (the printed figure reads well enough). `amount` is in units, its sign written first.
+ */
+export function inReadableUnit(amount: number, currency: string | null): string | null {
+  const magnitude = Math.abs(amount);
+  if (!Number.isFinite(magnitude) || magnitude < 1e6) return null;
+  const [factor, unit] = magnitude >= 1e9 ? [1e9, "billion"] : [1e6, "million"];
+  const value = magnitude / factor;
+  const integerDigits = Math.floor(Math.log10(value)) + 1;
+  const decimals = Math.max(0, READABLE_SIGNIFICANT_DIGITS - integerDigits);
+  const digits = value.toLocaleString("en-US", { maximumFractionDigits: decimals, minimumFractionDigits: 0 });
+  return `${amount < 0 ? "-" : ""}${currency ?? ""}${digits} ${unit}`;
+}
+
+/**
+ * A cell's amount as a direct answer states it: as printed with its unit, and a thousands figure also in
+ * a readable unit — "$558,929 thousand ($558.9 million)". The printed figure stays first (and in
+ * `Answer.value` and the quote): it is the one a reader finds in the table.
+ */
+export function writtenForReader(reading: Reading, cell: Cell): string {
+  const text = written(reading, cell);
+  const unit = unitOf(reading, cell);
+  if (unit.percent || unit.scale !== "thousand") return text;
+  const readable = inReadableUnit(cell.value.number * 1_000, unit.currency);
+  return readable === null ? text : `${text} (${readable})`;
 }
 
 export function scaleName(unit: Unit): AnswerValue["scale"] {
