@@ -102,7 +102,7 @@ function numberRun(text: string, words: Word[], index: number): Word[] {
 }
 
 /** The value of a run: its integer part, decimals after "point", and a trailing scale word. */
-function valueOf(run: readonly Word[]): Omit<SpelledNumber, "text" | "start" | "end"> | null {
+function readRun(run: readonly Word[]): Omit<SpelledNumber, "text" | "start" | "end"> | null {
   let total = 0;
   let current = 0;
   let decimals = 0;
@@ -174,7 +174,7 @@ export function findSpelledNumbers(text: string, isUnitAhead: (rest: string) => 
     let run = numberRun(text, words, index);
     // A trailing "and" or "point" belongs to the prose, not the number.
     while (run.length > 0 && ["and", "point"].includes((run.at(-1) as Word).lower)) run = run.slice(0, -1);
-    const value = run.length > 0 ? valueOf(run) : null;
+    const value = run.length > 0 ? readRun(run) : null;
     const last = run.at(-1);
     if (value === null || last === undefined) {
       index += 1;
