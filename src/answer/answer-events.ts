@@ -43,7 +43,15 @@ export type AnswerVerificationSummary = {
   supportedSentences: number;
   /** Draft claims that failed: cited but unsupported, or not cited at all. */
   unsupportedSentences: number;
+  /** Time spent checking sentences (embedding them and their sources, the claim check). */
   latencyMs: number;
+  /** Tokens of the prompt the model read (system rules, sources, checked facts, question). */
+  promptTokens?: number;
+  /** From asking the model to its first token, and to the first sentence shown after its check. */
+  timeToFirstTokenMs?: number;
+  timeToFirstSentenceMs?: number;
+  /** From asking the model to its last sentence checked. */
+  totalMs?: number;
 };
 
 /**

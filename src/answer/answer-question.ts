@@ -28,14 +28,15 @@ import type { DirectAnswer } from "./compose/direct-answer.js";
 import { createDocumentFactsIndex } from "./evidence/evidence-coverage.js";
 import { missingNamesCaveat } from "./evidence/figure-evidence.js";
 import { assessRelevance, DEFAULT_COVERAGE_THRESHOLD } from "./evidence/no-context.js";
+import { isPlausiblyAbout } from "./evidence/plausibly-about.js";
 import type { LabelMeaning } from "./evidence/tables/label-meaning.js";
 import type { AnswerGenerator, NumberedSource } from "./generate/generator.js";
 import { guardSources } from "./generate/instruction-guard.js";
+import { repeatsShownText } from "./generate/repeated-statement.js";
 import {
   LLM_UNAVAILABLE_NOTE,
   type LlmAnswering,
-  UNVERIFIED_NOTE,
-  type WrittenAnswer,
+  type ModelAnswer,
   writeVerifiedAnswer,
 } from "./generate/write-verified-answer.js";
 import { analyzeQuestion, namesInTitles } from "./question/question-analysis.js";
@@ -89,36 +90,39 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AnswerAborted();
 }
 
+/** What the model wrote (write-verified-answer.ts), and the checked text shown before it. */
+type WrittenByModel = ModelAnswer & { lead: string };
+
 /**
- * The language model's verified answer; the figure, definition or list found in code leads its text: it
- * is built from cited evidence only, so it needs no second check.
+ * The language model writes the answer (write-verified-answer.ts): given the facts the code worked out
+ * as checked statements with their [n], and shown sentence by sentence as each passes the check. The
+ * lead (a caveat, the direct answer) is shown first: it is built from cited evidence only, so it needs
+ * no check, and a model sentence that only repeats it is not shown again. `text` is the lead and the
+ * model's sentences when the model's answer stands (outcome "verified"); otherwise the caller writes
+ * the reader's answer after the lead already shown.
  */
 async function* writeWithModel(options: {
   asked: string;
   sources: NumberedSource[];
   signal: AbortSignal | undefined;
   llm: LlmAnswering;
-  fallback: AnswerGenerator;
   logger: Logger;
-  directAnswer: DirectAnswer | null;
-}): AsyncGenerator<AnswerEvent, Omit<WrittenAnswer, "quotes"> & { quotes: ReadonlyMap<number, QuotedPassage> }> {
-  const { directAnswer } = options;
+  lead: string;
+  checkedFacts: string[];
+}): AsyncGenerator<AnswerEvent, WrittenByModel> {
+  const { lead } = options;
+  if (lead !== "") yield { type: "delta", text: lead };
   const written = yield* writeVerifiedAnswer({
     question: options.asked,
     sources: options.sources,
+    facts: options.checkedFacts,
     signal: options.signal,
     llm: options.llm,
-    fallback: options.fallback,
     logger: options.logger,
+    repeats: (sentence) => repeatsShownText(sentence, lead),
+    separator: lead === "" ? "" : "\n",
   });
-  if (directAnswer === null || written.refusal) return written;
-  // Under the note that says the model's text is not shown, after it: the note explains the quotes.
-  const note = [UNVERIFIED_NOTE, LLM_UNAVAILABLE_NOTE].find((candidate) => written.text.startsWith(candidate));
-  const text =
-    note === undefined
-      ? `${directAnswer.text()}\n${written.text}`
-      : `${note}\n${directAnswer.text()}${written.text.slice(note.length)}`;
-  return { ...written, text, quotes: new Map([...(written.quotes ?? []), ...directAnswer.quotes]) };
+  return { ...written, text: `${lead}${written.text}`, lead };
 }
 
 /**
@@ -133,19 +137,22 @@ async function* writeExtractively(options: {
   caveat: string | undefined;
   directAnswer: DirectAnswer | null;
   furtherSources: Array<{ n: number; claim: string }>;
+  /** Text of the answer already streamed (the lead shown before the model was asked): not streamed again. */
+  shown?: string;
+  /** Said before the quotes (the language model is unavailable). */
+  note?: string | undefined;
 }): AsyncGenerator<
   AnswerEvent,
   { generated: string; supportingQuotes: ReadonlyMap<number, QuotedPassage> | undefined }
 > {
   const { directAnswer, signal, caveat } = options;
-  let generated = "";
-  if (caveat !== undefined) {
-    generated = caveat;
-    yield { type: "delta", text: generated };
-  }
-  if (directAnswer !== null) {
-    generated += directAnswer.text();
-    yield { type: "delta", text: directAnswer.text() };
+  const shown = options.shown ?? "";
+  let generated = `${caveat ?? ""}${directAnswer?.text() ?? ""}`;
+  if (generated !== shown) yield { type: "delta", text: generated };
+  if (options.note !== undefined) {
+    const note = generated === "" ? options.note : `\n${options.note}`;
+    generated += note;
+    yield { type: "delta", text: note };
   }
   let lines = 0;
   for await (const text of options.generator.generate(options.asked, options.sources, signal)) {
@@ -277,7 +284,14 @@ async function* answerQuestion(
     const uncovered = caveat === undefined ? composed.uncovered : null;
     let noContext = uncovered !== null || (!relevance.relevant && directAnswer === null);
     let verification: AnswerVerificationSummary | undefined;
-    if (noContext) {
+    // With a language model, it is asked whenever the sources are plausibly about the question: a
+    // lower bar than an extractive answer needs, since it can still say the documents do not answer.
+    const askModel =
+      dependencies.llm != null &&
+      uncovered === null &&
+      sources.length > 0 &&
+      (directAnswer !== null || isPlausiblyAbout(relevance));
+    if (noContext && !askModel) {
       answerText = noContextText(sources.length, uncovered);
       yield { type: "delta", text: answerText };
       citations = await closestSources(sources, query);
@@ -290,21 +304,29 @@ async function* answerQuestion(
       const generationStart = performance.now();
       let generated = "";
       let supportingQuotes: ReadonlyMap<number, QuotedPassage> | undefined;
-      let refusal = false;
       const furtherSources: Array<{ n: number; claim: string }> = [];
       yield { type: "status", status: "writing", message: "Writing the answer…" };
-      if (dependencies.llm) {
-        const written = yield* writeWithModel({
+      let written: WrittenByModel | null = null;
+      if (askModel && dependencies.llm) {
+        written = yield* writeWithModel({
           asked,
           sources,
           signal,
           llm: dependencies.llm,
-          fallback: dependencies.generator,
           logger,
-          directAnswer,
+          lead: `${caveat ?? ""}${directAnswer?.text() ?? ""}`,
+          checkedFacts: directAnswer === null ? [] : [directAnswer.text()],
         });
-        ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
-      } else {
+        verification = written.verification;
+        // The model saying the documents do not answer stands, unless the reader found a direct answer.
+        if (written.outcome === "refusal" && directAnswer === null) noContext = true;
+      }
+      if (written?.outcome === "verified") {
+        generated = written.text;
+        supportingQuotes = new Map([...written.quotes, ...(directAnswer?.quotes ?? [])]);
+        noContext = false;
+      } else if (!noContext) {
+        // The reader's own answer stands; what the model was shown (the lead) is not shown twice.
         ({ generated, supportingQuotes } = yield* writeExtractively({
           asked,
           sources,
@@ -313,24 +335,31 @@ async function* answerQuestion(
           caveat,
           directAnswer,
           furtherSources,
+          shown: written?.lead ?? "",
+          note: written?.outcome === "unavailable" ? LLM_UNAVAILABLE_NOTE : undefined,
         }));
       }
       throwIfAborted(signal);
       lap("generation", generationStart);
-      ({ answer: answerText, citations } = await buildCitations(
-        generated,
-        sources,
-        pageTexts,
-        dependencies.linkForCitation,
-        supportingQuotes,
-        furtherSources,
-      ));
-      if (refusal) answerText = NO_CONTEXT_ANSWER;
-      // An answer that cites nothing is the generator saying the sources do not hold the answer:
-      // treat it as no-context and show the closest sources, never an unsupported answer.
-      if (citations.length === 0) {
-        noContext = true;
+      if (noContext) {
+        answerText = noContextText(sources.length, uncovered);
+        yield { type: "delta", text: answerText };
         citations = await closestSources(sources, query);
+      } else {
+        ({ answer: answerText, citations } = await buildCitations(
+          generated,
+          sources,
+          pageTexts,
+          dependencies.linkForCitation,
+          supportingQuotes,
+          furtherSources,
+        ));
+        // An answer that cites nothing is the generator saying the sources do not hold the answer:
+        // treat it as no-context and show the closest sources, never an unsupported answer.
+        if (citations.length === 0) {
+          noContext = true;
+          citations = await closestSources(sources, query);
+        }
       }
     }
     throwIfAborted(signal);

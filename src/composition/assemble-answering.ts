@@ -90,7 +90,7 @@ async function answerWithLanguageModel(
   const prompts = await loadAnswerPrompts();
   logger.info({ model: model.name, contextTokens: model.contextTokens }, "answers written by the language model");
   return {
-    generator: createLlmGenerator({ model, prompts, logger: logger.child({ component: "llm-generator" }) }),
+    writer: createLlmGenerator({ model, prompts, logger: logger.child({ component: "llm-generator" }) }),
     embedder,
   };
 }

@@ -1,0 +1,243 @@
+/**
+ * Checks one sentence of a model's answer at a time, so each can be shown as soon as it passes
+ * (write-verified-answer.ts) — the rule is verify-answer.ts's: the sentence must cite a source, be as
+ * close to one of that source's passages as the threshold asks (or state a calculation whose inputs the
+ * cited sources print), and then hold claim by claim (claim-check.ts). The sources' passages are
+ * embedded once per cited source, on the first sentence that cites it; when the caller knows which
+ * passages the model was shown (fit-sources.ts trims sources), only those are evidence, since the model
+ * cannot have read the rest.
+ */
+import type { Embedder } from "../../embedding/embedder.js";
+import { type Calculation, checkCalculation, findCalculation, printedNumbers } from "../compose/calculation-check.js";
+import { rankPassages } from "../evidence/sentence-scoring.js";
+import { checkClaims } from "./claim-check.js";
+import type { NumberedSource } from "./generator.js";
+import { isInstructionToModel } from "./instruction-guard.js";
+
+/** The passage of a source a sentence is supported by, with its offsets in the source text. */
+export type SupportingQuote = { text: string; start: number; end: number; support: number };
+
+/** A passage the model was shown, with its offsets in its source's text. */
+export type ShownPassage = { text: string; start: number; end: number };
+
+export type SentenceVerdict = {
+  text: string;
+  /** Markers pointing to a source, in order of appearance. */
+  cited: number[];
+  kind: "claim" | "lead-in";
+  /** Best cosine against a cited source's sentences; null when the sentence cites nothing. */
+  support: number | null;
+  supported: boolean;
+  /**
+   * Parts of a sentence close to a source that the source does not hold (`number "4.2 million"`,
+   * `link "evil.example/verify"`, `name "Falcon"`, `clause "…"`); absent when there are none.
+   */
+  unverifiedClaims?: string[];
+};
+
+/** A verdict with what the answer keeps of the sentence: its supporting markers and their quotes. */
+export type CheckedSentence = SentenceVerdict & {
+  /** The sentence with only its supporting markers; null when it is not kept. */
+  kept: string | null;
+  quotes: Array<[number, SupportingQuote]>;
+};
+
+const MARKER = /\s?\[(\d{1,3})\]/g;
+const LIST_BULLET = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/;
+/** A lead-in without a marker ("Here is what I found:") longer than this is a claim, not a lead-in. */
+const MAX_LEAD_IN_WORDS = 8;
+
+/** A sentence without its markers and list bullet, as it is compared with the sources. */
+export function claimText(sentence: string): string {
+  return sentence.replace(MARKER, "").replace(LIST_BULLET, "").replace(/\s+/g, " ").trim();
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== "").length;
+}
+
+/** Whether an uncited sentence is a short lead-in ("Here is what I found:"), dropped without counting. */
+export function isLeadIn(sentence: string): boolean {
+  const claim = claimText(sentence);
+  return claim.endsWith(":") && wordCount(claim) <= MAX_LEAD_IN_WORDS;
+}
+
+function citedNumbers(sentence: string, known: ReadonlySet<number>): number[] {
+  const cited: number[] = [];
+  for (const match of sentence.matchAll(MARKER)) {
+    const n = Number(match[1]);
+    if (known.has(n) && !cited.includes(n)) cited.push(n);
+  }
+  return cited;
+}
+
+/** The sentence with only the markers in `keep` (others, and duplicates, removed). */
+export function keepMarkers(sentence: string, keep: ReadonlySet<number>): string {
+  const seen = new Set<number>();
+  return (
+    sentence
+      .replace(MARKER, (marker, digits: string) => {
+        const n = Number(digits);
+        if (!keep.has(n) || seen.has(n)) return "";
+        seen.add(n);
+        return marker;
+      })
+      // "portal [1][2]" less [1] reads "portal [2]", not "portal[2]".
+      .replace(/([^\s[])\[(\d{1,3})\]/g, "$1 [$2]")
+  );
+}
+
+/** Vectors from the embedder are unit length, so their dot product is their cosine. */
+function cosine(left: readonly number[], right: readonly number[]): number {
+  let sum = 0;
+  for (let index = 0; index < left.length; index += 1) sum += (left[index] ?? 0) * (right[index] ?? 0);
+  return sum;
+}
+
+type Evidence = ShownPassage & { vector: number[] };
+
+/** A source's passages as evidence: those shown to the model, or all of them, less sentences addressing it. */
+function passagesOf(source: NumberedSource, shown: readonly ShownPassage[] | undefined): ShownPassage[] {
+  const passages = shown ?? rankPassages(source.result, new Set());
+  return passages
+    .filter((passage) => passage.text.trim().length > 0 && !isInstructionToModel(passage.text))
+    .map(({ text, start, end }) => ({ text, start, end }));
+}
+
+/** The calculation a sentence writes out, when its inputs are printed in the cited sources (or the question) and its result is right. */
+function checkedCalculation(
+  claim: string,
+  cited: readonly NumberedSource[],
+  evidence: ReadonlyMap<number, Evidence[]>,
+  question: string | undefined,
+): Calculation | null {
+  const texts = [
+    ...cited.flatMap((source) => (evidence.get(source.n) ?? []).map((passage) => passage.text)),
+    ...(question ? [question] : []),
+  ];
+  const calculation = findCalculation(claim);
+  return calculation && checkCalculation(calculation, texts) ? calculation : null;
+}
+
+export type SentenceVerifier = {
+  /** The verdict on one sentence of the answer (markers included). */
+  check(sentence: string): Promise<CheckedSentence>;
+};
+
+export function createSentenceVerifier(options: {
+  sources: readonly NumberedSource[];
+  /** The question asked: numbers it states (a formula's constant) may be used in a calculation. */
+  question?: string;
+  embedder: Embedder;
+  threshold: number;
+  /** The passages each source showed the model (by n); a source not listed is evidence whole. */
+  shown?: ReadonlyMap<number, readonly ShownPassage[]>;
+  /** Statements the model was given as already checked: their numbers may be repeated. */
+  facts?: readonly string[];
+  signal?: AbortSignal;
+}): SentenceVerifier {
+  const { embedder, signal } = options;
+  const known = new Set(options.sources.map((source) => source.n));
+  const embedded = new Map<number, Promise<Evidence[]>>();
+  const embed = (texts: string[]) => embedder.embedPassages(texts, { signal, priority: "interactive" });
+
+  const evidenceOf = (source: NumberedSource): Promise<Evidence[]> => {
+    let evidence = embedded.get(source.n);
+    if (!evidence) {
+      const passages = passagesOf(source, options.shown?.get(source.n));
+      evidence =
+        passages.length === 0
+          ? Promise.resolve([])
+          : embed(passages.map((passage) => passage.text)).then((vectors) =>
+              passages.map((passage, index) => ({ ...passage, vector: vectors[index] ?? [] })),
+            );
+      embedded.set(source.n, evidence);
+    }
+    return evidence;
+  };
+
+  async function check(sentence: string): Promise<CheckedSentence> {
+    const claim = claimText(sentence);
+    const cited = citedNumbers(sentence, known);
+    if (cited.length === 0 || claim.length === 0) {
+      const leadIn = isLeadIn(sentence);
+      return { text: sentence, cited: [], kind: leadIn ? "lead-in" : "claim", support: null, supported: false, kept: null, quotes: [] };
+    }
+    const citedSources = options.sources.filter((source) => cited.includes(source.n));
+    const evidence = new Map<number, Evidence[]>();
+    for (const source of citedSources) evidence.set(source.n, await evidenceOf(source));
+    const [claimVector = []] = await embed([claim]);
+    // The best passage of each cited source, by cosine with the claim.
+    const bestBySource = new Map<number, SupportingQuote>();
+    for (const [n, passages] of evidence) {
+      for (const passage of passages) {
+        const support = cosine(claimVector, passage.vector);
+        if (support > (bestBySource.get(n)?.support ?? Number.NEGATIVE_INFINITY))
+          bestBySource.set(n, { text: passage.text, start: passage.start, end: passage.end, support });
+      }
+    }
+    let supporting = [...bestBySource.entries()].filter(([, quote]) => quote.support >= options.threshold);
+    const support = Math.max(Number.NEGATIVE_INFINITY, ...[...bestBySource.values()].map((quote) => quote.support));
+    const calculation = checkedCalculation(claim, citedSources, evidence, options.question);
+    // A figure worked out from the sources is no sentence of theirs: its arithmetic is checked instead.
+    if (supporting.length === 0 && calculation) {
+      const inputs = new Set(calculation.operands.map(Math.abs));
+      supporting = [...evidence.entries()].flatMap(([n, passages]) => {
+        const passage = passages.find((candidate) => [...printedNumbers(candidate.text)].some((value) => inputs.has(value)));
+        return passage ? [[n, { text: passage.text, start: passage.start, end: passage.end, support: 0 }] as [number, SupportingQuote]] : [];
+      });
+    }
+    const unverifiedClaims = supporting.length > 0 ? await checkParts(claim, supporting, evidence, calculation) : [];
+    const supported = supporting.length > 0 && unverifiedClaims.length === 0;
+    return {
+      text: sentence,
+      cited,
+      kind: "claim",
+      support: Number.isFinite(support) ? support : null,
+      supported,
+      ...(unverifiedClaims.length > 0 ? { unverifiedClaims } : {}),
+      kept: supported ? keepMarkers(sentence, new Set(supporting.map(([n]) => n))).trim() : null,
+      quotes: supported ? supporting : [],
+    };
+  }
+
+  /**
+   * Close in meaning is not enough: each number, date, link, name and clause must be the supporting
+   * sources' own. A clause with few of the sources' words may be a paraphrase: it stands if it is
+   * itself as close to one of their passages as a sentence must be.
+   */
+  async function checkParts(
+    claim: string,
+    supporting: ReadonlyArray<[number, SupportingQuote]>,
+    evidence: ReadonlyMap<number, Evidence[]>,
+    calculation: Calculation | null,
+  ): Promise<string[]> {
+    const supportingSources = new Set(supporting.map(([n]) => n));
+    const passages = [...evidence.entries()].filter(([n]) => supportingSources.has(n)).flatMap(([, list]) => list);
+    const titles = options.sources
+      .filter((source) => supportingSources.has(source.n))
+      .flatMap((source) => [source.result.title, source.result.file, source.result.file.replace(/[_-]+/g, " ")]);
+    const claims = checkClaims({
+      claim,
+      evidence: passages.map((passage) => passage.text),
+      titles,
+      calculation,
+      question: options.question,
+      facts: options.facts,
+    });
+    const unverified = [...claims.unverified];
+    if (claims.uncoveredClauses.length > 0) {
+      const clauseVectors = await embed(claims.uncoveredClauses);
+      claims.uncoveredClauses.forEach((clause, index) => {
+        const closest = Math.max(
+          Number.NEGATIVE_INFINITY,
+          ...passages.map((passage) => cosine(clauseVectors[index] ?? [], passage.vector)),
+        );
+        if (closest < options.threshold) unverified.push(`clause "${clause}"`);
+      });
+    }
+    return unverified;
+  }
+
+  return { check };
+}
