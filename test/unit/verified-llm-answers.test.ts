@@ -238,7 +238,10 @@ describe("answers written by a language model", () => {
   });
 
   it("gives a sentence written without a marker the marker of the source that supports it", async () => {
-    const { answer } = await ask(scriptedModel(["Yoga classes are covered."]), "Are yoga classes covered by PerksPlus?");
+    const { answer } = await ask(
+      scriptedModel(["Yoga classes are covered."]),
+      "Are yoga classes covered by PerksPlus?",
+    );
     expect(answer.answer).toBe("Yoga classes are covered [1].");
   });
 

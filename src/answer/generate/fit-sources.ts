@@ -131,7 +131,9 @@ async function windowOf(
     best = {
       block,
       tokens,
-      shown: [...chosen].sort((left, right) => left.start - right.start).map(({ text, start, end }) => ({ text, start, end })),
+      shown: [...chosen]
+        .sort((left, right) => left.start - right.start)
+        .map(({ text, start, end }) => ({ text, start, end })),
     };
   }
   return best;
@@ -153,7 +155,9 @@ export async function fitSources(options: {
   const system = fillTemplate(prompts.system, {});
   const facts = options.facts ?? [];
   const factsBlock =
-    facts.length === 0 ? "" : `${fillTemplate(prompts.facts, { facts: facts.map((fact) => `- ${fact}`).join("\n") })}\n\n`;
+    facts.length === 0
+      ? ""
+      : `${fillTemplate(prompts.facts, { facts: facts.map((fact) => `- ${fact}`).join("\n") })}\n\n`;
   const frame = (sources: string) => fillTemplate(prompts.question, { sources, facts: factsBlock, question });
   const frameTokens = (await countTokens(system)) + (await countTokens(frame("")));
   const budget = Math.min(options.sourceTokens, options.budgetTokens - frameTokens);
@@ -168,7 +172,8 @@ export async function fitSources(options: {
     const share = Math.min(budget - used, Math.floor(budget * (included.length === 0 ? FIRST_SHARE : LATER_SHARE)));
     const whole = sourceBlock(prompts, source, source.result.text);
     const wholeTokens = await countTokens(whole + SOURCE_SEPARATOR);
-    let fitted: { block: string; tokens: number } | null = wholeTokens <= share ? { block: whole, tokens: wholeTokens } : null;
+    let fitted: { block: string; tokens: number } | null =
+      wholeTokens <= share ? { block: whole, tokens: wholeTokens } : null;
     if (fitted === null) {
       const window = await windowOf(prompts, source, questionTerms, share, countTokens);
       if (window === null) continue;

@@ -54,8 +54,7 @@ export function createLlmGenerator(options: {
 }): DraftWriter {
   const { model, prompts } = options;
   const maxTokens = options.maxAnswerTokens ?? DEFAULT_ANSWER_TOKENS;
-  const sourceTokens =
-    options.sourceTokens ?? (model.capabilities.cpuPrefill ? CPU_SOURCE_TOKENS : GPU_SOURCE_TOKENS);
+  const sourceTokens = options.sourceTokens ?? (model.capabilities.cpuPrefill ? CPU_SOURCE_TOKENS : GPU_SOURCE_TOKENS);
   const promptVersions = describePromptVersions(prompts);
   return {
     async *draft(request: DraftRequest) {
@@ -100,7 +99,10 @@ export function createLlmGenerator(options: {
 export function draftsFrom(generator: AnswerGenerator): DraftWriter {
   return {
     async *draft(request: DraftRequest) {
-      yield { kind: "prompt", prompt: { included: request.sources.map((source) => source.n), trimmed: [], shown: new Map(), promptTokens: 0 } };
+      yield {
+        kind: "prompt",
+        prompt: { included: request.sources.map((source) => source.n), trimmed: [], shown: new Map(), promptTokens: 0 },
+      };
       for await (const text of generator.generate(request.question, request.sources, request.signal, {
         onQueued: request.onQueued,
       }))

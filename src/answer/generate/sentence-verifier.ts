@@ -161,7 +161,15 @@ export function createSentenceVerifier(options: {
     const cited = citedNumbers(sentence, known);
     if (cited.length === 0 || claim.length === 0) {
       const leadIn = isLeadIn(sentence);
-      return { text: sentence, cited: [], kind: leadIn ? "lead-in" : "claim", support: null, supported: false, kept: null, quotes: [] };
+      return {
+        text: sentence,
+        cited: [],
+        kind: leadIn ? "lead-in" : "claim",
+        support: null,
+        supported: false,
+        kept: null,
+        quotes: [],
+      };
     }
     const citedSources = options.sources.filter((source) => cited.includes(source.n));
     const evidence = new Map<number, Evidence[]>();
@@ -183,8 +191,17 @@ export function createSentenceVerifier(options: {
     if (supporting.length === 0 && calculation) {
       const inputs = new Set(calculation.operands.map(Math.abs));
       supporting = [...evidence.entries()].flatMap(([n, passages]) => {
-        const passage = passages.find((candidate) => [...printedNumbers(candidate.text)].some((value) => inputs.has(value)));
-        return passage ? [[n, { text: passage.text, start: passage.start, end: passage.end, support: 0 }] as [number, SupportingQuote]] : [];
+        const passage = passages.find((candidate) =>
+          [...printedNumbers(candidate.text)].some((value) => inputs.has(value)),
+        );
+        return passage
+          ? [
+              [n, { text: passage.text, start: passage.start, end: passage.end, support: 0 }] as [
+                number,
+                SupportingQuote,
+              ],
+            ]
+          : [];
       });
     }
     const unverifiedClaims = supporting.length > 0 ? await checkParts(claim, supporting, evidence, calculation) : [];

@@ -196,10 +196,19 @@ export async function* writeVerifiedAnswer(options: {
     }
     const refusal = checked.cited.length === 0 && REFUSAL.test(piece.text);
     summary.latencyMs += Math.round(performance.now() - checkStart);
+    // Document text: debug only (what was checked and why it failed, for reading a run by hand).
+    logger.debug(
+      {
+        sentence: piece.text,
+        kept: checked.kept,
+        unverified: checked.unverifiedClaims ?? [],
+        support: checked.support,
+      },
+      "sentence checked",
+    );
     if (checked.cited.length > 0) summary.citedSentences += 1;
     if (!checked.supported || checked.kept === null) {
       summary.unsupportedSentences += 1;
-      logger.debug({ unverified: checked.unverifiedClaims, support: checked.support }, "sentence not shown");
       if (firstClaim === "pending") {
         firstClaim = "failed";
         if (summary.outcome !== "unchecked")
@@ -265,7 +274,13 @@ export async function* writeVerifiedAnswer(options: {
     await draft.stop();
   }
   summary.totalMs = since();
+  logger.debug({ draft: text }, "model draft");
   logger.info({ ...summary }, "answer verified");
   const verified = summary.outcome === "verified";
-  return { outcome: summary.outcome, text: verified ? shown : "", quotes: verified ? quotes : new Map(), verification: summary };
+  return {
+    outcome: summary.outcome,
+    text: verified ? shown : "",
+    quotes: verified ? quotes : new Map(),
+    verification: summary,
+  };
 }
