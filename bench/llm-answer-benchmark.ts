@@ -18,7 +18,7 @@
  *   npx tsx bench/llm-answer-benchmark.ts tatqa --write-sample     # (re)writes bench/tatqa-dev-sample.txt
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
@@ -42,6 +42,8 @@ const { values, positionals } = parseArgs({
     limit: { type: "string" },
     half: { type: "string" },
     "write-sample": { type: "boolean", default: false },
+    /** Passage vectors shared by runs in different data directories (one embedded store per process). */
+    cache: { type: "string" },
   },
 });
 const set = positionals[0];
@@ -56,6 +58,7 @@ if (set === "tatqa" && values["write-sample"]) {
 if (!set || !["handbook", "tatqa", "financebench"].includes(set) || !values.out)
   throw new Error("usage: tsx bench/llm-answer-benchmark.ts handbook|tatqa|financebench --out FILE [--no-model]");
 const out = values.out;
+await rm(`${out}.partial.jsonl`, { force: true });
 
 /** One question as it was answered, with what the model's draft did (from the debug lines of its request). */
 type Record_ = {
@@ -101,7 +104,7 @@ const withModel = !values["no-model"] && config.llm.kind !== "none";
 const folio = await createFolio(
   withModel ? config : { ...config, llm: { kind: "none" } },
   createLogger({ level: "debug", destination: logLines }),
-  { embeddingCacheDir: path.join(config.dataDir, "embedding-cache") },
+  { embeddingCacheDir: values.cache ?? path.join(config.dataDir, "embedding-cache") },
 );
 const progress = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
 
@@ -133,6 +136,8 @@ const recorder = {
       yield event;
     }
     record.totalMs = Math.round(performance.now() - started);
+    // Each answer as it is done, so a run stopped halfway can still be read.
+    await appendFile(`${out}.partial.jsonl`, `${JSON.stringify(record)}\n`);
     progress(`${records.length}: ${Math.round(record.totalMs / 1000)} s, ${record.verification?.outcome ?? "reader"}`);
   },
 };

@@ -49,12 +49,15 @@ import { matchingNumbers, matchingYears, type PrintedNumber, printedNumbersOf } 
 export const MIN_CLAUSE_COVERAGE = 0.5;
 
 /**
- * Share of a claim clause's content words a source clause or sentence must hold for their negations to
- * be compared, and the fewest content words a clause needs for it: a looser match pairs a clause with a
- * sentence that negates something else (Northwind calibration: 0.6 cost 31 of 716 correct claims).
+ * Share of a claim clause's content words a source clause must hold for their negations to be
+ * compared, and the fewest content words a clause needs for it: a looser match pairs a clause with one
+ * that negates something else (Northwind calibration: 0.6 against whole sentences too cost 31 of 716
+ * correct claims).
  */
 const POLARITY_OVERLAP = 0.8;
 const POLARITY_MIN_TERMS = 3;
+/** Share of the source clause's content words the claim clause must hold for it to be a restatement. */
+const RESTATED_SHARE = 0.5;
 
 /**
  * Words that carry no claim: function words the analyzer keeps, and the ones answers frame claims
@@ -247,26 +250,29 @@ function checkNumbers(
 }
 
 /**
- * A clause that restates the source with the opposite negation ("did retain" for "did not retain"):
- * the source's clauses and sentences that hold most of its words all disagree with it on whether it is
- * negated. One that agrees is enough (a source may say a thing and, elsewhere, its opposite of
- * something else).
+ * A clause that restates a source clause with the opposite negation ("did retain" for "did not
+ * retain"): the source clauses that say the same thing in nearly the same words (each holding most of
+ * the other's content words) all disagree with it on whether it is negated. One that agrees is enough
+ * (a source may say a thing and, elsewhere, its opposite of something else); a source clause that says
+ * more than the claim clause, or less, is no restatement and is not compared.
  */
 function contradictsPolarity(clause: string, evidence: Evidence): boolean {
   const terms = contentTerms(clause);
   if (terms.length < POLARITY_MIN_TERMS) return false;
-  const parity = negationCount(clause) % 2;
-  let close = 0;
+  const negated = negationCount(clause) > 0;
+  let restatements = 0;
   for (const passage of evidence.passages) {
-    for (const text of new Set([passage, ...clauseSpans(passage).map((span) => span.text)])) {
-      const sourceTerms = new Set(analyzeText(text));
-      const overlap = terms.filter((term) => sourceTerms.has(term)).length / terms.length;
-      if (overlap < POLARITY_OVERLAP) continue;
-      if (negationCount(text) % 2 === parity) return false;
-      close += 1;
+    for (const span of clauseSpans(passage)) {
+      const sourceTerms = contentTerms(span.text);
+      if (sourceTerms.length === 0) continue;
+      const held = terms.filter((term) => sourceTerms.includes(term)).length;
+      const back = sourceTerms.filter((term) => terms.includes(term)).length;
+      if (held / terms.length < POLARITY_OVERLAP || back / sourceTerms.length < RESTATED_SHARE) continue;
+      if (negationCount(span.text) > 0 === negated) return false;
+      restatements += 1;
     }
   }
-  return close > 0;
+  return restatements > 0;
 }
 
 export function checkClaims(options: {
@@ -340,6 +346,8 @@ export function checkClaims(options: {
       const inPassages = evidence.passages.some((passage) => namesIn(name, passage));
       // A name only the question or a title gives qualifies the whole answer, not one passage.
       if (!inPassages || namesIn(name, evidence.titles)) continue;
+      // A heading or a list item ("Coordination with Medicare", "CT scans") names without a sentence to share.
+      if (evidence.passages.some((passage) => namesIn(name, passage) && isHeadingOrItem(passage))) continue;
       if (!sharesWordWith(evidence, claim, name, (passage) => namesIn(name, passage)))
         unverified.push(`name "${name}" (not said of what the sentence says)`);
     }
@@ -350,6 +358,15 @@ export function checkClaims(options: {
     if (held / terms.length < MIN_CLAUSE_COVERAGE) uncoveredClauses.push(clause);
   }
   return { supported: unverified.length === 0 && uncoveredClauses.length === 0, unverified, uncoveredClauses };
+}
+
+/** Most words of a heading or list item. */
+const MAX_HEADING_WORDS = 8;
+
+/** A passage with no sentence end and a few words: a heading or a list item. */
+function isHeadingOrItem(passage: string): boolean {
+  const text = passage.trim();
+  return !/[.!?:;]["”)]?$/u.test(text) && text.split(/\s+/).length <= MAX_HEADING_WORDS;
 }
 
 function sameDate(

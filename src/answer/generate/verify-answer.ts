@@ -46,8 +46,12 @@ export { claimText, type SentenceVerdict, type SupportingQuote };
 
 export const DEFAULT_SUPPORT_THRESHOLD = 0.8;
 
-/** Sentence ends, with a marker written after the full stop kept with its sentence ("Claim. [1]"). */
-const SENTENCE_BREAK = /(\n+|(?<=[.!?”"](?:\s?\[\d{1,3}\])*)\s+(?!\[\d+\]))/;
+/**
+ * Sentence ends, with a marker written after the full stop kept with its sentence ("Claim. [1]"); a
+ * closing quote ends a sentence only after a full stop inside it (`falls under the "Fewer than 3
+ * years" category` is one sentence).
+ */
+const SENTENCE_BREAK = /(\n+|(?<=[.!?][”"]?(?:\s?\[\d{1,3}\])*)\s+(?!\[\d+\]))/;
 /**
  * "The sources do not say.", "I could not find this in the sources", "There is no information about
  * it.", "Not in the documents." — said of the sources or of the model itself, not of the subject ("the
