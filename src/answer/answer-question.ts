@@ -309,7 +309,11 @@ async function* answerQuestion(
       let written: WrittenByModel | null = null;
       if (askModel && dependencies.llm) {
         written = yield* writeWithModel({
-          asked,
+          // A follow-up the rewrite left as asked ("And once I pass 15 years?") is read with the question before it.
+          asked:
+            context.history.length === 0 || query === asked
+              ? asked
+              : `${asked} (a follow-up to: "${lastQuestion(context)}")`,
           sources,
           signal,
           llm: dependencies.llm,
@@ -501,6 +505,11 @@ function unlessRepeated(direct: DirectAnswer | null, context: AnswerContext): Di
   // A quoted sentence may hold the new answer beside the old ("… on August 28, 2017, we acquired Whole
   // Foods Market … for $13.2 billion", then "How much did it pay for it?"): only a figure is dropped.
   return direct?.value !== undefined && lastReply !== "" && repeatsReply(direct.text(), lastReply) ? null : direct;
+}
+
+/** The thread's last question before this one. */
+function lastQuestion(context: AnswerContext): string {
+  return context.history.findLast((turn) => turn.role === "user")?.text ?? "";
 }
 
 /** Whether a direct answer's text is the thread's last reply's own first line again (markers aside). */

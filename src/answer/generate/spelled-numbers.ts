@@ -141,7 +141,7 @@ function readRun(run: readonly Word[]): Omit<SpelledNumber, "text" | "start" | "
     const multiplier = SCALE_WORDS[lower];
     if (multiplier === undefined) return null;
     const base = current + (fraction ? Number(`0.${fraction}`) : 0);
-    if (index === run.length - 1) {
+    if (index === run.length - 1 && total === 0) {
       // A scale word that ends the number is its scale, as "4.2 million" is read.
       scale = multiplier;
       current = base;

@@ -133,6 +133,14 @@ function completePieces(draft: string, ended: boolean): AnswerPiece[] {
  */
 const ENDS_SENTENCE = /\n\s*$|(?:\[\d{1,3}\]\s?[.!?]["”]?|[.!?]["”]?(?:\s?\[\d{1,3}\])+)[ \t]+$/u;
 
+/**
+ * Markdown links copied from a source ("[leave year](https://www.opm.gov/…)") shown as their words only,
+ * once the sentence, link included, has passed the check: a reply's links are Folio's own.
+ */
+function withoutLinkSyntax(sentence: string): string {
+  return sentence.replace(/\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))*\)/g, "$1");
+}
+
 /** The sentence with markers put before its closing punctuation ("covered [1][2]."). */
 function withMarkers(sentence: string, sources: readonly number[]): string {
   const markers = sources.map((n) => `[${n}]`).join("");
@@ -221,9 +229,10 @@ export async function* writeVerifiedAnswer(options: {
     if (firstClaim === "pending") firstClaim = "passed";
     for (const [n, quote] of checked.quotes)
       if (quote.support > (quotes.get(n)?.support ?? Number.NEGATIVE_INFINITY)) quotes.set(n, quote);
-    if (options.repeats?.(checked.kept)) return;
+    const kept = withoutLinkSyntax(checked.kept);
+    if (options.repeats?.(kept)) return;
     const separator = shown === "" ? (options.separator ?? "") : /\n/.test(piece.separator) ? "\n" : " ";
-    const delta = `${separator}${checked.kept}`;
+    const delta = `${separator}${kept}`;
     shown += delta;
     summary.timeToFirstSentenceMs ??= since();
     summary.outcome = "verified";
