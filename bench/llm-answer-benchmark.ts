@@ -16,6 +16,10 @@
  *     nice npx tsx bench/llm-answer-benchmark.ts handbook --out /tmp/hb-model [--limit N] [--half odd]
  *   nice npx tsx bench/llm-answer-benchmark.ts handbook --no-model --out /tmp/hb-reader
  *   npx tsx bench/llm-answer-benchmark.ts tatqa --write-sample     # (re)writes bench/tatqa-dev-sample.txt
+ *
+ * Latency under an ingest: `--during-ingest <file> --cache none` re-ingests the file (a space of its own)
+ * the whole time the questions are asked, every passage embedded. `--cache DIR` shares passage vectors
+ * between runs in different FOLIO_DATA_DIRs (one embedded store per process).
  */
 import { randomUUID } from "node:crypto";
 import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -44,6 +48,8 @@ const { values, positionals } = parseArgs({
     "write-sample": { type: "boolean", default: false },
     /** Passage vectors shared by runs in different data directories (one embedded store per process). */
     cache: { type: "string" },
+    /** A file ingested again and again, in a space of its own, while the questions are asked (latency under an ingest). */
+    "during-ingest": { type: "string" },
   },
 });
 const set = positionals[0];
@@ -104,7 +110,8 @@ const withModel = !values["no-model"] && config.llm.kind !== "none";
 const folio = await createFolio(
   withModel ? config : { ...config, llm: { kind: "none" } },
   createLogger({ level: "debug", destination: logLines }),
-  { embeddingCacheDir: values.cache ?? path.join(config.dataDir, "embedding-cache") },
+  // `--cache none`: every passage embedded, as an upload is (latency under an ingest must pay for it).
+  values.cache === "none" ? {} : { embeddingCacheDir: values.cache ?? path.join(config.dataDir, "embedding-cache") },
 );
 const progress = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
 
@@ -144,11 +151,15 @@ const recorder = {
 const limit = values.limit === undefined ? undefined : Number(values.limit);
 
 let report: unknown;
+let ingesting: { stop: () => Promise<number> } | null = null;
+let ingests = 0;
 try {
+  if (values["during-ingest"]) ingesting = ingestOverAndOver(values["during-ingest"]);
   if (set === "handbook") report = await runHandbook();
   else if (set === "tatqa") report = await runTatqa();
   else report = await runFinanceBench();
 } finally {
+  if (ingesting) ingests = await ingesting.stop();
   await folio.close();
 }
 
@@ -157,6 +168,7 @@ const latency = (pick: (record: Record_) => number | undefined) =>
   summarizeLatency(asked.flatMap((record) => (pick(record) === undefined ? [] : [pick(record) as number])));
 const summary = {
   set,
+  duringIngest: values["during-ingest"] ? { file: path.basename(values["during-ingest"]), ingests } : null,
   model: withModel ? (config.llm.kind === "local" ? path.basename(config.llm.modelPath) : config.llm.kind) : null,
   threads: config.llmRuntime.threads,
   report,
@@ -176,6 +188,33 @@ const summary = {
 await writeFile(`${out}.json`, `${JSON.stringify(summary, null, 2)}\n`);
 await writeFile(`${out}.jsonl`, `${records.map((record) => JSON.stringify(record)).join("\n")}\n`);
 process.stdout.write(`${JSON.stringify({ ...summary, report: undefined })}\n`);
+
+/**
+ * Ingests the file into a space of its own, deletes it, and again, until stopped: an upload going on
+ * the whole time the questions are asked (the ingestion of the evaluation's own documents comes first).
+ */
+function ingestOverAndOver(filePath: string): { stop: () => Promise<number> } {
+  let stopped = false;
+  let count = 0;
+  const spaceId = `bench:ingest:${randomUUID()}`;
+  const loop = (async () => {
+    // Starts once the evaluation's own documents are in: the first question is asked after them.
+    while (!stopped && records.length === 0) await new Promise((resolve) => setTimeout(resolve, 1000));
+    const bytes = new Uint8Array(await readFile(filePath));
+    while (!stopped) {
+      await folio.ingestion.ingestFile({ bytes, fileName: path.basename(filePath), spaceId, uploader: null });
+      count += 1;
+      for (const document of await folio.catalog.listDocuments(spaceId)) await folio.core.deleteDocument(document.id);
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      return count;
+    },
+  };
+}
 
 async function runHandbook() {
   const datasetPath = sharedData("handbook-dev", "conversations.jsonl");
