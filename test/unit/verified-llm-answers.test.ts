@@ -237,6 +237,18 @@ describe("answers written by a language model", () => {
     expect(deltas).toBe("Yoga classes are covered [1].");
   });
 
+  it("lets a lead-in ending in a colon decide nothing: the items after it are the answer", async () => {
+    const { answer } = await ask(
+      scriptedModel([
+        "To stay fit with PerksPlus, note the following two things:\n",
+        "- Yoga classes are covered [1].",
+      ]),
+      "Are yoga classes covered by PerksPlus?",
+    );
+    expect(answer.answer).toBe("- Yoga classes are covered [1].");
+    expect(answer.verification?.outcome).toBe("verified");
+  });
+
   it("gives a sentence written without a marker the marker of the source that supports it", async () => {
     const { answer } = await ask(
       scriptedModel(["Yoga classes are covered."]),

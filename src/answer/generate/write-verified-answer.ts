@@ -190,7 +190,9 @@ export async function* writeVerifiedAnswer(options: {
     let checked: CheckedSentence;
     try {
       checked = await verifier.check(piece.text);
-      if (checked.kind === "lead-in") return;
+      // A lead-in ("To qualify, you must have all of the following:") introduces what comes next: it is
+      // not shown, and it does not decide whether the model's answer stands — its items do.
+      if (checked.kind === "lead-in" || (checked.cited.length === 0 && /:\s*$/.test(piece.text))) return;
       if (checked.cited.length === 0 && !REFUSAL.test(piece.text) && !/\[\d{1,3}\]/.test(piece.text)) {
         // Written without a marker: held to every source the model was shown, keeping those that support it.
         checked = await verifier.check(withMarkers(piece.text, shownSources));
