@@ -1,9 +1,11 @@
 /**
  * The one call every adapter uses to answer: rewrite a follow-up into a standalone query, search the
  * asker's spaces, decide whether anything is relevant enough, stream the generator's text, and turn
- * its [n] markers into page-exact citations with signed links. With a language model, its draft is
- * verified against the sources and `done` carries the answer that stands (write-verified-answer.ts);
- * source sentences that address the model are blanked before any generator reads them. Emits AnswerEvents; errors become one
+ * its [n] markers into page-exact citations with signed links. With a language model, it is asked
+ * whenever the sources are plausibly about the question, and each sentence it writes is shown once it
+ * passes the check against the sources; when its answer does not stand, the reader's does
+ * (write-verified-answer.ts). Source sentences that address the model are blanked before any generator
+ * reads them. Emits AnswerEvents; errors become one
  * `error` event with a safe message and the request id (details go to the log), and a fired abort
  * signal ends the stream with one `aborted` error event instead of a `done`.
  */
