@@ -119,6 +119,85 @@ function checkedCalculation(
   return calculation && checkCalculation(calculation, texts) ? calculation : null;
 }
 
+/** The best passage of each cited source, by cosine with the claim. */
+function bestPassages(
+  claimVector: readonly number[],
+  evidence: ReadonlyMap<number, Evidence[]>,
+): Map<number, SupportingQuote> {
+  const best = new Map<number, SupportingQuote>();
+  for (const [n, passages] of evidence) {
+    for (const passage of passages) {
+      const support = cosine(claimVector, passage.vector);
+      if (support > (best.get(n)?.support ?? Number.NEGATIVE_INFINITY))
+        best.set(n, { text: passage.text, start: passage.start, end: passage.end, support });
+    }
+  }
+  return best;
+}
+
+/** Each cited source's passage printing an input of the calculation, as its quote. */
+function calculationQuotes(
+  calculation: Calculation,
+  evidence: ReadonlyMap<number, Evidence[]>,
+): Array<[number, SupportingQuote]> {
+  const inputs = new Set(calculation.operands.map(Math.abs));
+  return [...evidence.entries()].flatMap(([n, passages]) => {
+    const passage = passages.find((candidate) =>
+      [...printedNumbers(candidate.text)].some((value) => inputs.has(value)),
+    );
+    return passage ? [[n, { text: passage.text, start: passage.start, end: passage.end, support: 0 }]] : [];
+  });
+}
+
+/**
+ * Close in meaning is not enough: each number, date, link, name and clause must be the supporting
+ * sources' own (claim-check.ts). A clause with few of the sources' words may be a paraphrase: it stands
+ * if it is itself as close to one of their passages as a sentence must be.
+ */
+async function checkParts(
+  context: {
+    sources: readonly NumberedSource[];
+    question?: string;
+    facts?: readonly string[];
+    threshold: number;
+    embed: (texts: string[]) => Promise<number[][]>;
+  },
+  sentence: {
+    claim: string;
+    supporting: ReadonlyArray<[number, SupportingQuote]>;
+    evidence: ReadonlyMap<number, Evidence[]>;
+    calculation: Calculation | null;
+  },
+): Promise<string[]> {
+  const supportingSources = new Set(sentence.supporting.map(([n]) => n));
+  const passages = [...sentence.evidence.entries()]
+    .filter(([n]) => supportingSources.has(n))
+    .flatMap(([, list]) => list);
+  const titles = context.sources
+    .filter((source) => supportingSources.has(source.n))
+    .flatMap((source) => [source.result.title, source.result.file, source.result.file.replace(/[_-]+/g, " ")]);
+  const claims = checkClaims({
+    claim: sentence.claim,
+    evidence: passages.map((passage) => passage.text),
+    titles,
+    calculation: sentence.calculation,
+    question: context.question,
+    facts: context.facts,
+  });
+  const unverified = [...claims.unverified];
+  if (claims.uncoveredClauses.length > 0) {
+    const clauseVectors = await context.embed(claims.uncoveredClauses);
+    claims.uncoveredClauses.forEach((clause, index) => {
+      const closest = Math.max(
+        Number.NEGATIVE_INFINITY,
+        ...passages.map((passage) => cosine(clauseVectors[index] ?? [], passage.vector)),
+      );
+      if (closest < context.threshold) unverified.push(`clause "${clause}"`);
+    });
+  }
+  return unverified;
+}
+
 export type SentenceVerifier = {
   /** The verdict on one sentence of the answer (markers included). */
   check(sentence: string): Promise<CheckedSentence>;
@@ -175,36 +254,16 @@ export function createSentenceVerifier(options: {
     const evidence = new Map<number, Evidence[]>();
     for (const source of citedSources) evidence.set(source.n, await evidenceOf(source));
     const [claimVector = []] = await embed([claim]);
-    // The best passage of each cited source, by cosine with the claim.
-    const bestBySource = new Map<number, SupportingQuote>();
-    for (const [n, passages] of evidence) {
-      for (const passage of passages) {
-        const support = cosine(claimVector, passage.vector);
-        if (support > (bestBySource.get(n)?.support ?? Number.NEGATIVE_INFINITY))
-          bestBySource.set(n, { text: passage.text, start: passage.start, end: passage.end, support });
-      }
-    }
+    const bestBySource = bestPassages(claimVector, evidence);
     let supporting = [...bestBySource.entries()].filter(([, quote]) => quote.support >= options.threshold);
     const support = Math.max(Number.NEGATIVE_INFINITY, ...[...bestBySource.values()].map((quote) => quote.support));
     const calculation = checkedCalculation(claim, citedSources, evidence, options.question);
     // A figure worked out from the sources is no sentence of theirs: its arithmetic is checked instead.
-    if (supporting.length === 0 && calculation) {
-      const inputs = new Set(calculation.operands.map(Math.abs));
-      supporting = [...evidence.entries()].flatMap(([n, passages]) => {
-        const passage = passages.find((candidate) =>
-          [...printedNumbers(candidate.text)].some((value) => inputs.has(value)),
-        );
-        return passage
-          ? [
-              [n, { text: passage.text, start: passage.start, end: passage.end, support: 0 }] as [
-                number,
-                SupportingQuote,
-              ],
-            ]
-          : [];
-      });
-    }
-    const unverifiedClaims = supporting.length > 0 ? await checkParts(claim, supporting, evidence, calculation) : [];
+    if (supporting.length === 0 && calculation) supporting = calculationQuotes(calculation, evidence);
+    const unverifiedClaims =
+      supporting.length > 0
+        ? await checkParts({ ...options, embed }, { claim, supporting, evidence, calculation })
+        : [];
     const supported = supporting.length > 0 && unverifiedClaims.length === 0;
     return {
       text: sentence,
@@ -216,44 +275,6 @@ export function createSentenceVerifier(options: {
       kept: supported ? keepMarkers(sentence, new Set(supporting.map(([n]) => n))).trim() : null,
       quotes: supported ? supporting : [],
     };
-  }
-
-  /**
-   * Close in meaning is not enough: each number, date, link, name and clause must be the supporting
-   * sources' own. A clause with few of the sources' words may be a paraphrase: it stands if it is
-   * itself as close to one of their passages as a sentence must be.
-   */
-  async function checkParts(
-    claim: string,
-    supporting: ReadonlyArray<[number, SupportingQuote]>,
-    evidence: ReadonlyMap<number, Evidence[]>,
-    calculation: Calculation | null,
-  ): Promise<string[]> {
-    const supportingSources = new Set(supporting.map(([n]) => n));
-    const passages = [...evidence.entries()].filter(([n]) => supportingSources.has(n)).flatMap(([, list]) => list);
-    const titles = options.sources
-      .filter((source) => supportingSources.has(source.n))
-      .flatMap((source) => [source.result.title, source.result.file, source.result.file.replace(/[_-]+/g, " ")]);
-    const claims = checkClaims({
-      claim,
-      evidence: passages.map((passage) => passage.text),
-      titles,
-      calculation,
-      question: options.question,
-      facts: options.facts,
-    });
-    const unverified = [...claims.unverified];
-    if (claims.uncoveredClauses.length > 0) {
-      const clauseVectors = await embed(claims.uncoveredClauses);
-      claims.uncoveredClauses.forEach((clause, index) => {
-        const closest = Math.max(
-          Number.NEGATIVE_INFINITY,
-          ...passages.map((passage) => cosine(clauseVectors[index] ?? [], passage.vector)),
-        );
-        if (closest < options.threshold) unverified.push(`clause "${clause}"`);
-      });
-    }
-    return unverified;
   }
 
   return { check };

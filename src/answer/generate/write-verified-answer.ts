@@ -22,7 +22,12 @@ import type { Logger } from "../../logger.js";
 import type { AnswerEvent, AnswerVerificationSummary } from "../answer-events.js";
 import type { NumberedSource } from "./generator.js";
 import type { DraftPiece, DraftWriter } from "./llm-generator.js";
-import { type CheckedSentence, createSentenceVerifier, type SupportingQuote } from "./sentence-verifier.js";
+import {
+  type CheckedSentence,
+  createSentenceVerifier,
+  type SentenceVerifier,
+  type SupportingQuote,
+} from "./sentence-verifier.js";
 import { type AnswerPiece, DEFAULT_SUPPORT_THRESHOLD, REFUSAL, splitAnswer } from "./verify-answer.js";
 
 export const LLM_UNAVAILABLE_NOTE = "(the language model is unavailable; showing the best passages)";
@@ -134,6 +139,39 @@ function completePieces(draft: string, ended: boolean): AnswerPiece[] {
 const ENDS_SENTENCE = /\n\s*$|(?:\[\d{1,3}\]\s?[.!?]["”]?|[.!?]["”]?(?:\s?\[\d{1,3}\])+)[ \t]+$/u;
 
 /**
+ * The verdict on one complete sentence, or null for a lead-in, which decides nothing: a short one
+ * ("Here is what I found:"), or any uncited one ending in a colon ("To qualify, you must have all of the
+ * following:") — its items decide. A sentence written without a marker is held to every source the
+ * model was shown, keeping those that support it. A check that cannot run passes nothing.
+ */
+async function checkSentence(
+  verifier: SentenceVerifier,
+  piece: AnswerPiece,
+  shownSources: readonly number[],
+  context: { signal: AbortSignal | undefined; logger: Logger },
+): Promise<{ checked: CheckedSentence; failedToCheck: boolean } | null> {
+  let checked: CheckedSentence;
+  let failedToCheck = false;
+  try {
+    checked = await verifier.check(piece.text);
+    if (checked.kind === "lead-in" || (checked.cited.length === 0 && /:\s*$/.test(piece.text))) return null;
+    if (checked.cited.length === 0 && !REFUSAL.test(piece.text) && !/\[\d{1,3}\]/.test(piece.text))
+      checked = await verifier.check(withMarkers(piece.text, shownSources));
+  } catch (error) {
+    if (context.signal?.aborted) throw error;
+    context.logger.warn({ err: toFolioError(error, "verification_failed") }, "a sentence could not be checked");
+    checked = { text: piece.text, cited: [], kind: "claim", support: null, supported: false, kept: null, quotes: [] };
+    failedToCheck = true;
+  }
+  // Document text: debug only (what was checked and why it failed, for reading a run by hand).
+  context.logger.debug(
+    { sentence: piece.text, kept: checked.kept, unverified: checked.unverifiedClaims ?? [], support: checked.support },
+    "sentence checked",
+  );
+  return { checked, failedToCheck };
+}
+
+/**
  * Markdown links copied from a source ("[leave year](https://www.opm.gov/…)") shown as their words only,
  * once the sentence, link included, has passed the check: a reply's links are Folio's own.
  */
@@ -187,35 +225,12 @@ export async function* writeVerifiedAnswer(options: {
   async function* take(piece: AnswerPiece): AsyncGenerator<AnswerEvent, void> {
     if (verifier === null) return;
     const checkStart = performance.now();
-    let checked: CheckedSentence;
-    try {
-      checked = await verifier.check(piece.text);
-      // A lead-in ("To qualify, you must have all of the following:") introduces what comes next: it is
-      // not shown, and it does not decide whether the model's answer stands — its items do.
-      if (checked.kind === "lead-in" || (checked.cited.length === 0 && /:\s*$/.test(piece.text))) return;
-      if (checked.cited.length === 0 && !REFUSAL.test(piece.text) && !/\[\d{1,3}\]/.test(piece.text)) {
-        // Written without a marker: held to every source the model was shown, keeping those that support it.
-        checked = await verifier.check(withMarkers(piece.text, shownSources));
-      }
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      // A check that cannot run passes nothing: the reader's answer stands.
-      logger.warn({ err: toFolioError(error, "verification_failed") }, "a sentence could not be checked");
-      checked = { text: piece.text, cited: [], kind: "claim", support: null, supported: false, kept: null, quotes: [] };
-      if (firstClaim === "pending") summary.outcome = "unchecked";
-    }
-    const refusal = checked.cited.length === 0 && REFUSAL.test(piece.text);
+    const result = await checkSentence(verifier, piece, shownSources, { signal, logger });
     summary.latencyMs += Math.round(performance.now() - checkStart);
-    // Document text: debug only (what was checked and why it failed, for reading a run by hand).
-    logger.debug(
-      {
-        sentence: piece.text,
-        kept: checked.kept,
-        unverified: checked.unverifiedClaims ?? [],
-        support: checked.support,
-      },
-      "sentence checked",
-    );
+    if (result === null) return;
+    const { checked } = result;
+    if (result.failedToCheck && firstClaim === "pending") summary.outcome = "unchecked";
+    const refusal = checked.cited.length === 0 && REFUSAL.test(piece.text);
     if (checked.cited.length > 0) summary.citedSentences += 1;
     if (!checked.supported || checked.kept === null) {
       summary.unsupportedSentences += 1;
