@@ -94,7 +94,8 @@ function cosine(left: readonly number[], right: readonly number[]): number {
   return sum;
 }
 
-type Evidence = ShownPassage & { vector: number[] };
+/** A passage as evidence; `fact`: a checked fact the model was given, citing this source. */
+type Evidence = ShownPassage & { vector: number[]; fact?: boolean };
 
 /** A source's passages as evidence: those shown to the model, or all of them, less sentences addressing it. */
 function passagesOf(source: NumberedSource, shown: readonly ShownPassage[] | undefined): ShownPassage[] {
@@ -119,18 +120,28 @@ function checkedCalculation(
   return calculation && checkCalculation(calculation, texts) ? calculation : null;
 }
 
-/** The best passage of each cited source, by cosine with the claim. */
+/**
+ * The best passage of each cited source, by cosine with the claim. A checked fact citing the source
+ * may give the support, but the quote is always the source's own passage (a fact has no place on a page).
+ */
 function bestPassages(
   claimVector: readonly number[],
   evidence: ReadonlyMap<number, Evidence[]>,
 ): Map<number, SupportingQuote> {
   const best = new Map<number, SupportingQuote>();
   for (const [n, passages] of evidence) {
+    let support = Number.NEGATIVE_INFINITY;
+    let quote: Evidence | undefined;
+    let quoteSupport = Number.NEGATIVE_INFINITY;
     for (const passage of passages) {
-      const support = cosine(claimVector, passage.vector);
-      if (support > (best.get(n)?.support ?? Number.NEGATIVE_INFINITY))
-        best.set(n, { text: passage.text, start: passage.start, end: passage.end, support });
+      const similarity = cosine(claimVector, passage.vector);
+      support = Math.max(support, similarity);
+      if (!passage.fact && similarity > quoteSupport) {
+        quote = passage;
+        quoteSupport = similarity;
+      }
     }
+    if (quote) best.set(n, { text: quote.text, start: quote.start, end: quote.end, support });
   }
   return best;
 }
@@ -142,8 +153,8 @@ function calculationQuotes(
 ): Array<[number, SupportingQuote]> {
   const inputs = new Set(calculation.operands.map(Math.abs));
   return [...evidence.entries()].flatMap(([n, passages]) => {
-    const passage = passages.find((candidate) =>
-      [...printedNumbers(candidate.text)].some((value) => inputs.has(value)),
+    const passage = passages.find(
+      (candidate) => !candidate.fact && [...printedNumbers(candidate.text)].some((value) => inputs.has(value)),
     );
     return passage ? [[n, { text: passage.text, start: passage.start, end: passage.end, support: 0 }]] : [];
   });
@@ -220,15 +231,26 @@ export function createSentenceVerifier(options: {
   const embedded = new Map<number, Promise<Evidence[]>>();
   const embed = (texts: string[]) => embedder.embedPassages(texts, { signal, priority: "interactive" });
 
+  // A checked fact ("Rent and other deposits for 2018 were $5,687 thousand [1].") is evidence of the
+  // sources it cites: the model restating it states what was checked.
+  const factsOf = (n: number): ShownPassage[] =>
+    (options.facts ?? [])
+      .filter((fact) => citedNumbers(fact, new Set([n])).length > 0)
+      .map((fact) => ({ text: claimText(fact), start: -1, end: -1 }));
   const evidenceOf = (source: NumberedSource): Promise<Evidence[]> => {
     let evidence = embedded.get(source.n);
     if (!evidence) {
       const passages = passagesOf(source, options.shown?.get(source.n));
+      const all = [...passages, ...factsOf(source.n)];
       evidence =
-        passages.length === 0
+        all.length === 0
           ? Promise.resolve([])
-          : embed(passages.map((passage) => passage.text)).then((vectors) =>
-              passages.map((passage, index) => ({ ...passage, vector: vectors[index] ?? [] })),
+          : embed(all.map((passage) => passage.text)).then((vectors) =>
+              all.map((passage, index) => ({
+                ...passage,
+                vector: vectors[index] ?? [],
+                ...(index >= passages.length ? { fact: true } : {}),
+              })),
             );
       embedded.set(source.n, evidence);
     }

@@ -49,9 +49,10 @@ export const DEFAULT_SUPPORT_THRESHOLD = 0.8;
 /**
  * Sentence ends, with a marker written after the full stop kept with its sentence ("Claim. [1]"); a
  * closing quote ends a sentence only after a full stop inside it (`falls under the "Fewer than 3
- * years" category` is one sentence).
+ * years" category` is one sentence), and an abbreviation's full stop ends none ("the U.S. Tax Act").
  */
-const SENTENCE_BREAK = /(\n+|(?<=[.!?][”"]?(?:\s?\[\d{1,3}\])*)\s+(?!\[\d+\]))/;
+const SENTENCE_BREAK =
+  /(\n+|(?<=[.!?][”"]?(?:\s?\[\d{1,3}\])*)(?<!\b(?:[A-Z]|e\.g|i\.e|etc|vs|approx|Inc|Corp|Ltd|Co|No|Nos|Mr|Mrs|Ms|Dr|St|Jr|Sr|Fig)\.)\s+(?!\[\d+\]))/;
 /**
  * "The sources do not say.", "I could not find this in the sources", "There is no information about
  * it.", "Not in the documents." — said of the sources or of the model itself, not of the subject ("the
