@@ -1,8 +1,10 @@
 /**
  * The forms a model writes checkable parts in (issue #40): numbers in words (with their scale and
- * unit), codes, defanged links; and the sentence that only repeats what the answer already shows.
+ * unit), codes, defanged links; the sentence that only repeats what the answer already shows; and the
+ * sentence that is not about the question.
  */
 import { describe, expect, it } from "vitest";
+import { addressesQuestion } from "../../src/answer/generate/addresses-question.js";
 import { findCodes, findNumbers } from "../../src/answer/generate/claim-extraction.js";
 import { findDefangedLinks, refangLink } from "../../src/answer/generate/defanged-links.js";
 import { repeatsShownText } from "../../src/answer/generate/repeated-statement.js";
@@ -80,5 +82,16 @@ describe("a sentence that repeats what is shown", () => {
     expect(repeatsShownText("After 15 years you earn 8 hours per pay period [1].", shown)).toBe(false);
     expect(repeatsShownText("Leave requests go through your supervisor in the HR system [1].", shown)).toBe(false);
     expect(repeatsShownText("You earn 4 hours of annual leave per pay period [1].", "")).toBe(false);
+  });
+});
+
+describe("a sentence about the question", () => {
+  it("shares one of the question's content words, question words aside", () => {
+    const question = "How much vacation time do I earn per pay period?";
+    expect(addressesQuestion("You earn 4 hours of annual leave per pay period [1].", question)).toBe(true);
+    expect(
+      addressesQuestion("You'll receive your first paycheck about three weeks after your start date [1].", question),
+    ).toBe(false);
+    expect(addressesQuestion("Once you pass 15 years, you earn 8 hours [1].", "And once I pass 15 years?")).toBe(true);
   });
 });

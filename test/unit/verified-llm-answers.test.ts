@@ -196,6 +196,15 @@ describe("answers written by a language model", () => {
     expect(answer.verification).toMatchObject({ outcome: "unsupported", citedSentences: 1, supportedSentences: 0 });
   });
 
+  it("lets the reader's answer stand when the first sentence is true but about something else", async () => {
+    const { answer } = await ask(
+      scriptedModel(["Claims are due by the end of January [1]. Yoga classes are covered [1]."]),
+      "Are yoga classes covered by PerksPlus?",
+    );
+    expect(answer.verification).toMatchObject({ outcome: "unsupported", supportedSentences: 0 });
+    expect(answer.answer).not.toContain("Claims are due");
+  });
+
   it("answers extractively under the unavailable note when the model fails before writing, streaming that answer", async () => {
     const failure = new FolioError("llm_unavailable", "connection refused", { retryable: true });
     const { deltas, answer } = await ask(

@@ -5,12 +5,14 @@
  * a draft is unchecked text a document may have steered, so not even for the seconds before a check.
  *
  * The prompt asks for the answer first, so the first sentence that makes a claim decides: when it
- * fails the check the model's answer is dropped (generation stops there) and the reader's own answer
- * stands (the caller writes it); when it passes, it and every later sentence that passes are the
+ * fails the check, or passes it but shares no content word with the question (a true sentence about
+ * something else, addresses-question.ts), the model's answer is dropped (generation stops there) and
+ * the reader's own answer stands (the caller writes it); when it passes, it and every later sentence that passes are the
  * answer, and later ones that fail are left out. A draft that cites nothing and says the sources do
  * not hold the answer is a refusal. A sentence written without a marker is checked against every
  * source the model was shown and keeps the markers of those that support it. A sentence that only
- * repeats what the answer already shows (the direct answer the caller put first) is not shown again.
+ * repeats what the answer already shows (the direct answer the caller put first) is not shown again,
+ * and decides nothing.
  *
  * When the model is unreachable, busy past its line, times out or fails before a sentence is shown,
  * the outcome says so and the caller answers without it. While the model is busy the asker is told
@@ -20,6 +22,7 @@ import type { Embedder } from "../../embedding/embedder.js";
 import { toFolioError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { AnswerEvent, AnswerVerificationSummary } from "../answer-events.js";
+import { addressesQuestion } from "./addresses-question.js";
 import type { NumberedSource } from "./generator.js";
 import type { DraftPiece, DraftWriter } from "./llm-generator.js";
 import {
@@ -242,12 +245,24 @@ export async function* writeVerifiedAnswer(options: {
       }
       return;
     }
+    const kept = withoutLinkSyntax(checked.kept);
+    // Saying again what is shown (the direct answer) is not shown, and decides nothing: the next does.
+    if (options.repeats?.(kept)) {
+      summary.supportedSentences += 1;
+      return;
+    }
+    // A true sentence about something else does not open an answer (addresses-question.ts).
+    if (firstClaim === "pending" && !addressesQuestion(kept, question)) {
+      summary.unsupportedSentences += 1;
+      firstClaim = "failed";
+      stopped = true;
+      logger.debug({ sentence: kept }, "checked, but not about the question");
+      return;
+    }
     summary.supportedSentences += 1;
     if (firstClaim === "pending") firstClaim = "passed";
     for (const [n, quote] of checked.quotes)
       if (quote.support > (quotes.get(n)?.support ?? Number.NEGATIVE_INFINITY)) quotes.set(n, quote);
-    const kept = withoutLinkSyntax(checked.kept);
-    if (options.repeats?.(kept)) return;
     const separator = shown === "" ? (options.separator ?? "") : /\n/.test(piece.separator) ? "\n" : " ";
     const delta = `${separator}${kept}`;
     shown += delta;
