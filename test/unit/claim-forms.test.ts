@@ -87,11 +87,15 @@ describe("a sentence that repeats what is shown", () => {
 
 describe("a sentence about the question", () => {
   it("shares one of the question's content words, question words aside", () => {
-    const question = "How much vacation time do I earn per pay period?";
+    const question = "How much vacation time do I earn per pay period? I've been a fed for about 2 years.";
     expect(addressesQuestion("You earn 4 hours of annual leave per pay period [1].", question)).toBe(true);
     expect(
       addressesQuestion("You'll receive your first paycheck about three weeks after your start date [1].", question),
     ).toBe(false);
     expect(addressesQuestion("Once you pass 15 years, you earn 8 hours [1].", "And once I pass 15 years?")).toBe(true);
+    // A question of framing words alone cannot be judged by its words.
+    expect(
+      addressesQuestion("You can space the leave out over a year [1].", "Do I have to take it all in one go?"),
+    ).toBe(true);
   });
 });

@@ -63,7 +63,7 @@ const RESTATED_SHARE = 0.5;
  * Words that carry no claim: function words the analyzer keeps, and the ones answers frame claims
  * with ("according to the document", "specifically", "also").
  */
-const FRAMING_TERMS = new Set(
+export const FRAMING_TERMS: ReadonlySet<string> = new Set(
   analyzeText(
     "can could may might must shall should would will also up all any each every has have had do does did been being its which who whom whose what when where while how than so very more most less other same only just about over under per from after before including include includes out off both either neither nor you your we our us he she his her them i me my here yes there those according document documents source sources state states stated mention mentions mentioned based information provided specifically however note notes additionally following follow follows says say said given within well",
   ),
