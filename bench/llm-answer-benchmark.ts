@@ -23,6 +23,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
@@ -78,6 +79,8 @@ type Record_ = {
   sentences: Array<{ sentence: string; kept: string | null; unverified: string[]; support: number | null }>;
   draft: string | null;
   right?: boolean;
+  /** The machine's 1-minute load average when the answer was done (this box is shared). */
+  load?: number;
 };
 
 const records: Record_[] = [];
@@ -143,6 +146,7 @@ const recorder = {
       yield event;
     }
     record.totalMs = Math.round(performance.now() - started);
+    record.load = Math.round((os.loadavg()[0] ?? 0) * 10) / 10;
     // Each answer as it is done, so a run stopped halfway can still be read.
     await appendFile(`${out}.partial.jsonl`, `${JSON.stringify(record)}\n`);
     progress(`${records.length}: ${Math.round(record.totalMs / 1000)} s, ${record.verification?.outcome ?? "reader"}`);
@@ -184,6 +188,7 @@ const summary = {
   timeToFirstSentenceMs: latency((record) => record.verification?.timeToFirstSentenceMs),
   modelTotalMs: latency((record) => record.verification?.totalMs),
   answerTotalMs: summarizeLatency(records.map((record) => record.totalMs)),
+  loadAverage: summarizeLatency(records.map((record) => record.load ?? 0)),
 };
 await writeFile(`${out}.json`, `${JSON.stringify(summary, null, 2)}\n`);
 await writeFile(`${out}.jsonl`, `${records.map((record) => JSON.stringify(record)).join("\n")}\n`);
