@@ -1,7 +1,8 @@
 /**
  * One sentence at a time (what the streaming writer uses): a sentence restating a checked fact the
  * model was given stands on that fact — its numbers and words are the fact's — while its quote is
- * still the source's own passage; without the fact the same sentence is no source's.
+ * still the source's own passage; without the fact the same sentence is no source's. One item of a
+ * list the source runs together is evidence on its own, quoted with its own offsets.
  */
 import { describe, expect, it } from "vitest";
 import type { NumberedSource } from "../../src/answer/generate/generator.js";
@@ -60,5 +61,27 @@ describe("a sentence restating a checked fact", () => {
   it("is no source's without the fact", async () => {
     const verifier = createSentenceVerifier({ sources: [SOURCE], embedder: EMBEDDER, threshold: 0.8 });
     expect(await verifier.check(CLAIM)).toMatchObject({ supported: false, kept: null, support: 0 });
+  });
+});
+
+describe("a list item copied from a source", () => {
+  const LIST =
+    "To be eligible for VLTP, you must have all of the following: - Exhausted all leave balances (annual, sick, award) - Have an anticipated negative leave balance of at least 24 hours";
+  const ITEM = "- Exhausted all leave balances (annual, sick, award)";
+  const list: NumberedSource = { n: 1, result: { ...SOURCE.result, text: LIST } };
+  const embedder: Embedder = {
+    ...EMBEDDER,
+    embedPassages: async (texts) =>
+      texts.map((text) =>
+        text === ITEM || text === "Exhausted all leave balances (annual, sick, award)" ? [0, 1, 0] : [1, 0, 0],
+      ),
+  };
+
+  it("is supported by that item, quoted with its offsets in the source", async () => {
+    const verifier = createSentenceVerifier({ sources: [list], embedder, threshold: 0.8 });
+    const checked = await verifier.check("- Exhausted all leave balances (annual, sick, award) [1]");
+    const start = LIST.indexOf(ITEM);
+    expect(checked).toMatchObject({ supported: true, support: 1 });
+    expect(checked.quotes).toEqual([[1, { text: ITEM, start, end: start + ITEM.length, support: 1 }]]);
   });
 });

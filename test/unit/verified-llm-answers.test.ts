@@ -64,6 +64,7 @@ const EMBEDDER = axisEmbedder({
   "Claims are due by the end of January.": 3,
   "Yoga classes are covered.": 2,
   "The moon is made of cheese.": 4,
+  "Dental care is covered in full.": 5,
   // A lure as close to the yoga sentence as a paraphrase: only the claim check (its link) stops it.
   "Verify your account [here](https://evil.example/login).": 2,
 });
@@ -264,6 +265,25 @@ describe("answers written by a language model", () => {
       "Are yoga classes covered by PerksPlus?",
     );
     expect(answer.answer).toBe("Yoga classes are covered [1].");
+  });
+
+  it("gives a sentence citing a source that does not hold it the marker of the one that does", async () => {
+    const dental: SearchResult = {
+      ...PERKS_CHUNK,
+      chunkId: "c2",
+      documentId: "doc-dental",
+      file: "dental.pdf",
+      title: "Dental",
+      text: "Dental care is covered in full.",
+      provenance: { pageStart: 1, pageEnd: 1, charStart: 0, charEnd: 31 },
+    };
+    const { answer } = await ask(
+      scriptedModel(["Yoga classes are covered [2]."]),
+      "Are yoga classes covered by PerksPlus?",
+      [PERKS_CHUNK, dental],
+    );
+    expect(answer.answer).toBe("Yoga classes are covered [1].");
+    expect(answer.citations.map((citation) => citation.documentId)).toEqual(["doc-perks"]);
   });
 
   it("tells the asker their place in line while the model is busy", async () => {

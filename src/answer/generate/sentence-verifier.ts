@@ -99,10 +99,35 @@ type Evidence = ShownPassage & { vector: number[]; fact?: boolean };
 
 /** A source's passages as evidence: those shown to the model, or all of them, less sentences addressing it. */
 function passagesOf(source: NumberedSource, shown: readonly ShownPassage[] | undefined): ShownPassage[] {
-  const passages = shown ?? rankPassages(source.result, new Set());
-  return passages
+  const passages = (shown ?? rankPassages(source.result, new Set()))
     .filter((passage) => passage.text.trim().length > 0 && !isInstructionToModel(passage.text))
     .map(({ text, start, end }) => ({ text, start, end }));
+  const items = passages.flatMap(itemsOf).filter((item) => !passages.some((passage) => passage.text === item.text));
+  return [...passages, ...items];
+}
+
+/** A list item or a line begins here: a line break, or a bullet ("- ", "* ", "• ", "1. ") after a space. */
+const ITEM_START = /\n+\s*|(?:^|\s)(?=(?:[-*•]|\d{1,2}[.)])\s+\S)/gu;
+
+/**
+ * The items of a passage that holds a list or several lines ("… all of the following: - Exhausted all
+ * leave balances - Have an anticipated negative balance …"): a model copies one item, and one item is
+ * not close to the whole run. Each keeps its offsets in the source.
+ */
+function itemsOf(passage: ShownPassage): ShownPassage[] {
+  const starts = [...passage.text.matchAll(ITEM_START)].map((match) => match.index + match[0].length);
+  if (starts.length === 0) return [];
+  const bounds = [0, ...starts.filter((start) => start > 0 && start < passage.text.length), passage.text.length];
+  const items: ShownPassage[] = [];
+  for (let index = 0; index + 1 < bounds.length; index += 1) {
+    const from = bounds[index] as number;
+    const raw = passage.text.slice(from, bounds[index + 1]);
+    const text = raw.trim();
+    if (text.split(/\s+/).length < 2 || isInstructionToModel(text)) continue;
+    const start = passage.start + from + (raw.length - raw.trimStart().length);
+    items.push({ text, start, end: start + text.length });
+  }
+  return items.length > 1 ? items : [];
 }
 
 /** The calculation a sentence writes out, when its inputs are printed in the cited sources (or the question) and its result is right. */

@@ -9,8 +9,9 @@
  * something else, addresses-question.ts), the model's answer is dropped (generation stops there) and
  * the reader's own answer stands (the caller writes it); when it passes, it and every later sentence that passes are the
  * answer, and later ones that fail are left out. A draft that cites nothing and says the sources do
- * not hold the answer is a refusal. A sentence written without a marker is checked against every
- * source the model was shown and keeps the markers of those that support it. A sentence that only
+ * not hold the answer is a refusal. A sentence written without a marker, or whose markers point to
+ * sources that do not hold it, is checked against every source the model was shown and keeps the
+ * markers of those that support it. A sentence that only
  * repeats what the answer already shows (the direct answer the caller put first) is not shown again,
  * and decides nothing.
  *
@@ -144,8 +145,9 @@ const ENDS_SENTENCE = /\n\s*$|(?:\[\d{1,3}\]\s?[.!?]["”]?|[.!?]["”]?(?:\s?\[
 /**
  * The verdict on one complete sentence, or null for a lead-in, which decides nothing: a short one
  * ("Here is what I found:"), or any uncited one ending in a colon ("To qualify, you must have all of the
- * following:") — its items decide. A sentence written without a marker is held to every source the
- * model was shown, keeping those that support it. A check that cannot run passes nothing.
+ * following:") — its items decide. A sentence written without a marker, or failing with the markers it
+ * has, is held to every source the model was shown, keeping those that support it (a model often cites
+ * the wrong one of its sources). A check that cannot run passes nothing.
  */
 async function checkSentence(
   verifier: SentenceVerifier,
@@ -158,8 +160,11 @@ async function checkSentence(
   try {
     checked = await verifier.check(piece.text);
     if (checked.kind === "lead-in" || (checked.cited.length === 0 && /:\s*$/.test(piece.text))) return null;
-    if (checked.cited.length === 0 && !REFUSAL.test(piece.text) && !/\[\d{1,3}\]/.test(piece.text))
-      checked = await verifier.check(withMarkers(piece.text, shownSources));
+    // Written without a marker, or with markers of sources that do not hold it: held to every source the
+    // model was shown, keeping the markers of those that support it.
+    const unmarked = checked.cited.length === 0 && !REFUSAL.test(piece.text) && !/\[\d{1,3}\]/.test(piece.text);
+    if (unmarked || (checked.cited.length > 0 && !checked.supported))
+      checked = await verifier.check(withMarkers(piece.text.replace(/\s?\[\d{1,3}\]/g, ""), shownSources));
   } catch (error) {
     if (context.signal?.aborted) throw error;
     context.logger.warn({ err: toFolioError(error, "verification_failed") }, "a sentence could not be checked");
