@@ -4,8 +4,9 @@
  * the check's verdict (shown, or the parts that failed), and the answer shown. With a second run of the
  * same set without the model, the reader's answer is printed beside it.
  *
- *   npx tsx bench/read-model-answers.ts /tmp/hb-model.jsonl [/tmp/hb-reader.jsonl] [--asked]
- *   (--asked: only questions the model was asked)
+ *   npx tsx bench/read-model-answers.ts /tmp/hb-model.jsonl [/tmp/hb-reader.jsonl] [--asked|--worse|--better]
+ *   (--asked: only questions the model was asked; --worse / --better: only those the evaluation counts
+ *   wrong with the model and right without it, or the other way round)
  */
 import { readFile } from "node:fs/promises";
 
@@ -21,6 +22,8 @@ type Line = {
 
 const args = process.argv.slice(2);
 const onlyAsked = args.includes("--asked");
+const onlyWorse = args.includes("--worse");
+const onlyBetter = args.includes("--better");
 const [modelRun, readerRun] = args.filter((arg) => !arg.startsWith("--"));
 if (!modelRun)
   throw new Error("usage: tsx bench/read-model-answers.ts <model run.jsonl> [<reader run.jsonl>] [--asked]");
@@ -37,6 +40,8 @@ const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 model.forEach((line, index) => {
   if (onlyAsked && line.draft === null) return;
   const other = reader[index]?.question === line.question ? reader[index] : undefined;
+  if (onlyWorse && !(other?.right === true && line.right === false)) return;
+  if (onlyBetter && !(other?.right === false && line.right === true)) return;
   const verdict = line.right === undefined ? "" : line.right ? "RIGHT" : "WRONG";
   process.stdout.write(
     `\n#${index + 1} ${verdict} ${line.verification?.outcome ?? "reader only"} — ${line.question}\n`,
