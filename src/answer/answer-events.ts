@@ -81,10 +81,10 @@ export type Answer = {
 };
 
 /**
- * "queued": the language model is busy and the question waits in line. "checking": the model's draft is
- * being verified against the sources (nothing of it is shown before).
+ * "queued": the language model is busy and the question waits in line. "writing": the answer is being
+ * written; with a language model, each of its sentences follows as a delta once it passes the check.
  */
-export type AnswerStatus = "rewriting" | "searching" | "reading" | "writing" | "queued" | "checking";
+export type AnswerStatus = "rewriting" | "searching" | "reading" | "writing" | "queued";
 
 export type AnswerEvent =
   | { type: "status"; status: AnswerStatus; message: string }
