@@ -48,7 +48,15 @@ export type AnswerVerificationSummary = {
   supportedSentences: number;
   /** Draft claims that failed: cited but unsupported, or not cited at all. */
   unsupportedSentences: number;
+  /** Time spent checking sentences (embedding them and their sources, the claim check). */
   latencyMs: number;
+  /** Tokens of the prompt the model read (system rules, sources, checked facts, question). */
+  promptTokens?: number;
+  /** From asking the model to its first token, and to the first sentence shown after its check. */
+  timeToFirstTokenMs?: number;
+  timeToFirstSentenceMs?: number;
+  /** From asking the model to its last sentence checked. */
+  totalMs?: number;
 };
 
 /**
@@ -83,10 +91,10 @@ export type Answer = {
 };
 
 /**
- * "queued": the language model is busy and the question waits in line. "checking": the model's draft is
- * being verified against the sources (nothing of it is shown before).
+ * "queued": the language model is busy and the question waits in line. "writing": the answer is being
+ * written; with a language model, each of its sentences follows as a delta once it passes the check.
  */
-export type AnswerStatus = "rewriting" | "searching" | "reading" | "writing" | "queued" | "checking";
+export type AnswerStatus = "rewriting" | "searching" | "reading" | "writing" | "queued";
 
 export type AnswerEvent =
   | { type: "status"; status: AnswerStatus; message: string }

@@ -1,9 +1,11 @@
 /**
  * The one call every adapter uses to answer: rewrite a follow-up into a standalone query, search the
  * asker's spaces, decide whether anything is relevant enough, stream the generator's text, and turn
- * its [n] markers into page-exact citations with signed links. With a language model, its draft is
- * verified against the sources and `done` carries the answer that stands (write-verified-answer.ts);
- * source sentences that address the model are blanked before any generator reads them. Emits AnswerEvents; errors become one
+ * its [n] markers into page-exact citations with signed links. With a language model, it is asked
+ * whenever the sources are plausibly about the question, and each sentence it writes is shown once it
+ * passes the check against the sources; when its answer does not stand, the reader's does
+ * (write-verified-answer.ts). Source sentences that address the model are blanked before any generator
+ * reads them. Emits AnswerEvents; errors become one
  * `error` event with a safe message and the request id (details go to the log), and a fired abort
  * signal ends the stream with one `aborted` error event instead of a `done`.
  */
@@ -26,6 +28,8 @@ import {
 import type { DirectAnswer } from "./compose/direct-answer.js";
 import { coverNames, createDocumentFactsIndex, type DocumentFactsIndex } from "./evidence/evidence-coverage.js";
 import { missingNamesCaveat } from "./evidence/figure-evidence.js";
+import { assessRelevance } from "./evidence/no-context.js";
+import { isPlausiblyAbout } from "./evidence/plausibly-about.js";
 import { proseEvidence } from "./evidence/prose-evidence.js";
 import { contentTerms } from "./evidence/sentence-scoring.js";
 import type { LabelMeaning } from "./evidence/tables/label-meaning.js";
@@ -33,11 +37,11 @@ import type { PassageMeaning } from "./evidence/window-meaning.js";
 import type { TermFrequencies } from "./evidence/window-scoring.js";
 import type { AnswerGenerator, NumberedSource } from "./generate/generator.js";
 import { guardSources } from "./generate/instruction-guard.js";
+import { repeatsShownText } from "./generate/repeated-statement.js";
 import {
   LLM_UNAVAILABLE_NOTE,
   type LlmAnswering,
-  UNVERIFIED_NOTE,
-  type WrittenAnswer,
+  type ModelAnswer,
   writeVerifiedAnswer,
 } from "./generate/write-verified-answer.js";
 import { analyzeQuestion, namesInTitles, type QuestionAnalysis } from "./question/question-analysis.js";
@@ -91,36 +95,39 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AnswerAborted();
 }
 
+/** What the model wrote (write-verified-answer.ts), and the checked text shown before it. */
+type WrittenByModel = ModelAnswer & { lead: string };
+
 /**
- * The language model's verified answer; the figure, definition or list found in code leads its text: it
- * is built from cited evidence only, so it needs no second check.
+ * The language model writes the answer (write-verified-answer.ts): given the facts the code worked out
+ * as checked statements with their [n], and shown sentence by sentence as each passes the check. The
+ * lead (a caveat, the direct answer) is shown first: it is built from cited evidence only, so it needs
+ * no check, and a model sentence that only repeats it is not shown again. `text` is the lead and the
+ * model's sentences when the model's answer stands (outcome "verified"); otherwise the caller writes
+ * the reader's answer after the lead already shown.
  */
 async function* writeWithModel(options: {
   asked: string;
   sources: NumberedSource[];
   signal: AbortSignal | undefined;
   llm: LlmAnswering;
-  fallback: AnswerGenerator;
   logger: Logger;
-  directAnswer: DirectAnswer | null;
-}): AsyncGenerator<AnswerEvent, Omit<WrittenAnswer, "quotes"> & { quotes: ReadonlyMap<number, QuotedPassage> }> {
-  const { directAnswer } = options;
+  lead: string;
+  checkedFacts: string[];
+}): AsyncGenerator<AnswerEvent, WrittenByModel> {
+  const { lead } = options;
+  if (lead !== "") yield { type: "delta", text: lead };
   const written = yield* writeVerifiedAnswer({
     question: options.asked,
     sources: options.sources,
+    facts: options.checkedFacts,
     signal: options.signal,
     llm: options.llm,
-    fallback: options.fallback,
     logger: options.logger,
+    repeats: (sentence) => repeatsShownText(sentence, lead),
+    separator: lead === "" ? "" : "\n",
   });
-  if (directAnswer === null || written.refusal) return written;
-  // Under the note that says the model's text is not shown, after it: the note explains the quotes.
-  const note = [UNVERIFIED_NOTE, LLM_UNAVAILABLE_NOTE].find((candidate) => written.text.startsWith(candidate));
-  const text =
-    note === undefined
-      ? `${directAnswer.text()}\n${written.text}`
-      : `${note}\n${directAnswer.text()}${written.text.slice(note.length)}`;
-  return { ...written, text, quotes: new Map([...(written.quotes ?? []), ...directAnswer.quotes]) };
+  return { ...written, text: `${lead}${written.text}`, lead };
 }
 
 /**
@@ -135,19 +142,25 @@ async function* writeExtractively(options: {
   caveat: string | undefined;
   directAnswer: DirectAnswer | null;
   furtherSources: Array<{ n: number; claim: string }>;
+  /** Text of the answer already streamed (the lead shown before the model was asked): not streamed again. */
+  shown?: string;
+  /** Said before the quotes (the language model is unavailable). */
+  note?: string | undefined;
 }): AsyncGenerator<
   AnswerEvent,
   { generated: string; supportingQuotes: ReadonlyMap<number, QuotedPassage> | undefined }
 > {
   const { directAnswer, signal, caveat } = options;
-  let generated = "";
-  if (caveat !== undefined) {
-    generated = caveat;
-    yield { type: "delta", text: generated };
-  }
-  if (directAnswer !== null) {
-    generated += directAnswer.text();
-    yield { type: "delta", text: directAnswer.text() };
+  const shown = options.shown ?? "";
+  const lead = `${caveat ?? ""}${directAnswer?.text() ?? ""}`;
+  // The note opens an answer none of which is shown yet; after a lead already shown, it follows it.
+  const noteFirst = options.note !== undefined && shown === "";
+  let generated = noteFirst ? [options.note, lead].filter((part) => part !== "").join("\n") : lead;
+  if (generated !== shown) yield { type: "delta", text: generated };
+  if (options.note !== undefined && !noteFirst) {
+    const note = `\n${options.note}`;
+    generated += note;
+    yield { type: "delta", text: note };
   }
   let lines = 0;
   for await (const text of options.generator.generate(options.asked, options.sources, signal)) {
@@ -285,6 +298,11 @@ async function* answerQuestion(
     // A figure for a company the documents do not name would be another company's figure: refused.
     // Asked about anything else, passages that cover the rest of the question are still shown, after
     // saying plainly that the name itself is not in the documents.
+    // With a language model, it is asked whenever the sources are plausibly about the question: a
+    // lower bar than an extractive answer needs, since it can still say the documents do not answer.
+    const plausible =
+      dependencies.llm != null &&
+      (relevant || isPlausiblyAbout(assessRelevance(need, sources.map((source) => source.result))));
     const restIsAnswered = relevant || chosen.proseLikelihood >= chosen.answerable;
     const caveat =
       chosen.missingNames.length > 0 && !["figure", "comparison"].includes(analysis.kind) && restIsAnswered
@@ -293,7 +311,10 @@ async function* answerQuestion(
     const uncovered = caveat === undefined ? chosen.uncovered : null;
     let noContext = uncovered !== null || (!relevant && caveat === undefined);
     let verification: AnswerVerificationSummary | undefined;
-    if (noContext) {
+    const askModel = plausible && uncovered === null && sources.length > 0;
+    // A quoted window is what the model writes from, not a line to put before its answer.
+    const modelFacts = directAnswer === null || chosen.reader === "window" ? [] : [directAnswer.text()];
+    if (noContext && !askModel) {
       answerText = noContextText(sources.length, uncovered);
       yield { type: "delta", text: answerText };
       citations = await closestSources(sources, query);
@@ -306,22 +327,33 @@ async function* answerQuestion(
       const generationStart = performance.now();
       let generated = "";
       let supportingQuotes: ReadonlyMap<number, QuotedPassage> | undefined;
-      let refusal = false;
       const furtherSources: Array<{ n: number; claim: string }> = [];
       yield { type: "status", status: "writing", message: "Writing the answer…" };
-      if (dependencies.llm) {
-        const written = yield* writeWithModel({
-          asked,
+      let written: WrittenByModel | null = null;
+      if (askModel && dependencies.llm) {
+        written = yield* writeWithModel({
+          // A follow-up the rewrite left as asked ("And once I pass 15 years?") is read with the question before it.
+          asked:
+            context.history.length === 0 || query === asked
+              ? asked
+              : `${asked} (a follow-up to: "${lastQuestion(context)}")`,
           sources,
           signal,
           llm: dependencies.llm,
-          fallback: dependencies.generator,
           logger,
-          // A quoted window is what the model writes from, not a line to put before its answer.
-          directAnswer: chosen.reader === "window" ? null : directAnswer,
+          lead: `${caveat ?? ""}${modelFacts.join("")}`,
+          checkedFacts: modelFacts,
         });
-        ({ text: generated, quotes: supportingQuotes, refusal, verification } = written);
-      } else {
+        verification = written.verification;
+        // The model saying the documents do not answer stands, unless the reader found a direct answer.
+        if (written.outcome === "refusal" && directAnswer === null) noContext = true;
+      }
+      if (written?.outcome === "verified") {
+        generated = written.text;
+        supportingQuotes = new Map([...written.quotes, ...(directAnswer?.quotes ?? [])]);
+        noContext = false;
+      } else if (!noContext) {
+        // The reader's own answer stands; what the model was shown (the lead) is not shown twice.
         ({ generated, supportingQuotes } = yield* writeExtractively({
           asked,
           sources,
@@ -330,24 +362,31 @@ async function* answerQuestion(
           caveat,
           directAnswer,
           furtherSources,
+          shown: written?.lead ?? "",
+          note: written?.outcome === "unavailable" ? LLM_UNAVAILABLE_NOTE : undefined,
         }));
       }
       throwIfAborted(signal);
       lap("generation", generationStart);
-      ({ answer: answerText, citations } = await buildCitations(
-        generated,
-        sources,
-        pageTexts,
-        dependencies.linkForCitation,
-        supportingQuotes,
-        furtherSources,
-      ));
-      if (refusal) answerText = NO_CONTEXT_ANSWER;
-      // An answer that cites nothing is the generator saying the sources do not hold the answer:
-      // treat it as no-context and show the closest sources, never an unsupported answer.
-      if (citations.length === 0) {
-        noContext = true;
+      if (noContext) {
+        answerText = noContextText(sources.length, uncovered);
+        yield { type: "delta", text: answerText };
         citations = await closestSources(sources, query);
+      } else {
+        ({ answer: answerText, citations } = await buildCitations(
+          generated,
+          sources,
+          pageTexts,
+          dependencies.linkForCitation,
+          supportingQuotes,
+          furtherSources,
+        ));
+        // An answer that cites nothing is the generator saying the sources do not hold the answer:
+        // treat it as no-context and show the closest sources, never an unsupported answer.
+        if (citations.length === 0) {
+          noContext = true;
+          citations = await closestSources(sources, query);
+        }
       }
     }
     throwIfAborted(signal);
@@ -531,6 +570,11 @@ function unlessRepeated(direct: DirectAnswer | null, context: AnswerContext): Di
   // A quoted sentence may hold the new answer beside the old ("… on August 28, 2017, we acquired Whole
   // Foods Market … for $13.2 billion", then "How much did it pay for it?"): only a figure is dropped.
   return direct?.value !== undefined && lastReply !== "" && repeatsReply(direct.text(), lastReply) ? null : direct;
+}
+
+/** The thread's last question before this one. */
+function lastQuestion(context: AnswerContext): string {
+  return context.history.findLast((turn) => turn.role === "user")?.text ?? "";
 }
 
 /** Whether a direct answer's text is the thread's last reply's own first line again (markers aside). */

@@ -43,11 +43,13 @@ export async function assembleAnswering(input: {
     throw error;
   });
   const languageModel = createdModel && observeLanguageModel(createdModel, input.metrics);
-  const llm = await answerWithLanguageModel(languageModel, embedder, logger).catch(async (error) => {
-    await languageModel?.close();
-    await client.close();
-    throw error;
-  });
+  const llm = await answerWithLanguageModel(languageModel, embedder, config.llmSourceTokens, logger).catch(
+    async (error) => {
+      await languageModel?.close();
+      await client.close();
+      throw error;
+    },
+  );
   // Follow-ups are rewritten by the model whenever one is configured (no embedder needed for that).
   const followUpRewriter =
     languageModel && config.llmRewriteTimeoutSeconds > 0
@@ -81,6 +83,7 @@ export async function assembleAnswering(input: {
 async function answerWithLanguageModel(
   model: LanguageModel | null,
   embedder: Embedder | null,
+  sourceTokens: number | null,
   logger: Logger,
 ): Promise<LlmAnswering | null> {
   if (model === null) return null;
@@ -94,7 +97,12 @@ async function answerWithLanguageModel(
   const prompts = await loadAnswerPrompts();
   logger.info({ model: model.name, contextTokens: model.contextTokens }, "answers written by the language model");
   return {
-    generator: createLlmGenerator({ model, prompts, logger: logger.child({ component: "llm-generator" }) }),
+    writer: createLlmGenerator({
+      model,
+      prompts,
+      ...(sourceTokens === null ? {} : { sourceTokens }),
+      logger: logger.child({ component: "llm-generator" }),
+    }),
     embedder,
   };
 }

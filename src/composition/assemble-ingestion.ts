@@ -49,7 +49,10 @@ export async function assembleIngestion(input: {
 }): Promise<AssembledIngestion> {
   const { config, catalog, vectorIndex, embedder, logger } = input;
   const sparseVectors = createSparseVectorMaintainer({ catalog, vectorIndex, bm25: config.bm25, logger });
-  const parseLimits = resolveParseLimits({ maxMemoryMb: config.operations.parseMemoryMb });
+  const parseLimits = resolveParseLimits({
+    maxMemoryMb: config.operations.parseMemoryMb,
+    timeMs: config.operations.parseTimeoutSeconds * 1000,
+  });
   const documentEvents = createDocumentEvents();
   // Background embedding steps aside while an upload is parsed (two cores: the parse is what users wait on).
   const parseActivity = createParseActivity();

@@ -270,6 +270,13 @@ const LANGUAGE_MODEL = {
     help: "questions that may wait for the model; past that askers are told the model is busy",
   }),
   FOLIO_LLM_TIMEOUT_SECONDS: integer({ default: 120, min: 1, max: 3600, help: "generation time per answer" }),
+  FOLIO_LLM_SOURCE_TOKENS: integer({
+    default: null,
+    min: 64,
+    max: 1_000_000,
+    shownDefault: "`640` when the model reads its prompt on a CPU, `3000` otherwise",
+    help: "tokens the numbered sources may take in the model's prompt (the first source up to 40%, each later one up to 20%, each cut to its best passages); on a CPU the prompt's length is most of the wait",
+  }),
   FOLIO_LLM_REWRITE_TIMEOUT_SECONDS: integer({
     default: 8,
     min: 0,
@@ -341,6 +348,12 @@ const SERVER = {
     min: 0,
     max: 3600,
     help: "on SIGTERM, how long answers and uploads in progress may take to finish before the process exits (0 as well)",
+  }),
+  FOLIO_PARSE_TIMEOUT_SECONDS: integer({
+    default: DEFAULT_PARSE_LIMITS.timeMs / 1000,
+    min: 1,
+    max: 86_400,
+    help: "how long one file's parse may take before it is stopped (`parse_timeout`); a long report on a busy machine may need more",
   }),
   FOLIO_PARSE_MEMORY_MB: integer({
     default: DEFAULT_PARSE_LIMITS.maxMemoryMb,

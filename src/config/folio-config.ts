@@ -48,6 +48,8 @@ export type FolioConfig = {
   llmRuntime: LlmRuntimeConfig;
   /** FOLIO_LLM_REWRITE_TIMEOUT_SECONDS: the model's time to make a follow-up standalone; 0: rules only. */
   llmRewriteTimeoutSeconds: number;
+  /** FOLIO_LLM_SOURCE_TOKENS: tokens of sources in the model's prompt; null: by where the prompt is read (llm-generator.ts). */
+  llmSourceTokens: number | null;
   slack: SlackConfig | null;
   teams: TeamsConfig | null;
   port: number;
@@ -101,6 +103,8 @@ export type OperationsConfig = {
    * stops it (`parse_memory_exceeded`); the bound on what an upload costs (docs/security.md).
    */
   parseMemoryMb: number;
+  /** FOLIO_PARSE_TIMEOUT_SECONDS: one file's parse time. */
+  parseTimeoutSeconds: number;
 };
 
 /** Retrieval tuning; see src/retrieval/hybrid-retriever.ts for what each number does. */

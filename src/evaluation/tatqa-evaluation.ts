@@ -143,6 +143,8 @@ export async function runTatqaEvaluation(
     /** Ask only the first N questions (of the types asked). */
     limit?: number;
     types?: readonly TatqaAnswerType[];
+    /** Ask only these questions (by uid), in the dataset's order; the others are skipped. */
+    questionIds?: ReadonlySet<string>;
     runOut?: string;
     onProgress?: (message: string) => void;
     /** The answer path; the core's own by default. */
@@ -159,6 +161,7 @@ export async function runTatqaEvaluation(
     .map((excerpt) => {
       const questions = excerpt.questions
         .filter((question) => types.has(question.answerType))
+        .filter((question) => options.questionIds?.has(question.uid) ?? true)
         .slice(0, Math.max(0, remaining));
       remaining -= questions.length;
       return { ...excerpt, questions };

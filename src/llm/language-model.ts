@@ -37,6 +37,11 @@ export type LanguageModelCapabilities = {
   parallelSequences: number;
   /** True when countTokens uses the model's own tokenizer rather than an estimate. */
   exactTokenCounts: boolean;
+  /**
+   * True when the prompt is read on a CPU: tens of tokens a second, so callers keep prompts short
+   * (fit-sources.ts). Absent or false: a GPU or a server, where a longer prompt costs little.
+   */
+  cpuPrefill?: boolean;
 };
 
 export interface LanguageModel {

@@ -1,7 +1,8 @@
 /**
  * The node-llama-cpp language model on the real SmolLM2-135M GGUF, CPU, one thread: the shared
  * contract, then what only the in-process model does — parallel sequences decoding together, the
- * bounded waiting line, prompts that do not fit, and the start-up log. One model file is loaded for
+ * bounded waiting line, prompts that do not fit, a request after another answering as on a fresh
+ * context (only the shared system rules stay read), and the start-up log. One model file is loaded for
  * the whole file; each test builds its own context (sequences) on it.
  */
 import { existsSync } from "node:fs";
@@ -138,6 +139,27 @@ describe.skipIf(skipReason !== null)("node-llama-cpp language model", () => {
       expect(next.error).toBeNull();
     } finally {
       await model.close();
+    }
+  });
+
+  it("answers a request after another exactly as on a fresh context: only the shared system rules stay read", async () => {
+    const rules = { role: "system" as const, content: "You answer in one short sentence." };
+    const earlier = [rules, { role: "user" as const, content: "My secret word is PELICAN. Name a colour." }];
+    const later = [rules, { role: "user" as const, content: "What was my secret word?" }];
+    const reused = await openContext({ parallel: 1 });
+    const fresh = await openContext({ parallel: 1 });
+    try {
+      const first = await collectStream(reused, earlier, { maxTokens: 12 });
+      expect(first.error).toBeNull();
+      const afterAnother = await collectStream(reused, later, { maxTokens: 24 });
+      const onFresh = await collectStream(fresh, later, { maxTokens: 24 });
+      expect(afterAnother.error).toBeNull();
+      // Greedy decoding: the same prompt on the same rules gives the same text, whatever came before.
+      expect(afterAnother.text).toBe(onFresh.text);
+      expect(afterAnother.text.toUpperCase()).not.toContain("PELICAN");
+    } finally {
+      await reused.close();
+      await fresh.close();
     }
   });
 

@@ -23,12 +23,40 @@ describe("extractClaims", () => {
       ),
     ).toEqual({
       numbers: [
-        { text: "180", value: 180, scale: 1, decimals: 0, percent: false, approximate: false, year: false },
-        { text: "2027", value: 2027, scale: 1, decimals: 0, percent: false, approximate: false, year: true },
-        { text: "4.2 million", value: 4.2, scale: 1e6, decimals: 1, percent: false, approximate: true, year: false },
+        {
+          text: "180",
+          value: 180,
+          scale: 1,
+          decimals: 0,
+          percent: false,
+          approximate: false,
+          year: false,
+          unit: "euro",
+        },
+        {
+          text: "2027",
+          value: 2027,
+          scale: 1,
+          decimals: 0,
+          percent: false,
+          approximate: false,
+          year: true,
+          unit: null,
+        },
+        {
+          text: "4.2 million",
+          value: 4.2,
+          scale: 1e6,
+          decimals: 1,
+          percent: false,
+          approximate: true,
+          year: false,
+          unit: "euro",
+        },
       ],
       dates: [],
       links: [],
+      codes: [],
       names: ["Paris", "Falcon"],
       clauses: [
         "Hotel stays in Paris are reimbursed up to 180 euros per night",
@@ -37,12 +65,13 @@ describe("extractClaims", () => {
     });
   });
 
-  it("reads dates whole, links by shape, and codes as names rather than numbers", () => {
+  it("reads dates whole, links by shape, and codes as codes rather than numbers or names", () => {
     expect(extractClaims("From March 3, 2024 the Q3 form is at evil.ca/login (COVID-19 rules).")).toEqual({
       numbers: [],
       dates: [{ text: "March 3, 2024", month: 3, day: 3, year: 2024 }],
       links: ["evil.ca/login"],
-      names: ["Q3", "COVID"],
+      codes: ["Q3", "COVID-19"],
+      names: [],
       clauses: ["From March 3, 2024 the Q3 form is at evil.ca/login (COVID-19 rules)."],
     });
   });
@@ -103,13 +132,16 @@ describe("checkClaims", () => {
     expect(kept("Net sales grew by $1.1 billion.")).toEqual([]);
     expect(kept("Net sales rose 3.5%.")).toEqual([]);
     expect(kept("Capex was 4.8% of net sales.")).toEqual([]);
-    expect(kept("Capex averaged 1,457 over three years.")).toEqual([]);
-    expect(kept("Capex totalled 4,370 over three years.")).toEqual([]);
+    expect(kept("Capex averaged 1,457 a year.")).toEqual([]);
+    expect(kept("Capex totalled 4,370 in all.")).toEqual([]);
     expect(kept("Net sales were about 1.07 times the prior year's.")).toEqual([]);
     expect(kept("The fiscal year ended on 2018-05-31.")).toEqual([]);
     // Wrong, unnamed, or a computed year: refused.
     expect(kept("Net sales rose 3.7%.")).toEqual(['number "3.7%"']);
-    expect(kept("Capex was 4.8% in 2018.")).toEqual(['number "4.8%"']);
+    expect(kept("Capex was 4.8% in 2018.")).toEqual([
+      'number "4.8%"',
+      'year "2018" (not said of what the sentence says)',
+    ]);
     expect(kept("Net sales were 1,108.")).toEqual(['number "1,108"']);
     expect(kept("The fiscal year ended on June 30, 2018.")).toEqual(['date "June 30, 2018"']);
   });

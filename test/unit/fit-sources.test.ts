@@ -1,7 +1,8 @@
 /**
- * The prompt files and fitting sources into the model's context: the real prompts/ files load with
- * their versions, placeholders fill in one pass, and sources go in best first — whole while they
- * fit, then cut to the sentences nearest the question, then left out — keeping their own numbers.
+ * The prompt files and fitting sources into a budget of tokens: the real prompts/ files load with
+ * their versions, placeholders fill in one pass, and sources go in best first — the first within 40%
+ * of the budget, each later one within 20%, whole when they fit, else cut to a window around their
+ * best passage — keeping their own numbers, with the checked facts after them.
  */
 import { describe, expect, it } from "vitest";
 import { fitSources } from "../../src/answer/generate/fit-sources.js";
@@ -38,10 +39,10 @@ const countWords = (text: string) => text.split(/\s+/).filter((word) => word !==
 describe("prompt templates", () => {
   it("loads the prompt files with their versions, the version line left out of the prompt", async () => {
     const prompts = await loadAnswerPrompts();
-    expect(describePromptVersions(prompts)).toBe("answer-system v2, answer-sources v1, answer-question v1");
-    expect(prompts.system.text.startsWith("You answer questions for a team using only the numbered sources")).toBe(
-      true,
+    expect(describePromptVersions(prompts)).toBe(
+      "answer-system v3, answer-sources v1, answer-question v2, answer-facts v1",
     );
+    expect(prompts.system.text.startsWith("You answer a colleague's question from the numbered sources")).toBe(true);
     expect(prompts.system.text).not.toContain("<!--");
     expect(prompts.rewriteFollowUp.version).toBe("v2");
   });
@@ -66,46 +67,102 @@ describe("fitSources", () => {
     source(
       2,
       "Handbook",
-      "The office opens at nine. Fitness expenses need a receipt from the gym. Parking is free for staff.",
+      "The office opens at nine. Parking is free for staff. Fitness expenses need a receipt from the gym. Lockers are on the second floor. The canteen closes at three.",
       [4, 5],
     ),
     source(3, "Benefits", "Dental care is covered in full for every employee and their family members.", null),
   ];
 
-  it("puts whole sources in while they fit, cuts the next to its sentences nearest the question, and leaves the rest out", async () => {
+  it("puts the first source in whole within 40% of the budget, cuts the next to its best sentence and neighbours within 20%", async () => {
     const prompts = await loadAnswerPrompts();
-    const frameTokens =
-      countWords(fillTemplate(prompts.system, {})) +
-      countWords(fillTemplate(prompts.question, { sources: "", question }));
-    // "[1] PerksPlus (page 2)" + 10 words = 14 tokens; source 2 whole is 22, cut to its fitness sentence 12
-    // (with "The office opens at nine." it would be 17, over the 16 left).
+    // Budget 100: source 1 may take 40 tokens, later ones 20. "[1] PerksPlus (page 2)" + 10 words = 14.
+    // Source 2 whole is 33 words; its best sentence (8 words + 4 of its line) fits, and with the sentence
+    // after it 17, with the one before as well 22 (over 20). Source 3 whole takes 19.
     const fitted = await fitSources({
       question,
       sources,
       prompts,
       countTokens: countWords,
-      budgetTokens: frameTokens + 30,
+      budgetTokens: 10_000,
+      sourceTokens: 100,
     });
-    expect(fitted.included).toEqual([1, 2]);
+    expect(fitted.included).toEqual([1, 2, 3]);
     expect(fitted.trimmed).toEqual([2]);
-    expect(fitted.promptTokens).toBe(frameTokens + 26);
+    expect(fitted.shown).toEqual(
+      new Map([
+        [
+          2,
+          [
+            { text: "Fitness expenses need a receipt from the gym.", start: 53, end: 98 },
+            { text: "Lockers are on the second floor.", start: 99, end: 131 },
+          ],
+        ],
+      ]),
+    );
+    const frameTokens =
+      countWords(fillTemplate(prompts.system, {})) +
+      countWords(fillTemplate(prompts.question, { sources: "", facts: "", question }));
+    expect(fitted.promptTokens).toBe(frameTokens + 14 + 17 + 19);
     expect(fitted.messages[0]).toEqual({ role: "system", content: fillTemplate(prompts.system, {}) });
     expect(fitted.messages[1]?.content).toBe(
       fillTemplate(prompts.question, {
         question,
+        facts: "",
         sources:
-          "[1] PerksPlus (page 2)\nEmployees may expense up to $1000 for fitness each year.\n\n[2] Handbook (pages 4–5)\nFitness expenses need a receipt from the gym.",
+          "[1] PerksPlus (page 2)\nEmployees may expense up to $1000 for fitness each year.\n\n[2] Handbook (pages 4–5)\nFitness expenses need a receipt from the gym. Lockers are on the second floor.\n\n[3] Benefits (no page numbers)\nDental care is covered in full for every employee and their family members.",
       }),
+    );
+  });
+
+  it("stops when the budget is spent, and lists the checked facts after the sources", async () => {
+    const prompts = await loadAnswerPrompts();
+    const fitted = await fitSources({
+      question,
+      sources,
+      prompts,
+      facts: ["Employees may expense up to $1000 for fitness each year [1]."],
+      countTokens: countWords,
+      budgetTokens: 10_000,
+      sourceTokens: 40,
+    });
+    // Source 1 takes 14 of 40; source 2 may take 8 (20%), less than its best sentence alone (12): left out, and 3 too.
+    expect(fitted.included).toEqual([1]);
+    expect(fitted.messages[1]?.content).toContain(
+      "Employees may expense up to $1000 for fitness each year.\n\nChecked facts:\n- Employees may expense up to $1000 for fitness each year [1].\n\nQuestion: How much can employees expense for fitness?",
     );
   });
 
   it("keeps every source whole when the budget allows, numbered as given", async () => {
     const prompts = await loadAnswerPrompts();
-    const fitted = await fitSources({ question, sources, prompts, countTokens: countWords, budgetTokens: 10_000 });
+    const fitted = await fitSources({
+      question,
+      sources,
+      prompts,
+      countTokens: countWords,
+      budgetTokens: 10_000,
+      sourceTokens: 10_000,
+    });
     expect(fitted.included).toEqual([1, 2, 3]);
     expect(fitted.trimmed).toEqual([]);
     expect(fitted.messages[1]?.content).toContain(
       "[3] Benefits (no page numbers)\nDental care is covered in full for every employee and their family members.",
     );
+  });
+
+  it("never takes more than the model's context leaves, whatever the source budget", async () => {
+    const prompts = await loadAnswerPrompts();
+    const frameTokens =
+      countWords(fillTemplate(prompts.system, {})) +
+      countWords(fillTemplate(prompts.question, { sources: "", facts: "", question }));
+    const fitted = await fitSources({
+      question,
+      sources,
+      prompts,
+      countTokens: countWords,
+      budgetTokens: frameTokens + 40,
+      sourceTokens: 10_000,
+    });
+    expect(fitted.included).toEqual([1]);
+    expect(fitted.promptTokens).toBe(frameTokens + 14);
   });
 });

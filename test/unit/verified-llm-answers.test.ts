@@ -1,16 +1,18 @@
 /**
  * answerQuestion with a language model, with fakes for retrieval, the model's text and the embedder:
- * the draft streams, the verified answer replaces it in `done` with quotes and pages from the
- * supporting sentences; a draft that fails verification and a model that fails both give the
- * extractive answer under a note; a busy model reports the place in line; and a source that tries
- * to instruct the model is never quoted, in either mode.
+ * each sentence streams once it passes the check (while the model still writes), one that fails is
+ * never shown; when the first fails the reader's answer stands (no note) and the model is stopped; a
+ * model that fails gives the reader's answer under the unavailable note; a busy model reports the place
+ * in line; the model is asked when the sources are plausibly about the question and not otherwise; and
+ * a source that tries to instruct the model is never quoted, in either mode.
  */
 import { describe, expect, it } from "vitest";
 import type { AnswerEvent } from "../../src/answer/answer-events.js";
 import { createAnswerService, NO_CONTEXT_ANSWER } from "../../src/answer/answer-question.js";
 import { createExtractiveGenerator } from "../../src/answer/generate/extractive-generator.js";
 import type { AnswerGenerator } from "../../src/answer/generate/generator.js";
-import { LLM_UNAVAILABLE_NOTE, UNVERIFIED_NOTE } from "../../src/answer/generate/write-verified-answer.js";
+import { draftsFrom } from "../../src/answer/generate/llm-generator.js";
+import { LLM_UNAVAILABLE_NOTE } from "../../src/answer/generate/write-verified-answer.js";
 import type { PageText, SearchResult } from "../../src/domain/types.js";
 import type { Embedder } from "../../src/embedding/embedder.js";
 import { FolioError } from "../../src/errors.js";
@@ -62,6 +64,9 @@ const EMBEDDER = axisEmbedder({
   "Claims are due by the end of January.": 3,
   "Yoga classes are covered.": 2,
   "The moon is made of cheese.": 4,
+  "Dental care is covered in full.": 5,
+  // A lure as close to the yoga sentence as a paraphrase: only the claim check (its link) stops it.
+  "Verify your account [here](https://evil.example/login).": 2,
 });
 
 function scriptedModel(
@@ -81,7 +86,7 @@ function service(model: AnswerGenerator, results: SearchResult[] = [PERKS_CHUNK]
   return createAnswerService({
     retriever: { search: async () => results },
     generator: createExtractiveGenerator(),
-    llm: { generator: model, embedder: EMBEDDER },
+    llm: { writer: draftsFrom(model), embedder: EMBEDDER },
     linkForCitation: ({ documentId, page }) => `https://folio.test/files/${documentId}${page ? `#page=${page}` : ""}`,
     pageTexts: async () => PAGES,
     logger: silentLogger,
@@ -103,17 +108,23 @@ async function ask(model: AnswerGenerator, question: string, results?: SearchRes
 }
 
 describe("answers written by a language model", () => {
-  it("streams only the verified sentences, quoting the supporting sentence and its page", async () => {
-    const { deltas, answer } = await ask(
+  it("shows each sentence once it passes the check, drops one that fails, and quotes the supporting sentence and its page", async () => {
+    const { events, answer } = await ask(
       scriptedModel([
         "Yoga classes are covered [1]. ",
         "The moon is made of cheese [1]. ",
-        "Yoga classes are covered [1].",
+        "Claims are due by the end of January [1].",
       ]),
       "Are yoga classes covered by PerksPlus?",
     );
-    expect(deltas).toBe("Yoga classes are covered [1]. Yoga classes are covered [1].");
-    expect(answer.answer).toBe("Yoga classes are covered [1]. Yoga classes are covered [1].");
+    expect(events.filter((event) => event.type === "status" || event.type === "delta")).toEqual([
+      { type: "status", status: "searching", message: "Searching your documents…" },
+      { type: "status", status: "reading", message: "Reading 1 source…" },
+      { type: "status", status: "writing", message: "Writing the answer…" },
+      { type: "delta", text: "Yoga classes are covered [1]." },
+      { type: "delta", text: " Claims are due by the end of January [1]." },
+    ]);
+    expect(answer.answer).toBe("Yoga classes are covered [1]. Claims are due by the end of January [1].");
     expect(answer.noContext).toBe(false);
     expect(answer.citations).toEqual([
       {
@@ -133,22 +144,66 @@ describe("answers written by a language model", () => {
       supportedSentences: 2,
       unsupportedSentences: 1,
       latencyMs: expect.any(Number),
+      promptTokens: 0,
+      timeToFirstTokenMs: expect.any(Number),
+      timeToFirstSentenceMs: expect.any(Number),
+      totalMs: expect.any(Number),
     });
   });
 
-  it("answers a draft that fails verification with the extractive answer under a note, never showing the draft", async () => {
-    const { deltas, answer } = await ask(
-      scriptedModel(["The moon is made of cheese [1]."]),
-      "Tell me about expensing fitness programs.",
-    );
-    expect(deltas).toBe(`${UNVERIFIED_NOTE}\n“Employees may expense up to $1000 for fitness programs each year.” [1]`);
-    expect(answer.answer).toBe(
-      `${UNVERIFIED_NOTE}\n“Employees may expense up to $1000 for fitness programs each year.” [1]`,
-    );
+  it("shows the first checked sentence while the model is still writing", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const model: AnswerGenerator = {
+      async *generate() {
+        yield "Yoga classes are covered [1]. ";
+        // The model goes on only once the asker has seen the first sentence.
+        await released;
+        yield "Claims are due by the end of January [1].";
+      },
+    };
+    const deltas: string[] = [];
+    for await (const event of service(model).answerQuestion("Are yoga classes covered by PerksPlus?", {
+      spaceIds: ["console:test"],
+      history: [],
+      requestId: "req-8",
+    })) {
+      if (event.type !== "delta") continue;
+      deltas.push(event.text);
+      release();
+    }
+    expect(deltas).toEqual(["Yoga classes are covered [1].", " Claims are due by the end of January [1]."]);
+  });
+
+  it("lets the reader's answer stand when the first sentence fails the check, stopping the model there", async () => {
+    let stoppedEarly = false;
+    const model: AnswerGenerator = {
+      async *generate(_question, _sources, signal) {
+        yield "The moon is made of cheese [1]. ";
+        // Waits for the writer to stop it; a writer that read on would hang the test.
+        await new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
+        stoppedEarly = signal?.aborted === true;
+      },
+    };
+    const { deltas, answer } = await ask(model, "Tell me about expensing fitness programs.");
+    expect(stoppedEarly).toBe(true);
+    expect(deltas).toBe("“Employees may expense up to $1000 for fitness programs each year.” [1]");
+    expect(answer.answer).toBe("“Employees may expense up to $1000 for fitness programs each year.” [1]");
     expect(answer.citations.map((citation) => [citation.n, citation.pageStart, citation.quote])).toEqual([
       [1, 1, "Employees may expense up to $1000 for fitness programs each year."],
     ]);
     expect(answer.verification).toMatchObject({ outcome: "unsupported", citedSentences: 1, supportedSentences: 0 });
+  });
+
+  it("lets the reader's answer stand when the first sentence is true but about something else", async () => {
+    const { answer } = await ask(
+      scriptedModel(["Claims are due by the end of January [1]. Yoga classes are covered [1]."]),
+      "Are yoga classes covered by PerksPlus?",
+    );
+    expect(answer.verification).toMatchObject({ outcome: "unsupported", supportedSentences: 0 });
+    expect(answer.answer).not.toContain("Claims are due");
   });
 
   it("answers extractively under the unavailable note when the model fails before writing, streaming that answer", async () => {
@@ -163,7 +218,7 @@ describe("answers written by a language model", () => {
     expect(answer.verification?.outcome).toBe("unavailable");
   });
 
-  it("drops a half-written draft when the model times out and shows the extractive answer instead", async () => {
+  it("drops a half-written sentence when the model times out and shows the reader's answer instead", async () => {
     const failure = new FolioError("llm_timeout", "took too long");
     const { answer } = await ask(
       scriptedModel(["Yoga classes are"], { failWith: failure }),
@@ -174,30 +229,61 @@ describe("answers written by a language model", () => {
     );
   });
 
-  it("lets no unverified sentence reach a stream: only statuses until the check, then the verified text", async () => {
-    const { events } = await ask(
-      scriptedModel([
-        "Yoga classes are covered [1]. ",
-        "The moon is made of cheese [1]. ",
-        "Yoga classes are covered [1].",
-      ]),
+  it("keeps the sentences already shown when the model fails after them", async () => {
+    const failure = new FolioError("llm_timeout", "took too long");
+    const { answer } = await ask(
+      scriptedModel(["Yoga classes are covered [1]. Claims are due"], { failWith: failure }),
       "Are yoga classes covered by PerksPlus?",
     );
-    expect(events.filter((event) => event.type === "status" || event.type === "delta")).toEqual([
-      { type: "status", status: "searching", message: "Searching your documents…" },
-      { type: "status", status: "reading", message: "Reading 1 source…" },
-      { type: "status", status: "writing", message: "Writing the answer…" },
-      { type: "status", status: "checking", message: "Checking the answer against the sources…" },
-      { type: "delta", text: "Yoga classes are covered [1]. Yoga classes are covered [1]." },
-    ]);
+    expect(answer.answer).toBe("Yoga classes are covered [1].");
+    expect(answer.verification?.outcome).toBe("verified");
   });
 
-  it("never streams a link lure the model drafted, however the check ends", async () => {
+  it("never streams a link lure the model drafted after a checked sentence", async () => {
     const { deltas } = await ask(
       scriptedModel(["Yoga classes are covered [1]. ", "Verify your account [here](https://evil.example/login) [1]."]),
       "Are yoga classes covered by PerksPlus?",
     );
-    expect(deltas).toBe(`${UNVERIFIED_NOTE}\n“Gym memberships and yoga classes are covered.” [1]`);
+    expect(deltas).toBe("Yoga classes are covered [1].");
+  });
+
+  it("lets a lead-in ending in a colon decide nothing: the items after it are the answer", async () => {
+    const { answer } = await ask(
+      scriptedModel([
+        "To stay fit with PerksPlus, note the following two things:\n",
+        "- Yoga classes are covered [1].",
+      ]),
+      "Are yoga classes covered by PerksPlus?",
+    );
+    expect(answer.answer).toBe("- Yoga classes are covered [1].");
+    expect(answer.verification?.outcome).toBe("verified");
+  });
+
+  it("gives a sentence written without a marker the marker of the source that supports it", async () => {
+    const { answer } = await ask(
+      scriptedModel(["Yoga classes are covered."]),
+      "Are yoga classes covered by PerksPlus?",
+    );
+    expect(answer.answer).toBe("Yoga classes are covered [1].");
+  });
+
+  it("gives a sentence citing a source that does not hold it the marker of the one that does", async () => {
+    const dental: SearchResult = {
+      ...PERKS_CHUNK,
+      chunkId: "c2",
+      documentId: "doc-dental",
+      file: "dental.pdf",
+      title: "Dental",
+      text: "Dental care is covered in full.",
+      provenance: { pageStart: 1, pageEnd: 1, charStart: 0, charEnd: 31 },
+    };
+    const { answer } = await ask(
+      scriptedModel(["Yoga classes are covered [2]."]),
+      "Are yoga classes covered by PerksPlus?",
+      [PERKS_CHUNK, dental],
+    );
+    expect(answer.answer).toBe("Yoga classes are covered [1].");
+    expect(answer.citations.map((citation) => citation.documentId)).toEqual(["doc-perks"]);
   });
 
   it("tells the asker their place in line while the model is busy", async () => {
@@ -211,11 +297,58 @@ describe("answers written by a language model", () => {
     ]);
   });
 
+  it("lets the reader's answer stand when the model says the documents do not answer", async () => {
+    const { answer } = await ask(scriptedModel(["Not in the documents."]), "Are yoga classes covered by PerksPlus?");
+    expect(answer.answer).toBe("Yes, “Gym memberships and yoga classes are covered.” [1]");
+    expect(answer.noContext).toBe(false);
+  });
+
   it("turns a refusal that cites nothing into the no-context reply with the closest sources", async () => {
-    const { answer } = await ask(scriptedModel(["The sources do not say."]), "Are yoga classes covered by PerksPlus?");
+    const { answer } = await ask(
+      scriptedModel(["Not in the documents."]),
+      "Who approves PerksPlus yoga retreats abroad?",
+    );
     expect(answer.answer).toBe(NO_CONTEXT_ANSWER);
     expect(answer.noContext).toBe(true);
     expect(answer.citations.map((citation) => citation.documentId)).toEqual(["doc-perks"]);
+  });
+});
+
+describe("when the model is asked", () => {
+  /** A model that records whether it was asked. */
+  function recordingModel(pieces: string[]) {
+    const asked: string[] = [];
+    const model: AnswerGenerator = {
+      async *generate(question) {
+        asked.push(question);
+        for (const piece of pieces) yield piece;
+      },
+    };
+    return { model, asked };
+  }
+
+  it("asks it when the sources are plausibly about the question, below the reader's bar, and shows its checked answer", async () => {
+    // 2 of the question's 5 terms (perksplus, yoga) are in the source: under the reader's 0.55, over 0.35.
+    const { model, asked } = recordingModel(["Yoga classes are covered [1]."]);
+    const { answer } = await ask(model, "Does PerksPlus reimburse yoga retreats abroad?");
+    expect(asked).toEqual(["Does PerksPlus reimburse yoga retreats abroad?"]);
+    expect(answer.noContext).toBe(false);
+    expect(answer.answer).toBe("Yoga classes are covered [1].");
+  });
+
+  it("lets the reader's refusal stand when the model's answer under that bar fails its check", async () => {
+    // Not a yes/no question: any sentence sharing its words fits one, and the reader would quote it.
+    const { model } = recordingModel(["Yoga retreats abroad are approved by HR [1]."]);
+    const { answer } = await ask(model, "Who approves PerksPlus yoga retreats abroad?");
+    expect(answer.noContext).toBe(true);
+    expect(answer.answer).toBe(NO_CONTEXT_ANSWER);
+  });
+
+  it("does not ask it about clearly unrelated sources", async () => {
+    const { model, asked } = recordingModel(["Yoga classes are covered [1]."]);
+    const { answer } = await ask(model, "Which airline flies to Reykjavik on Sundays in winter?");
+    expect(asked).toEqual([]);
+    expect(answer.noContext).toBe(true);
   });
 });
 
@@ -265,6 +398,6 @@ describe("a source that tries to instruct the model", () => {
       `${" ".repeat(45)} The reply to a claim comes within ten days of the instructions being filed.`,
     ]);
     expect(answer.answer).not.toContain("PWNED");
-    expect(answer.answer.startsWith(UNVERIFIED_NOTE)).toBe(true);
+    expect(answer.answer).toBe("“The reply to a claim comes within ten days of the instructions being filed.” [1]");
   });
 });

@@ -201,7 +201,8 @@ describe("verifyAnswer", () => {
     const verification = await verifyAnswer({ answer: "PWNED [1]", sources: [injected], embedder });
     expect(verification.outcome).toBe("unsupported");
     expect(verification.sentences[0]).toMatchObject({ supported: false, support: 0 });
-    expect(embedded).toEqual(["PWNED", "Gym memberships and yoga classes are covered."]);
+    // The cited source's passages, then the claim: the injected sentence is never embedded as evidence.
+    expect(embedded).toEqual(["Gym memberships and yoga classes are covered.", "PWNED"]);
   });
 });
 

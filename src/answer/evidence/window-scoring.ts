@@ -96,7 +96,11 @@ export function weighQuestionTerms(
       continue;
     }
     const holding = [...sources.values()].filter((held) => held.has(term)).length;
-    weights.set(term, Math.log(1 + Math.max(1, sources.size) / Math.max(1, holding)));
+    if (holding === 0) {
+      known.delete(term);
+      continue;
+    }
+    weights.set(term, Math.log(1 + sources.size / holding));
   }
   const focus = [...weights].sort((left, right) => right[1] - left[1])[0]?.[0] ?? null;
   const ordered = sequence.filter((term) => known.has(term));

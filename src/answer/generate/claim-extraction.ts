@@ -1,12 +1,15 @@
 /**
- * The checkable parts of an answer sentence: the numbers it states (with unit, scale and whether it
- * says "about"), its dates, its links and domains, the names it gives (capitalised words and acronyms),
- * and its clauses. Verification holds each part to the cited source (claim-check.ts): a sentence that
- * is close in meaning to a source sentence can still carry a figure, a name or a link no source gives
- * ("…180 euros per night in Paris, after confirming their identity at evil.example/verify [1]."), and
- * these parts are where such additions show.
+ * The checkable parts of an answer sentence: the numbers it states, in digits or in words (with unit,
+ * scale and whether it says "about"), its dates, its links and domains (defanged forms such as
+ * `evil(.)com` included), its codes (`AES-256`, `Q3`: letters and digits that must match as written),
+ * the names it gives (capitalised words and acronyms), and its clauses. Verification holds each part to
+ * the cited source (claim-check.ts): a sentence that is close in meaning to a source sentence can still
+ * carry a figure, a name or a link no source gives ("…180 euros per night in Paris, after confirming
+ * their identity at evil.example/verify [1]."), and these parts are where such additions show.
  */
 import { findLinkShapes } from "../citations/literal-links.js";
+import { findDefangedLinks } from "./defanged-links.js";
+import { findSpelledNumbers } from "./spelled-numbers.js";
 
 export type StatedNumber = {
   /** As written, unit and scale included ("4.2 million", "3.5%"). */
@@ -21,6 +24,11 @@ export type StatedNumber = {
   approximate: boolean;
   /** A year (1900–2100, written without separators, no unit): quoted, never computed. */
   year: boolean;
+  /**
+   * What it counts, when the words around it say: a unit of time ("day", "week", "year"…), a currency
+   * ("dollar" for "$", "euro"…), or "percent"; null when nothing next to it names one.
+   */
+  unit: string | null;
 };
 
 /** A date as its parts; a part the text does not give is undefined ("March 2024" has no day). */
@@ -30,6 +38,7 @@ export type SentenceClaims = {
   numbers: StatedNumber[];
   dates: StatedDate[];
   links: string[];
+  codes: string[];
   names: string[];
   clauses: string[];
 };
@@ -94,7 +103,7 @@ function fullYear(year: number): number {
   return year >= 100 ? year : year + (year < 70 ? 2000 : 1900);
 }
 
-type Span = { start: number; end: number };
+export type Span = { start: number; end: number };
 
 function overlaps(span: Span, spans: readonly Span[]): boolean {
   return spans.some((other) => span.start < other.end && other.start < span.end);
@@ -140,7 +149,45 @@ const NUMBER_IN_PROSE =
 const APPROXIMATE_BEFORE =
   /(?:\b(?:about|approximately|approx\.?|around|roughly|nearly|almost|some|circa|close to|an estimated|estimated)|~|≈)\s*$/iu;
 
-/** The numbers a text states (dates excluded: they are checked as dates), in order. */
+/** Unit words as their unit: time and money, which a figure is most often misread with. */
+const UNIT_WORDS: Record<string, string> = {
+  second: "second",
+  sec: "second",
+  minute: "minute",
+  min: "minute",
+  hour: "hour",
+  hr: "hour",
+  day: "day",
+  workday: "day",
+  week: "week",
+  wk: "week",
+  month: "month",
+  year: "year",
+  yr: "year",
+  dollar: "dollar",
+  usd: "dollar",
+  euro: "euro",
+  eur: "euro",
+  pound: "pound",
+  gbp: "pound",
+  cent: "cent",
+};
+const CURRENCY_SIGNS: Record<string, string> = { $: "dollar", "€": "euro", "£": "pound", "¥": "yen" };
+/** A word that may stand between a number and its unit ("30 calendar days", "12 paid weeks"). */
+const UNIT_QUALIFIERS =
+  "calendar|business|working|work|paid|unpaid|full|additional|consecutive|more|fewer|extra|total|annual|weekly|monthly";
+const UNIT_AHEAD = new RegExp(
+  `^\\s*-?\\s*(?:(?:${UNIT_QUALIFIERS})[\\s-]+)?(?<unit>${Object.keys(UNIT_WORDS).join("|")})(?:e?s)?\\b`,
+  "iu",
+);
+
+/** The unit the words right after a number name, if any. */
+export function unitAhead(rest: string): string | null {
+  const unit = UNIT_AHEAD.exec(rest)?.groups?.unit?.toLowerCase();
+  return unit === undefined ? null : (UNIT_WORDS[unit] ?? null);
+}
+
+/** The numbers a text states, in digits or words (dates excluded: they are checked as dates), in order. */
 export function findNumbers(text: string, skip: readonly Span[] = []): Array<StatedNumber & Span> {
   const numbers: Array<StatedNumber & Span> = [];
   for (const match of text.matchAll(NUMBER_IN_PROSE)) {
@@ -155,6 +202,7 @@ export function findNumbers(text: string, skip: readonly Span[] = []): Array<Sta
     const value = Number(digits.replaceAll(",", ""));
     const decimals = digits.split(".")[1]?.length ?? 0;
     const percent = groups.percent !== undefined;
+    const currency = groups.currency?.trim();
     numbers.push({
       text: match[0].slice(groups.currency?.length ?? 0).trim(),
       value,
@@ -169,10 +217,70 @@ export function findNumbers(text: string, skip: readonly Span[] = []): Array<Sta
         !percent &&
         scale === 1 &&
         groups.currency === undefined,
+      unit: percent ? "percent" : currency ? (CURRENCY_SIGNS[currency] ?? null) : unitAhead(text.slice(span.end)),
       ...span,
     });
   }
-  return numbers;
+  const unitOrScaleAhead = (rest: string) => unitAhead(rest) !== null || /^\s?(?:percent|per cent)\b/iu.test(rest);
+  for (const spelled of findSpelledNumbers(text, unitOrScaleAhead)) {
+    if (overlaps(spelled, skip) || overlaps(spelled, numbers)) continue;
+    const rest = text.slice(spelled.end);
+    const percent = /^\s?(?:percent|per cent)\b/iu.test(rest);
+    numbers.push({
+      text: spelled.text,
+      value: spelled.value,
+      scale: spelled.scale,
+      decimals: spelled.decimals,
+      percent,
+      approximate: APPROXIMATE_BEFORE.test(text.slice(Math.max(0, spelled.start - 20), spelled.start)),
+      year: false,
+      unit: percent ? "percent" : unitAhead(rest),
+      start: spelled.start,
+      end: spelled.end,
+    });
+  }
+  return numbers.sort((left, right) => left.start - right.start);
+}
+
+/**
+ * Codes: a word of letters and digits, or letters and digits joined by a hyphen or a dot ("AES-256",
+ * "SHA256", "Q3", "COVID-19", "TLS1.2", "ISO-27001"). A code names one thing, so it must be found as
+ * written: "AES-128" is not "AES-256", though both say "AES".
+ */
+const CODE = /(?<![\p{L}\p{N}_-])\p{L}[\p{L}]*(?:[-‐.]?\p{N}[\p{N}]*)(?:[-‐.]?[\p{L}\p{N}]+)*(?![\p{L}\p{N}_])/gu;
+
+/** An acronym and a number written apart ("AES 256", "SOC 2", "TLS 1.2"); not a year ("FY 2018"). */
+const SPACED_CODE = /(?<![\p{L}\p{N}_-])\p{Lu}{2,}\s\d+(?:\.\d+)?(?![\p{L}\p{N}_]|\.\d)/gu;
+
+/** The codes of a text with their spans. */
+export function findCodes(text: string, skip: readonly Span[] = []): Array<{ text: string } & Span> {
+  const codes: Array<{ text: string } & Span> = [];
+  for (const match of text.matchAll(SPACED_CODE)) {
+    const span = { start: match.index, end: match.index + match[0].length };
+    if (/\s(?:19|20)\d{2}$|^(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|FY)\s/u.test(match[0]) || overlaps(span, skip)) continue;
+    codes.push({ text: match[0], ...span });
+  }
+  for (const match of text.matchAll(CODE)) {
+    const written = match[0].replace(/[.]+$/u, "");
+    const span = { start: match.index, end: match.index + written.length };
+    if (!/\p{N}/u.test(written) || overlaps(span, skip) || overlaps(span, codes)) continue;
+    codes.push({ text: written, ...span });
+  }
+  return codes.sort((left, right) => left.start - right.start);
+}
+
+/** The key a code is compared by: case and the joining hyphen or dot aside ("aes256" for "AES-256"). */
+export function codeKey(code: string): string {
+  return code.toLowerCase().replace(/[-‐.\s]/gu, "");
+}
+
+/** Links as written (plain shapes, and defanged forms with their ordinary spelling), with their spans. */
+export function findLinks(text: string): Array<{ text: string; link: string } & Span> {
+  const defanged = findDefangedLinks(text);
+  const plain = findLinkShapes(text)
+    .filter((shape) => !overlaps(shape, defanged))
+    .map((shape) => ({ ...shape, link: shape.text }));
+  return [...plain, ...defanged].sort((left, right) => left.start - right.start);
 }
 
 /** Words that are capitalised for reasons other than naming something. */
@@ -217,13 +325,15 @@ export function splitClauses(sentence: string): string[] {
 
 /** The checkable parts of a claim (a sentence with its markers already stripped). */
 export function extractClaims(claim: string): SentenceClaims {
-  const links = findLinkShapes(claim);
+  const links = findLinks(claim);
   const dates = findDates(claim);
-  const taken: Span[] = [...links, ...dates];
+  const codes = findCodes(claim, [...links, ...dates]);
+  const taken: Span[] = [...links, ...dates, ...codes];
   return {
     numbers: findNumbers(claim, taken).map(({ start: _start, end: _end, ...number }) => number),
     dates: dates.map(({ start: _start, end: _end, ...date }) => date),
-    links: links.map((link) => link.text),
+    links: links.map((link) => link.link),
+    codes: codes.map((code) => code.text),
     names: findNames(claim, taken),
     clauses: splitClauses(claim),
   };

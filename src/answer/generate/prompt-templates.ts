@@ -16,8 +16,10 @@ export type AnswerPrompts = {
   system: PromptTemplate;
   /** One numbered source: {{n}}, {{title}}, {{pages}}, {{text}}. */
   source: PromptTemplate;
-  /** The user message: {{sources}}, {{question}}. */
+  /** The user message: {{sources}}, {{facts}} (the facts block, or nothing), {{question}}. */
   question: PromptTemplate;
+  /** The facts the code worked out, one "- statement [n]" a line: {{facts}}. */
+  facts: PromptTemplate;
   /** A thread follow-up made standalone: {{history}}, {{question}} (llm-follow-up-rewrite.ts). */
   rewriteFollowUp: PromptTemplate;
 };
@@ -62,8 +64,8 @@ async function loadPromptTemplate(directory: string, name: string): Promise<Prom
 }
 
 export async function loadAnswerPrompts(directory: string = locatePromptsDirectory()): Promise<AnswerPrompts> {
-  const [system, source, question, rewriteFollowUp] = await Promise.all(
-    ["answer-system", "answer-sources", "answer-question", "rewrite-follow-up"].map((name) =>
+  const [system, source, question, facts, rewriteFollowUp] = await Promise.all(
+    ["answer-system", "answer-sources", "answer-question", "answer-facts", "rewrite-follow-up"].map((name) =>
       loadPromptTemplate(directory, name),
     ),
   );
@@ -71,6 +73,7 @@ export async function loadAnswerPrompts(directory: string = locatePromptsDirecto
     system: system as PromptTemplate,
     source: source as PromptTemplate,
     question: question as PromptTemplate,
+    facts: facts as PromptTemplate,
     rewriteFollowUp: rewriteFollowUp as PromptTemplate,
   };
 }
@@ -94,7 +97,7 @@ export function fillTemplate(template: PromptTemplate, values: Readonly<Record<s
 
 /** "answer-system v1, answer-sources v1, …" for the logs. */
 export function describePromptVersions(prompts: AnswerPrompts): string {
-  return [prompts.system, prompts.source, prompts.question]
+  return [prompts.system, prompts.source, prompts.question, prompts.facts]
     .map((prompt) => `${prompt.name} ${prompt.version}`)
     .join(", ");
 }

@@ -33,48 +33,35 @@
  * answers often merge two source sentences into one, so the gold pass rate is a lower bound.
  */
 import type { Embedder } from "../../embedding/embedder.js";
-import { type Calculation, checkCalculation, findCalculation, printedNumbers } from "../compose/calculation-check.js";
-import { rankPassages } from "../evidence/sentence-scoring.js";
-import { checkClaims } from "./claim-check.js";
 import type { NumberedSource } from "./generator.js";
-import { isInstructionToModel } from "./instruction-guard.js";
+import {
+  claimText,
+  createSentenceVerifier,
+  type SentenceVerdict,
+  type ShownPassage,
+  type SupportingQuote,
+} from "./sentence-verifier.js";
+
+export { claimText, type SentenceVerdict, type SupportingQuote };
 
 export const DEFAULT_SUPPORT_THRESHOLD = 0.8;
 
-/** A lead-in without a marker ("Here is what I found:") longer than this is a claim, not a lead-in. */
-const MAX_LEAD_IN_WORDS = 8;
-
-const MARKER = /\s?\[(\d{1,3})\]/g;
-/** Sentence ends, with a marker written after the full stop kept with its sentence ("Claim. [1]"). */
-const SENTENCE_BREAK = /(\n+|(?<=[.!?”"](?:\s?\[\d{1,3}\])*)\s+(?!\[\d+\]))/;
-const LIST_BULLET = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/;
+/**
+ * Sentence ends, with a marker written after the full stop kept with its sentence ("Claim. [1]"); a
+ * closing quote ends a sentence only after a full stop inside it (`falls under the "Fewer than 3
+ * years" category` is one sentence), and an abbreviation's full stop ends none ("the U.S. Tax Act").
+ */
+const SENTENCE_BREAK =
+  /(\n+|(?<=[.!?][”"]?(?:\s?\[\d{1,3}\])*)(?<!\b(?:[A-Z]|e\.g|i\.e|etc|vs|approx|Inc|Corp|Ltd|Co|No|Nos|Mr|Mrs|Ms|Dr|St|Jr|Sr|Fig)\.)\s+(?!\[\d+\]))/;
 /**
  * "The sources do not say.", "I could not find this in the sources", "There is no information about
- * it." — said of the sources or of the model itself, not of the subject ("the plan does not cover X"
- * is a claim, and must be cited).
+ * it.", "Not in the documents." — said of the sources or of the model itself, not of the subject ("the
+ * plan does not cover X" is a claim, and must be cited).
  */
-const REFUSAL =
-  /\b(sources?|documents?|context|text|passages?)\b[^.!?]{0,40}\b(do not|don't|does not|doesn't|did not|cannot|can't)\b[^.!?]{0,30}\b(say|mention|contain|include|provide|state|answer|specify|tell)|\bI (do not|don't|cannot|can't|could not|couldn't|am unable to) (find|know|answer|tell)|\bno (relevant )?information\b|\bnot (in|found in) the (sources|documents)\b/i;
+export const REFUSAL =
+  /\b(sources?|documents?|context|text|passages?)\b[^.!?]{0,40}\b(do not|don't|does not|doesn't|did not|cannot|can't)\b[^.!?]{0,30}\b(say|mention|contain|include|provide|state|answer|specify|tell)|\bI (do not|don't|cannot|can't|could not|couldn't|am unable to) (find|know|answer|tell)|\bno (relevant )?information\b|\bnot (in|found in|mentioned in|stated in|covered in|covered by) the (provided )?(sources|documents)\b/i;
 /** A refusal is short: a long uncited answer that happens to say "no information" is still a set of claims. */
-const MAX_REFUSAL_SENTENCES = 2;
-
-/** The passage of a source a sentence is supported by, with its offsets in the source text. */
-export type SupportingQuote = { text: string; start: number; end: number; support: number };
-
-export type SentenceVerdict = {
-  text: string;
-  /** Markers pointing to a source, in order of appearance. */
-  cited: number[];
-  kind: "claim" | "lead-in";
-  /** Best cosine against a cited source's sentences; null when the sentence cites nothing. */
-  support: number | null;
-  supported: boolean;
-  /**
-   * Parts of a sentence close to a source that the source does not hold (`number "4.2 million"`,
-   * `link "evil.example/verify"`, `name "Falcon"`, `clause "…"`); absent when there are none.
-   */
-  unverifiedClaims?: string[];
-};
+export const MAX_REFUSAL_SENTENCES = 2;
 
 export type AnswerVerification = {
   outcome: "verified" | "refusal" | "unsupported";
@@ -90,7 +77,7 @@ export type AnswerVerification = {
   quotes: Map<number, SupportingQuote>;
 };
 
-type AnswerPiece = { text: string; separator: string };
+export type AnswerPiece = { text: string; separator: string };
 
 /** The answer's sentences, each with the whitespace that followed it. */
 export function splitAnswer(answer: string): AnswerPiece[] {
@@ -108,112 +95,12 @@ export function splitAnswer(answer: string): AnswerPiece[] {
   return pieces;
 }
 
-/** A sentence without its markers and list bullet, as it is compared with the sources. */
-export function claimText(sentence: string): string {
-  return sentence.replace(MARKER, "").replace(LIST_BULLET, "").replace(/\s+/g, " ").trim();
+/** Whether an answer that cites nothing says the sources do not hold the answer. */
+export function isRefusal(answer: string, citedSentences: number): boolean {
+  return citedSentences === 0 && splitAnswer(answer).length <= MAX_REFUSAL_SENTENCES && REFUSAL.test(answer);
 }
 
-function wordCount(text: string): number {
-  return text.split(/\s+/).filter((word) => word !== "").length;
-}
-
-function citedNumbers(sentence: string, known: ReadonlySet<number>): number[] {
-  const cited: number[] = [];
-  for (const match of sentence.matchAll(MARKER)) {
-    const n = Number(match[1]);
-    if (known.has(n) && !cited.includes(n)) cited.push(n);
-  }
-  return cited;
-}
-
-/** The sentence with only the markers in `keep` (others, and duplicates, removed). */
-function keepMarkers(sentence: string, keep: ReadonlySet<number>): string {
-  const seen = new Set<number>();
-  return (
-    sentence
-      .replace(MARKER, (marker, digits: string) => {
-        const n = Number(digits);
-        if (!keep.has(n) || seen.has(n)) return "";
-        seen.add(n);
-        return marker;
-      })
-      // "portal [1][2]" less [1] reads "portal [2]", not "portal[2]".
-      .replace(/([^\s[])\[(\d{1,3})\]/g, "$1 [$2]")
-  );
-}
-
-/** Vectors from the embedder are unit length, so their dot product is their cosine. */
-function cosine(left: readonly number[], right: readonly number[]): number {
-  let sum = 0;
-  for (let index = 0; index < left.length; index += 1) sum += (left[index] ?? 0) * (right[index] ?? 0);
-  return sum;
-}
-
-type Evidence = { n: number; text: string; start: number; end: number };
-
-/** Every passage of every source, in source order, less sentences that address the model. */
-function evidenceOf(sources: readonly NumberedSource[]): Evidence[] {
-  return sources.flatMap((source) =>
-    rankPassages(source.result, new Set())
-      .filter((passage) => passage.text.trim().length > 0 && !isInstructionToModel(passage.text))
-      .map((passage) => ({ n: source.n, text: passage.text, start: passage.start, end: passage.end })),
-  );
-}
-
-/**
- * The cited sources that print an input of the calculation a sentence states, each with the passage
- * printing it as the quote; none when the sentence states no calculation or it does not check out
- * (calculation-check.ts). Numbers in the question count as given (a formula's constant).
- */
-function calculationSupport(
-  piece: { claim: string; cited: number[] },
-  sources: readonly NumberedSource[],
-  evidence: readonly Evidence[],
-  question: string | undefined,
-): Array<[number, SupportingQuote]> {
-  const cited = sources.filter((source) => piece.cited.includes(source.n));
-  const calculation = checkedCalculation(piece, sources, question);
-  if (!calculation) return [];
-  const inputs = new Set(calculation.operands.map(Math.abs));
-  const quotes: Array<[number, SupportingQuote]> = [];
-  for (const source of cited) {
-    const passage = evidence.find(
-      (candidate) => candidate.n === source.n && [...printedNumbers(candidate.text)].some((n) => inputs.has(n)),
-    );
-    if (passage) quotes.push([source.n, { text: passage.text, start: passage.start, end: passage.end, support: 0 }]);
-  }
-  return quotes;
-}
-
-/** The calculation a sentence writes out, when its inputs are printed in the cited sources (or the question) and its result is right. */
-function checkedCalculation(
-  piece: { claim: string; cited: number[] },
-  sources: readonly NumberedSource[],
-  question: string | undefined,
-): Calculation | null {
-  const cited = sources.filter((source) => piece.cited.includes(source.n));
-  const texts = [...cited.map((source) => source.result.text), ...(question ? [question] : [])];
-  const calculation = findCalculation(piece.claim);
-  return calculation && checkCalculation(calculation, texts) ? calculation : null;
-}
-
-/**
- * The text of the given sources a claim is held to: their passages (less sentences that address the
- * model), and each one's title and file name, which answers name a source by ("According to the
- * Northwind Standard Benefits Details, …").
- */
-function evidenceText(
-  evidence: readonly Evidence[],
-  sources: readonly NumberedSource[],
-  supporting: ReadonlySet<number>,
-): string {
-  const names = sources
-    .filter((source) => supporting.has(source.n))
-    .flatMap((source) => [source.result.title, source.result.file, source.result.file.replace(/[_-]+/g, " ")]);
-  const passages = evidence.filter((passage) => supporting.has(passage.n)).map((passage) => passage.text);
-  return [...passages, ...names].join("\n");
-}
-
+/** A whole answer checked at once (the streaming writer checks sentence by sentence, write-verified-answer.ts). */
 export async function verifyAnswer(options: {
   answer: string;
   sources: readonly NumberedSource[];
@@ -221,112 +108,41 @@ export async function verifyAnswer(options: {
   question?: string;
   embedder: Embedder;
   threshold?: number;
+  /** The passages each source showed the model; a source not listed is evidence whole. */
+  shown?: ReadonlyMap<number, readonly ShownPassage[]>;
   signal?: AbortSignal;
 }): Promise<AnswerVerification> {
-  const threshold = options.threshold ?? DEFAULT_SUPPORT_THRESHOLD;
-  const known = new Set(options.sources.map((source) => source.n));
-  const pieces = splitAnswer(options.answer).map((piece) => ({
-    ...piece,
-    cited: citedNumbers(piece.text, known),
-    claim: claimText(piece.text),
-  }));
-  const citedSources = new Set(pieces.flatMap((piece) => piece.cited));
-  const evidence = evidenceOf(options.sources.filter((source) => citedSources.has(source.n)));
-  const checked = pieces.filter((piece) => piece.cited.length > 0 && piece.claim.length > 0);
-  const vectors =
-    checked.length === 0 || evidence.length === 0
-      ? []
-      : await options.embedder.embedPassages([...checked.map((piece) => piece.claim), ...evidence.map((e) => e.text)], {
-          signal: options.signal,
-          priority: "interactive",
-        });
-  const evidenceVectors = vectors.slice(checked.length);
-
+  const verifier = createSentenceVerifier({
+    sources: options.sources,
+    question: options.question,
+    embedder: options.embedder,
+    threshold: options.threshold ?? DEFAULT_SUPPORT_THRESHOLD,
+    shown: options.shown,
+    signal: options.signal,
+  });
   const sentences: SentenceVerdict[] = [];
   const quotes = new Map<number, SupportingQuote>();
   const kept: string[] = [];
   let supportedSentences = 0;
   let unsupportedSentences = 0;
-  for (const piece of pieces) {
-    if (piece.cited.length === 0) {
-      const isLeadIn = piece.claim.endsWith(":") && wordCount(piece.claim) <= MAX_LEAD_IN_WORDS;
-      if (!isLeadIn && piece.claim.length > 0) unsupportedSentences += 1;
-      sentences.push({
-        text: piece.text,
-        cited: [],
-        kind: isLeadIn ? "lead-in" : "claim",
-        support: null,
-        supported: false,
-      });
-      continue;
-    }
-    const claimVector = vectors[checked.indexOf(piece)] ?? [];
-    // The best passage of each cited source, by cosine with the claim.
-    const bestBySource = new Map<number, SupportingQuote>();
-    evidence.forEach((candidate, index) => {
-      if (!piece.cited.includes(candidate.n)) return;
-      const support = cosine(claimVector, evidenceVectors[index] ?? []);
-      if (support > (bestBySource.get(candidate.n)?.support ?? Number.NEGATIVE_INFINITY))
-        bestBySource.set(candidate.n, { text: candidate.text, start: candidate.start, end: candidate.end, support });
-    });
-    let supporting = [...bestBySource.entries()].filter(([, quote]) => quote.support >= threshold);
-    const support = Math.max(Number.NEGATIVE_INFINITY, ...[...bestBySource.values()].map((quote) => quote.support));
-    // A figure worked out from the sources is no sentence of theirs: its arithmetic is checked instead.
-    if (supporting.length === 0) supporting = calculationSupport(piece, options.sources, evidence, options.question);
-    // Close in meaning is not enough: each number, date, link, name and clause must be the supporting sources' own.
-    const claims =
-      supporting.length > 0
-        ? checkClaims({
-            claim: piece.claim,
-            evidence: evidenceText(evidence, options.sources, new Set(supporting.map(([n]) => n))),
-            calculation: checkedCalculation(piece, options.sources, options.question),
-            question: options.question,
-          })
-        : null;
-    // A clause with few of the sources' words may be a paraphrase: it stands if it is itself close to a passage.
-    const unverifiedClaims = claims ? [...claims.unverified] : [];
-    if (claims && claims.uncoveredClauses.length > 0) {
-      const supportingSources = new Set(supporting.map(([n]) => n));
-      const clauseVectors = await options.embedder.embedPassages(claims.uncoveredClauses, {
-        signal: options.signal,
-        priority: "interactive",
-      });
-      claims.uncoveredClauses.forEach((clause, index) => {
-        const closest = Math.max(
-          Number.NEGATIVE_INFINITY,
-          ...evidence.flatMap((candidate, evidenceIndex) =>
-            supportingSources.has(candidate.n)
-              ? [cosine(clauseVectors[index] ?? [], evidenceVectors[evidenceIndex] ?? [])]
-              : [],
-          ),
-        );
-        if (closest < threshold) unverifiedClaims.push(`clause "${clause}"`);
-      });
-    }
-    const supported = supporting.length > 0 && claims !== null && unverifiedClaims.length === 0;
-    sentences.push({
-      text: piece.text,
-      cited: piece.cited,
-      kind: "claim",
-      support: Number.isFinite(support) ? support : null,
-      supported,
-      ...(unverifiedClaims.length > 0 ? { unverifiedClaims } : {}),
-    });
-    if (!supported) {
-      unsupportedSentences += 1;
+  for (const piece of splitAnswer(options.answer)) {
+    const { kept: keptText, quotes: sentenceQuotes, ...verdict } = await verifier.check(piece.text);
+    sentences.push(verdict);
+    if (verdict.kind === "lead-in") continue;
+    if (!verdict.supported || keptText === null) {
+      if (claimText(piece.text).length > 0) unsupportedSentences += 1;
       continue;
     }
     supportedSentences += 1;
-    for (const [n, quote] of supporting)
+    for (const [n, quote] of sentenceQuotes)
       if (quote.support > (quotes.get(n)?.support ?? Number.NEGATIVE_INFINITY)) quotes.set(n, quote);
-    kept.push(keepMarkers(piece.text, new Set(supporting.map(([n]) => n))).trim() + piece.separator);
+    kept.push(keptText + piece.separator);
   }
 
   const citedSentences = sentences.filter((sentence) => sentence.cited.length > 0).length;
   let outcome: AnswerVerification["outcome"] = "unsupported";
   if (supportedSentences > 0 && supportedSentences > unsupportedSentences) outcome = "verified";
-  else if (citedSentences === 0 && pieces.length <= MAX_REFUSAL_SENTENCES && REFUSAL.test(options.answer))
-    outcome = "refusal";
+  else if (isRefusal(options.answer, citedSentences)) outcome = "refusal";
   return {
     outcome,
     text: outcome === "verified" ? kept.join("").trim() : "",

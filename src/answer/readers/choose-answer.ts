@@ -75,7 +75,7 @@ export async function chooseAmong(
       return {
         ...reading,
         missingNames: [...missingNames],
-        proseLikelihood: await bestProseLikelihood(input),
+        proseLikelihood: await input.prose.bestLikelihoodIgnoringNames(),
         answerable: input.prose.answerable,
         sources: input.sources,
       };
