@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Answer, AnswerEvent } from "../../src/answer/answer-events.js";
-import { NO_CONTEXT_ANSWER } from "../../src/answer/answer-question.js";
+import { NO_CONTEXT_ANSWER } from "../../src/answer/write-answer.js";
 import { createFolio, type Folio } from "../../src/composition-root.js";
 import { loadConfig } from "../../src/config/config.js";
 import { goldPagesOf } from "../../src/evaluation/answer-evaluation.js";

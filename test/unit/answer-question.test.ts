@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AnswerContext, AnswerEvent, ConversationTurn } from "../../src/answer/answer-events.js";
-import { createAnswerService, NO_SOURCES_ANSWER } from "../../src/answer/answer-question.js";
+import { createAnswerService } from "../../src/answer/answer-question.js";
 import { createExtractiveGenerator } from "../../src/answer/generate/extractive-generator.js";
 import type { AnswerGenerator } from "../../src/answer/generate/generator.js";
+import { NO_SOURCES_ANSWER } from "../../src/answer/write-answer.js";
 import type { PageText, SearchResult } from "../../src/domain/types.js";
 import { FolioError } from "../../src/errors.js";
 import type { LogFields, Logger } from "../../src/logger.js";

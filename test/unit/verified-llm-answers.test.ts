@@ -8,11 +8,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AnswerEvent } from "../../src/answer/answer-events.js";
-import { createAnswerService, NO_CONTEXT_ANSWER } from "../../src/answer/answer-question.js";
+import { createAnswerService } from "../../src/answer/answer-question.js";
 import { createExtractiveGenerator } from "../../src/answer/generate/extractive-generator.js";
 import type { AnswerGenerator } from "../../src/answer/generate/generator.js";
 import { draftsFrom } from "../../src/answer/generate/llm-generator.js";
 import { LLM_UNAVAILABLE_NOTE } from "../../src/answer/generate/write-verified-answer.js";
+import { NO_CONTEXT_ANSWER } from "../../src/answer/write-answer.js";
 import type { PageText, SearchResult } from "../../src/domain/types.js";
 import type { Embedder } from "../../src/embedding/embedder.js";
 import { FolioError } from "../../src/errors.js";
