@@ -45,4 +45,21 @@ describe("yesNoVerdict", () => {
       ),
     ).toBeNull();
   });
+
+  it("gives no verdict when the sentence tells how things were before", () => {
+    expect(
+      verdict(
+        "Is the FedRAMP registry still an Excel spreadsheet?",
+        "The FedRAMP OSCAL Registry was originally provided as a spreadsheet.",
+        "fedramp registry excel spreadsheet",
+      ),
+    ).toBeNull();
+    expect(
+      verdict(
+        "Is the registry a spreadsheet?",
+        "The registry is no longer provided as a spreadsheet.",
+        "registry spreadsheet",
+      ),
+    ).toBe("no");
+  });
 });

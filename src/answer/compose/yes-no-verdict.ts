@@ -2,8 +2,9 @@
  * Whether the sentence that decides a yes/no question says yes or no: "No" when it negates what the
  * question asks ("Practice Tips … are not considered mandatory") or moves the other way ("Did it raise
  * its dividend?" — "… reduced its quarterly dividend"); "Yes" when it states it plainly; no verdict
- * when it only expects, plans or hedges ("expects to close the sale in the fourth quarter"), so the
- * sentence is quoted without one. Pure: question and sentence in, verdict out.
+ * when it only expects, plans or hedges ("expects to close the sale in the fourth quarter"), or tells
+ * how things were before ("was originally provided as a spreadsheet": whether they still are is the
+ * question), so the sentence is quoted without one. Pure: question and sentence in, verdict out.
  */
 import { analyzeText } from "../../retrieval/text-analyzer.js";
 
@@ -14,6 +15,8 @@ const NEGATION =
 /** A sentence about what may yet happen decides nothing about what did. */
 const HEDGE =
   /\b(?:expects?|expected|plans?|planned|intends?|anticipates?|anticipated|may|might|could|would|if|whether|subject\s+to|pending|proposed|seeks?|aims?|hopes?|targets?|will\s+be\s+required)\b/i;
+/** A sentence about how things were decides nothing about how they are now. */
+const FORMER_STATE = /\b(?:originally|previously|formerly|initially|used\s+to|at\s+first|at\s+one\s+time)\b/i;
 
 const UP = new Set(
   analyzeText(
@@ -51,7 +54,7 @@ function direction(terms: readonly string[]): "up" | "down" | null {
  * turn a yes into a no.
  */
 export function yesNoVerdict(question: string, sentence: string, askedTerms: ReadonlySet<string>): Verdict {
-  if (HEDGE.test(sentence) || !readsAsSentence(sentence)) return null;
+  if (HEDGE.test(sentence) || FORMER_STATE.test(sentence) || !readsAsSentence(sentence)) return null;
   const words = sentence.split(/\s+/);
   const matchedAt = words
     .map((word, index) => ({ index, terms: analyzeText(word) }))
