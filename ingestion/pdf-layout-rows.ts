@@ -1,0 +1,105 @@
+/**
+ * The words of a page with where each stands, gathered into rows by baseline, for reading tables by
+ * position. pdf.js gives runs of text, not words: a run may hold several cells set close together
+ * ("2019 2018" over two columns), so a run is cut at its blanks and each word's place estimated from
+ * the widths its characters usually have. Lines on one baseline that the content stream wrote apart
+ * (labels first, then each column of figures; a figure centred between the two lines of its label)
+ * come together into one row, top to bottom.
+ */
+import type { PdfLine } from "./pdf-lines.js";
+
+export type PositionedWord = {
+  text: string;
+  x0: number;
+  x1: number;
+  font: string;
+  /** Index of the page line the word comes from. */
+  line: number;
+};
+
+export type LayoutRow = {
+  /** Baseline (PDF units, up is larger) and type size of the row. */
+  y: number;
+  size: number;
+  /** The row's words, left to right. */
+  words: PositionedWord[];
+  /** Indices of the page lines the row is made of. */
+  lines: number[];
+};
+
+/** Usual advance of a character in ems (Helvetica-like); only the proportions within a run matter. */
+function characterWidth(character: string): number {
+  if (/\s/.test(character)) return 0.278;
+  if (/[0-9$€£¥#_]/.test(character)) return 0.556;
+  if (/[.,:;'!|il`]/.test(character)) return 0.25;
+  if (/[()[\]{}\-‐–jtfr"]/.test(character)) return 0.333;
+  if (/[%mwMW@]/.test(character)) return 0.85;
+  if (/[—]/.test(character)) return 1;
+  if (/[A-Z&]/.test(character)) return 0.667;
+  return 0.52;
+}
+
+/** The words of one run of text, each with its estimated extent inside the run's. */
+function splitRun(text: string, x0: number, x1: number, font: string, line: number): PositionedWord[] {
+  const characters = [...text];
+  const total = characters.reduce((sum, character) => sum + characterWidth(character), 0);
+  if (total <= 0) return [];
+  const scale = (x1 - x0) / total;
+  const words: PositionedWord[] = [];
+  let position = x0;
+  let word: PositionedWord | null = null;
+  for (const character of characters) {
+    const advance = characterWidth(character) * scale;
+    if (/\s/.test(character)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else if (word === null) {
+      word = { text: character, x0: position, x1: position + advance, font, line };
+    } else {
+      word.text += character;
+      word.x1 = position + advance;
+    }
+    position += advance;
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+/** The words of a line: each run of text cut at its blanks (superscript marks are left out: they are notes, not cells). */
+export function lineWords(line: PdfLine, lineIndex: number): PositionedWord[] {
+  if (line.rotated) return [];
+  return line.fragments.flatMap((fragment) => {
+    if (fragment.superscript) return [];
+    const text = line.text.slice(fragment.start, fragment.end);
+    if (text.trim() === "") return [];
+    return splitRun(text, fragment.x0, fragment.x1, fragment.font, lineIndex);
+  });
+}
+
+/** Lines whose baselines are closer than this share of their type size stand on one row. */
+const sameRowShare = 0.3;
+
+/** The page's lines gathered into rows by baseline, top to bottom, each row's words left to right. */
+export function layoutRows(lines: readonly PdfLine[]): LayoutRow[] {
+  const rows: LayoutRow[] = [];
+  const order = lines
+    .map((line, index) => ({ line, index, words: lineWords(line, index) }))
+    .filter((entry) => entry.words.length > 0)
+    .sort((left, right) => right.line.y - left.line.y);
+  for (const entry of order) {
+    const size = entry.line.size ?? Math.max(entry.line.height, 1);
+    // Sorted by baseline, so a row the line belongs to is one of the last few.
+    const row = rows
+      .slice(-3)
+      .find((candidate) => Math.abs(candidate.y - entry.line.y) <= Math.min(candidate.size, size) * sameRowShare);
+    if (row === undefined) {
+      rows.push({ y: entry.line.y, size, words: [...entry.words], lines: [entry.index] });
+      continue;
+    }
+    row.words.push(...entry.words);
+    row.lines.push(entry.index);
+    row.size = Math.max(row.size, size);
+  }
+  for (const row of rows) row.words.sort((left, right) => left.x0 - right.x0);
+  return rows.sort((left, right) => right.y - left.y);
+}

@@ -1,0 +1,346 @@
+/**
+ * Tables set without rules, as financial statements are, read from where their text stands: rows of a
+ * label and figures whose figures line up in columns (pdf-value-columns.ts), the header lines above
+ * them placed over the columns they stand over (a period header spanning several columns heads each of
+ * them), section and wrapped labels put together (pdf-table-labels.ts). The table ends where a line of
+ * prose runs across its columns, where a new header starts another table, or past a wide gap.
+ */
+import { type LayoutRow, layoutRows } from "./pdf-layout-rows.js";
+import type { PdfLine } from "./pdf-lines.js";
+import { type RowCell, rowCells, splitAtColumns } from "./pdf-row-cells.js";
+import { type BodyLine, mergeWrappedLabels } from "./pdf-table-labels.js";
+import { columnOf, type PlacedFigure, type ValueColumn, valueColumns } from "./pdf-value-columns.js";
+
+export type StatementTable = {
+  /** Page lines the table is read from (header and body). */
+  lines: number[];
+  header: string[];
+  rows: string[][];
+  /** Left edge of the label column, then the right edge of each value column (PDF units). */
+  anchors: number[];
+  /** Left edge of each column, the label column first. */
+  columnStarts: number[];
+};
+
+type CellRow = { y: number; size: number; cells: RowCell[]; lines: number[] };
+
+/** What a row is, read alone: figures after a label, a row of years (a header), or neither. */
+type RowReading = { kind: "data"; values: RowCell[] } | { kind: "years" } | { kind: "other" };
+
+/** Text after the first figure of a data row may be a short mark ("NM", "n/a"), never a phrase. */
+const maximumTrailingText = 12;
+/** A label longer than this is a sentence, not a row label. */
+const maximumLabelLength = 160;
+/** Data rows further apart than this many type sizes belong to different tables. */
+const maximumDataGap = 6;
+/** ...or than this many of the run's closest row spacings. */
+const maximumDataGapInRows = 4;
+/** Header lines further above the table (or each other) than this many type sizes are not its header. */
+const maximumHeaderGap = 3.2;
+const maximumHeaderRows = 6;
+/** Text longer than this reaching into the columns is prose, not a header or a label. */
+const maximumHeaderCellLength = 60;
+
+function readRow(row: CellRow): RowReading {
+  const cells = row.cells;
+  const firstFigure = cells.findIndex((cell) => cell.kind === "figure");
+  if (firstFigure < 0) return { kind: "other" };
+  let start = firstFigure;
+  // A figure leading words ("1. Introduction", "2019 was a year …") numbers or starts a sentence.
+  if (firstFigure === 0 && cells[1]?.kind === "text" && (cells[1]?.text.length ?? 0) > maximumTrailingText) {
+    start = cells.findIndex((cell, index) => index > 1 && cell.kind === "figure");
+    if (start < 0) return { kind: "other" };
+  }
+  const label = cells.slice(0, start).map((cell) => cell.text).join(" ");
+  if (label.length > maximumLabelLength) return { kind: "other" };
+  const after = cells.slice(start);
+  if (after.some((cell) => cell.kind === "text" && cell.text.length > maximumTrailingText)) return { kind: "other" };
+  const values = after.filter((cell) => cell.kind === "figure");
+  if (values.every((cell) => cell.year) && after.length === values.length) return { kind: "years" };
+  return { kind: "data", values };
+}
+
+/** The rows of a page with their cells and readings. */
+function readRows(rows: readonly LayoutRow[]): Array<CellRow & { reading: RowReading }> {
+  return rows.map((row) => {
+    const cellRow: CellRow = { y: row.y, size: row.size, cells: rowCells(row), lines: row.lines };
+    return { ...cellRow, reading: readRow(cellRow) };
+  });
+}
+
+type Row = CellRow & { reading: RowReading };
+
+/** Runs of data rows close to each other (rows between them kept), as [first, last] row indices. */
+function dataRuns(rows: readonly Row[]): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let first = -1;
+  let last = -1;
+  let pitch = 0;
+  rows.forEach((row, index) => {
+    if (row.reading.kind !== "data") return;
+    const previous = rows[last];
+    const gap = previous === undefined ? Number.POSITIVE_INFINITY : previous.y - row.y;
+    // Rows set far apart (a table printed with tall rows) may have a section of a few lines between them.
+    const reach = Math.max(Math.max(previous?.size ?? 0, row.size) * maximumDataGap, pitch * maximumDataGapInRows);
+    if (gap <= reach) {
+      pitch = pitch === 0 ? gap : Math.min(pitch, gap);
+      last = index;
+      return;
+    }
+    if (first >= 0) runs.push([first, last]);
+    first = index;
+    last = index;
+    pitch = 0;
+  });
+  if (first >= 0) runs.push([first, last]);
+  return runs;
+}
+
+function columnsFor(rows: readonly Row[], from: number, to: number): ValueColumn[] {
+  const figures: PlacedFigure[] = [];
+  const size = rows[from]?.size ?? 10;
+  for (let index = from; index <= to; index += 1) {
+    const reading = rows[index]?.reading;
+    if (reading?.kind === "data") for (const cell of reading.values) figures.push({ row: index, cell });
+  }
+  const columns = valueColumns(figures, size);
+  const dataRows = new Set(figures.map((figure) => figure.row)).size;
+  // A column only one row fills is a stray figure, unless the table is that short.
+  return dataRows <= 3 ? columns : columns.filter((column) => column.rows.size >= 2);
+}
+
+/** The left edge of the figures: text reaching past it is in the columns' area. */
+function valueLeft(columns: readonly ValueColumn[]): number {
+  return Math.min(...columns.map((column) => column.coreX0));
+}
+
+/** Cells of a row that stand in the columns' area (not in the label column). */
+function inColumns(row: CellRow, left: number): RowCell[] {
+  return row.cells.filter((cell) => cell.x1 > left - row.size * 0.3);
+}
+
+/** A line of prose: text reaching into the columns, longer than any header or label cell. */
+function isProse(row: CellRow, left: number): boolean {
+  return inColumns(row, left).some((cell) => cell.kind === "text" && cell.text.length > maximumHeaderCellLength);
+}
+
+/**
+ * Where a run of rows breaks into tables: before a line of prose (left out) and before a header that
+ * starts another table (a row without figures that puts text or years over the columns).
+ */
+function splitRun(rows: Row[], from: number, to: number): Array<[number, number]> {
+  const columns = columnsFor(rows, from, to);
+  if (columns.length === 0) return [];
+  const left = valueLeft(columns);
+  for (let index = Math.max(0, from - maximumHeaderRows); index <= to; index += 1) {
+    const row = rows[index] as Row;
+    const cells = row.cells.flatMap((cell) => splitAtColumns(cell, left, row.size));
+    if (cells.length !== row.cells.length) rows[index] = { ...row, cells, reading: readRow({ ...row, cells }) };
+  }
+  const pieces: Array<[number, number]> = [];
+  let start = from;
+  let lastData = from;
+  for (let index = from + 1; index <= to; index += 1) {
+    const row = rows[index] as Row;
+    const prose = isProse(row, left) || (row.reading.kind === "data" && labelReachesColumns(row, left));
+    // Text over the columns that names no period groups the rows below it ("Consolidated Balance
+    // Sheets Data:"); one that names periods heads another table.
+    const header =
+      row.reading.kind !== "data" && !prose && inColumns(row, left).length > 0 && namesPeriod(row);
+    if (prose || header) {
+      pieces.push([start, lastData]);
+      start = index;
+      // The next table starts at its first data row; its header is found again going up from there.
+      while (start <= to && rows[start]?.reading.kind !== "data") start += 1;
+      lastData = start;
+      index = start;
+      continue;
+    }
+    if (row.reading.kind === "data") lastData = index;
+  }
+  if (start <= to) pieces.push([start, lastData]);
+  return pieces.filter(([first, last]) => first <= last && rows[first]?.reading.kind === "data");
+}
+
+const PERIOD_WORDS =
+  /\b(?:(?:19|20)\d{2}|fy\s?\d{2}|q[1-4]|quarters?|months?|weeks?|years?|ended|ending|fiscal|as of|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b/i;
+
+/** Whether a row names a period (a header row does: "2019", "Three months ended", "December 31,"). */
+function namesPeriod(row: Row): boolean {
+  return row.reading.kind === "years" || PERIOD_WORDS.test(rowText(row));
+}
+
+/** A data row whose label runs into the figures' area: a sentence that happens to end in a number. */
+function labelReachesColumns(row: Row, left: number): boolean {
+  if (row.reading.kind !== "data") return false;
+  const firstValue = row.reading.values[0];
+  return row.cells.some((cell) => cell.kind === "text" && cell.x1 > left + row.size && cell !== firstValue && cell.x0 < left);
+}
+
+/** Lines of one header cell stand closer than this many type sizes (a label header centred beside two lines of dates). */
+const headerLineShare = 0.8;
+
+/**
+ * Header rows above the first data row (top first) and section rows between them and it. Rows that put
+ * text or years over the columns are the header; a label-column line set between or right beside them
+ * belongs to it ("(In millions, except" beside "April 27,"); label lines further down are sections.
+ */
+function headerAbove(
+  rows: readonly Row[],
+  first: number,
+  floor: number,
+  left: number,
+): { headerRows: number[]; sectionRows: number[] } {
+  const candidates: number[] = [];
+  let below = rows[first] as Row;
+  for (let index = first - 1; index >= floor && candidates.length < maximumHeaderRows * 2; index -= 1) {
+    const row = rows[index] as Row;
+    if (row.y - below.y > Math.max(row.size, below.size) * maximumHeaderGap) break;
+    if (row.reading.kind === "data" || isProse(row, left)) break;
+    candidates.unshift(index);
+    below = row;
+  }
+  const overColumns = candidates.filter((index) => inColumns(rows[index] as Row, left).length > 0);
+  const top = overColumns[0];
+  const bottom = overColumns.at(-1);
+  if (top === undefined || bottom === undefined) {
+    // Without a header, lines above are a title rather than sections, unless they end as a section does.
+    const sections = [...candidates];
+    while (sections.length > 0 && !/:$/.test(rowText(rows[sections[0] as number] as Row))) sections.shift();
+    return { headerRows: [], sectionRows: sections };
+  }
+  const near = (index: number, other: number) =>
+    Math.abs((rows[index] as Row).y - (rows[other] as Row).y) <= (rows[index] as Row).size * headerLineShare;
+  let start = candidates.indexOf(top);
+  while (start > 0 && near(candidates[start - 1] as number, candidates[start] as number)) start -= 1;
+  let end = candidates.indexOf(bottom);
+  while (end + 1 < candidates.length && near(candidates[end + 1] as number, candidates[end] as number)) end += 1;
+  const headerRows = candidates.slice(start, end + 1);
+  if (headerRows.length > maximumHeaderRows * 2) return { headerRows: [], sectionRows: [] };
+  return { headerRows, sectionRows: candidates.slice(end + 1) };
+}
+
+function rowText(row: CellRow): string {
+  return row.cells.map((cell) => cell.text).join(" ");
+}
+
+/** The columns a header cell heads: those it covers the middle or most of, else the nearest one. */
+function headedColumns(cell: RowCell, columns: readonly ValueColumn[], size: number): number[] {
+  const covered = columns.flatMap((column, index) => {
+    const overlap = Math.min(column.x1, cell.x1) - Math.max(column.x0, cell.x0);
+    const middle = (column.x0 + column.x1) / 2;
+    const width = Math.max(column.x1 - column.x0, 1);
+    return (middle >= cell.x0 && middle <= cell.x1) || overlap >= width * 0.5 ? [index] : [];
+  });
+  if (covered.length > 0) return covered;
+  const centre = (cell.x0 + cell.x1) / 2;
+  let nearest = -1;
+  let nearestDistance = size * 3;
+  columns.forEach((column, index) => {
+    const distance = Math.max(column.x0 - centre, centre - column.x1, 0);
+    if (distance < nearestDistance) {
+      nearest = index;
+      nearestDistance = distance;
+    }
+  });
+  return nearest >= 0 ? [nearest] : [];
+}
+
+/** One header per column: the header lines over it, top to bottom; the label column's from the text left of them. */
+function readHeader(rows: readonly Row[], headerRows: readonly number[], columns: readonly ValueColumn[], left: number) {
+  const pieces: string[][] = [[], ...columns.map(() => [])];
+  for (const index of headerRows) {
+    const row = rows[index] as Row;
+    for (const cell of row.cells) {
+      if (cell.x1 <= left - row.size * 0.3) {
+        pieces[0]?.push(cell.text);
+        continue;
+      }
+      for (const column of headedColumns(cell, columns, row.size)) pieces[column + 1]?.push(cell.text);
+    }
+  }
+  return pieces.map((texts) => texts.join(" ").replace(/\s+/g, " ").trim());
+}
+
+/** The body lines of the table: each row's label (text left of the columns) and its cells under the columns. */
+function bodyLines(rows: readonly Row[], indices: readonly number[], columns: readonly ValueColumn[], left: number) {
+  return indices.map((index): BodyLine => {
+    const row = rows[index] as Row;
+    const labels: string[] = [];
+    const values = columns.map(() => "");
+    // A row without figures is a label, wherever its text stands (a section label set over the columns).
+    const hasFigures = row.cells.some((cell) => cell.kind === "figure");
+    for (const cell of row.cells) {
+      const inLabel = !hasFigures || cell.x1 <= left - row.size * 0.3;
+      const column = inLabel ? -1 : columnOf(columns, cell, row.size);
+      if (column < 0) labels.push(cell.text);
+      else values[column] = values[column] ? `${values[column]} ${cell.text}` : cell.text;
+    }
+    return { label: labels.join(" ").trim(), values, y: row.y, size: row.size };
+  });
+}
+
+/** Whether the runs of rows make a table: two rows of figures in two columns, or three rows in one. */
+function isTable(rows: readonly Row[], from: number, to: number, columns: readonly ValueColumn[]): boolean {
+  let dataRows = 0;
+  let labelled = 0;
+  for (let index = from; index <= to; index += 1) {
+    const row = rows[index] as Row;
+    if (row.reading.kind !== "data") continue;
+    dataRows += 1;
+    if (row.cells[0]?.kind === "text") labelled += 1;
+  }
+  if (columns.length === 0 || dataRows < 2) return false;
+  return columns.length >= 2 || (dataRows >= 3 && labelled >= 3);
+}
+
+function readTable(rows: readonly Row[], from: number, to: number, floor: number): StatementTable | null {
+  const columns = columnsFor(rows, from, to);
+  if (!isTable(rows, from, to, columns)) return null;
+  const left = valueLeft(columns);
+  const { headerRows, sectionRows } = headerAbove(rows, from, floor, left);
+  const bodyIndices = [...sectionRows];
+  for (let index = from; index <= to; index += 1) bodyIndices.push(index);
+  // The last row's label may go on below its figures ("… common" / "share").
+  for (let index = to + 1; index < rows.length && index <= to + 3; index += 1) {
+    const row = rows[index] as Row;
+    const above = rows[index - 1] as Row;
+    const continues =
+      row.reading.kind === "other" &&
+      inColumns(row, left).length === 0 &&
+      above.y - row.y <= Math.max(row.size, above.size) * 1.6 &&
+      /^[\p{Ll}(]/u.test(rowText(row));
+    if (!continues) break;
+    bodyIndices.push(index);
+  }
+  const body = mergeWrappedLabels(bodyLines(rows, bodyIndices, columns, left));
+  const header = headerRows.length > 0 ? readHeader(rows, headerRows, columns, left) : [];
+  const used = [...headerRows, ...bodyIndices];
+  const labelStart = Math.min(
+    ...bodyIndices.map((index) => rows[index]?.cells[0]?.x0 ?? Number.POSITIVE_INFINITY),
+    left,
+  );
+  return {
+    lines: [...new Set(used.flatMap((index) => rows[index]?.lines ?? []))].sort((a, b) => a - b),
+    header,
+    rows: body.map((row) => [row.label, ...row.values]),
+    anchors: [labelStart, ...columns.map((column) => column.right)],
+    columnStarts: [labelStart, ...columns.map((column) => column.x0)],
+  };
+}
+
+/** The tables of a page set without rules, top to bottom. */
+export function findStatementTables(lines: readonly PdfLine[]): StatementTable[] {
+  const rows = readRows(layoutRows(lines));
+  const tables: StatementTable[] = [];
+  let floor = 0;
+  for (const [first, last] of dataRuns(rows)) {
+    for (const [from, to] of splitRun(rows, first, last)) {
+      const table = readTable(rows, from, to, floor);
+      if (table === null) continue;
+      tables.push(table);
+      floor = to + 1;
+    }
+  }
+  return tables;
+}
