@@ -20,6 +20,8 @@ export type RowCell = {
   font: string;
   /** The words the cell is made of, left to right. */
   words: PositionedWord[];
+  /** Cut out of a longer run of text, so its edges are estimates (splitAtColumns). */
+  cut?: true;
 };
 
 const CURRENCY = /^[$€£¥]$|^(?:US\$|R\$|C\$|A\$|S\$|HK\$)$/;
@@ -70,7 +72,8 @@ function joins(cell: Building, word: PositionedWord, next: PositionedWord | unde
   if (NIL.test(previous) && NIL.test(word.text)) return gap < size * 0.6;
   // A note mark after a year heads the same column ("2019 (1)"), it is not an amount of its own.
   if (YEAR.test(cell.text) && NOTE_MARK.test(word.text)) return gap <= size * 0.6;
-  const previousIsFigure = isFigureText(previous) && !previous.endsWith(",");
+  const previousIsFigure =
+    (isFigureText(previous) && !previous.endsWith(",")) || (isFigureText(cell.text) && !CLOSING.test(word.text));
   if (previousIsFigure && isFigureText(word.text)) return false;
   // A figure after words stands apart from them at a smaller gap than words from words.
   if (isFigureText(word.text) && !isFigureText(cell.text)) return gap <= size * 0.6;
@@ -83,9 +86,8 @@ function finish(cell: Building): RowCell {
   const signApart = cell.words.length > 1 && CURRENCY.test(first.text);
   const text = cell.text.replace(/\s+/g, " ").trim();
   const noted = /^(.*\S) \((?:\d|[a-z])\)$/.exec(text)?.[1];
-  // A note mark alone ("(2)" after a label set on its own line) is not an amount.
   const figure =
-    (isFigureText(text) && !NOTE_MARK.test(text)) ||
+    isFigureText(text) ||
     YEAR.test(text) ||
     (noted !== undefined && YEAR.test(noted)) || /^(?:[—–-] ){1,2}[—–-]\s?%?$/.test(text);
   return {
@@ -127,8 +129,10 @@ export function splitAtColumns(cell: RowCell, left: number, size: number): RowCe
     first -= 1;
   }
   // Only a label that ends before the columns gives up its figures ("December 31" over a column stays whole).
-  if (first === cell.words.length || first === 0 || (cell.words[first - 1]?.x1 ?? 0) > left) return [cell];
-  return [...wordCells(cell.words.slice(0, first), size), ...wordCells(cell.words.slice(first), size)];
+  const labelEnd = cell.words[first - 1]?.x1 ?? 0;
+  if (first === cell.words.length || first === 0 || labelEnd > left + size * 0.5) return [cell];
+  const figures = wordCells(cell.words.slice(first), size).map((figure): RowCell => ({ ...figure, cut: true }));
+  return [...wordCells(cell.words.slice(0, first), size), ...figures];
 }
 
 function wordCells(words: readonly PositionedWord[], size: number): RowCell[] {
@@ -149,6 +153,9 @@ function wordCells(words: readonly PositionedWord[], size: number): RowCell[] {
     building = { words: [word], text: word.text };
   }
   if (building !== null) cells.push(finish(building));
+  // A note mark alone in its row ("(2)" under a wrapped label) is not an amount; several ("(9) (5) (3)") are.
+  const figures = cells.filter((cell) => cell.kind === "figure");
+  if (figures.length === 1 && NOTE_MARK.test(figures[0]?.text ?? "")) (figures[0] as RowCell).kind = "text";
   return cells
     .map((cell) => (cell.kind === "text" ? { ...cell, text: withoutLeaders(cell.text) } : cell))
     .filter((cell) => cell.text !== "");

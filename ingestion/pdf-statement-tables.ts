@@ -9,7 +9,7 @@ import { type LayoutRow, layoutRows } from "./pdf-layout-rows.js";
 import type { PdfLine } from "./pdf-lines.js";
 import { type RowCell, rowCells, splitAtColumns } from "./pdf-row-cells.js";
 import { type BodyLine, mergeWrappedLabels } from "./pdf-table-labels.js";
-import { columnOf, type PlacedFigure, type ValueColumn, valueColumns } from "./pdf-value-columns.js";
+import { columnOf, type PlacedFigure, type ValueColumn, valueColumns, wordColumns } from "./pdf-value-columns.js";
 
 export type StatementTable = {
   /** Page lines the table is read from (header and body). */
@@ -56,7 +56,8 @@ function readRow(row: CellRow): RowReading {
   const after = cells.slice(start);
   if (after.some((cell) => cell.kind === "text" && cell.text.length > maximumTrailingText)) return { kind: "other" };
   const values = after.filter((cell) => cell.kind === "figure");
-  if (values.every((cell) => cell.year) && after.length === values.length) return { kind: "years" };
+  // Years and words over the columns ("Total | 2020 | 2021-2022 | Thereafter") head them.
+  if (values.every((cell) => cell.year)) return { kind: "years" };
   return { kind: "data", values };
 }
 
@@ -246,9 +247,71 @@ function headedColumns(cell: RowCell, columns: readonly ValueColumn[], size: num
   return nearest >= 0 ? [nearest] : [];
 }
 
+const YEARS = /\b(?:19|20)\d{2}\b/g;
+/** A split of a header cell must leave each piece within this many type sizes of its column. */
+const pieceOverflow = 1;
+/** ...and a cell that may span its columns, within this many (its words fall into the columns exactly). */
+const exactFit = 0.15;
+
+type Piece = { text: string; columns: number[] };
+
+/** How far pieces of words stick out of their columns: past the right edge, or into the column on the left. */
+function overflow(pieces: RowCell["words"][], spanned: readonly number[], columns: readonly ValueColumn[]): number {
+  return pieces.reduce((sum, words, index) => {
+    const column = columns[spanned[index] as number] as ValueColumn;
+    const before = columns[(spanned[index] as number) - 1];
+    const first = words[0];
+    const last = words.at(-1);
+    if (first === undefined || last === undefined) return Number.POSITIVE_INFINITY;
+    return sum + Math.max(0, last.x1 - column.x1) + Math.max(0, (before?.x1 ?? Number.NEGATIVE_INFINITY) - first.x0);
+  }, 0);
+}
+
+/** The cut of `words` into `count` runs that fits the columns best. */
+function bestCut(words: RowCell["words"], spanned: readonly number[], columns: readonly ValueColumn[]) {
+  let best: { pieces: RowCell["words"][]; cost: number } | null = null;
+  const cut = (from: number, pieces: RowCell["words"][]) => {
+    if (pieces.length === spanned.length - 1) {
+      const all = [...pieces, words.slice(from)];
+      const cost = overflow(all, spanned, columns);
+      if (best === null || cost < best.cost) best = { pieces: all, cost };
+      return;
+    }
+    for (let end = from + 1; end <= words.length - (spanned.length - 1 - pieces.length); end += 1)
+      cut(end, [...pieces, words.slice(from, end)]);
+  };
+  cut(0, []);
+  return best as { pieces: RowCell["words"][]; cost: number } | null;
+}
+
+/**
+ * A column header over several columns split into one piece per column when that is what it is: two
+ * headers printed as one run of text ("Net Sales % of Total", "April 27, 2019 April 28, 2018"), each
+ * piece within its own column. Only the header line right above the figures holds such cells; a line
+ * above it that spans columns is a group header ("Year Ended December 31,") and heads each of them.
+ */
+function headerPieces(cell: RowCell, columns: readonly ValueColumn[], size: number, lowest: boolean): Piece[] {
+  const spanned = headedColumns(cell, columns, size);
+  const whole = [{ text: cell.text, columns: spanned }];
+  if (spanned.length < 2 || cell.words.length > 16) return whole;
+  const years = cell.text.match(YEARS)?.length ?? 0;
+  const best = bestCut(cell.words, spanned, columns);
+  if (best === null) return whole;
+  // A cell that may well span its columns ("Year Ended December 31,") is split only where its words
+  // fall into the columns exactly; a column header line's cells at the usual tolerance.
+  const mayspan = !lowest || (years !== spanned.length && (years > 0 || PERIOD_WORDS.test(cell.text)));
+  const tolerance = size * (mayspan ? exactFit : pieceOverflow) * spanned.length;
+  if (best.cost > tolerance) return whole;
+  const texts = best.pieces.map((words) => words.map((word) => word.text).join(" "));
+  if (years === spanned.length && texts.some((text) => text.match(YEARS)?.length !== 1)) return whole;
+  return texts.map((text, index) => ({ text, columns: [spanned[index] as number] }));
+}
+
 /** One header per column: the header lines over it, top to bottom; the label column's from the text left of them. */
 function readHeader(rows: readonly Row[], headerRows: readonly number[], columns: readonly ValueColumn[], left: number) {
   const pieces: string[][] = [[], ...columns.map(() => [])];
+  const overColumns = headerRows.filter((index) => inColumns(rows[index] as Row, left).length > 0);
+  const lowest = overColumns.at(-1);
   for (const index of headerRows) {
     const row = rows[index] as Row;
     for (const cell of row.cells) {
@@ -256,10 +319,18 @@ function readHeader(rows: readonly Row[], headerRows: readonly number[], columns
         pieces[0]?.push(cell.text);
         continue;
       }
-      for (const column of headedColumns(cell, columns, row.size)) pieces[column + 1]?.push(cell.text);
+      for (const piece of headerPieces(cell, columns, row.size, index === lowest))
+        for (const column of piece.columns) pieces[column + 1]?.push(piece.text);
     }
   }
-  return pieces.map((texts) => texts.join(" ").replace(/\s+/g, " ").trim());
+  // A header broken at a hyphen over two lines ("2021-" over "2022") is one word again.
+  return pieces.map((texts) =>
+    texts
+      .join(" ")
+      .replace(/(\d)[-–] (\d)/g, "$1-$2")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
 }
 
 /** The body lines of the table: each row's label (text left of the columns) and its cells under the columns. */
@@ -294,9 +365,22 @@ function isTable(rows: readonly Row[], from: number, to: number, columns: readon
   return columns.length >= 2 || (dataRows >= 3 && labelled >= 3);
 }
 
+/** The table's columns: columns of words between its labels and figures, then the figures' columns. */
+function withWordColumns(rows: readonly Row[], from: number, to: number, figures: ValueColumn[]): ValueColumn[] {
+  const left = valueLeft(figures);
+  const labelCells = [];
+  for (let index = from; index <= to; index += 1) {
+    const row = rows[index] as Row;
+    if (row.reading.kind !== "data") continue;
+    labelCells.push({ row: index, cells: row.cells.filter((cell) => cell.x1 <= left - row.size * 0.3) });
+  }
+  return [...wordColumns(labelCells), ...figures];
+}
+
 function readTable(rows: readonly Row[], from: number, to: number, floor: number): StatementTable | null {
-  const columns = columnsFor(rows, from, to);
-  if (!isTable(rows, from, to, columns)) return null;
+  const figures = columnsFor(rows, from, to);
+  if (!isTable(rows, from, to, figures)) return null;
+  const columns = withWordColumns(rows, from, to, figures);
   const left = valueLeft(columns);
   const { headerRows, sectionRows } = headerAbove(rows, from, floor, left);
   const bodyIndices = [...sectionRows];
@@ -314,6 +398,7 @@ function readTable(rows: readonly Row[], from: number, to: number, floor: number
     bodyIndices.push(index);
   }
   const body = mergeWrappedLabels(bodyLines(rows, bodyIndices, columns, left));
+  if (process.env.DEBUG_ST) console.error(JSON.stringify({ from, to, headerRows, sectionRows, bodyIndices, lines: bodyLines(rows, bodyIndices, columns, left) }));
   const header = headerRows.length > 0 ? readHeader(rows, headerRows, columns, left) : [];
   const used = [...headerRows, ...bodyIndices];
   const labelStart = Math.min(

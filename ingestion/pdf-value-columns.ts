@@ -86,13 +86,17 @@ export function valueColumns(figures: readonly PlacedFigure[], size: number): Va
     }
   }
   return clusters
-    .map((cluster) => ({
-      x0: Math.min(...cluster.cells.map((figure) => figure.cell.x0)),
-      x1: cluster.x1,
-      coreX0: cluster.coreX0,
-      right: median(cluster.rights),
-      rows: cluster.rows,
-    }))
+    .map((cluster) => {
+      // Edges of figures cut out of a run of text are estimates: the column's own edge comes from the rest.
+      const measured = cluster.cells.filter((figure) => !figure.cell.cut);
+      return {
+        x0: Math.min(...cluster.cells.map((figure) => figure.cell.x0)),
+        x1: cluster.x1,
+        coreX0: measured.length > 0 ? Math.min(...measured.map((figure) => figure.cell.coreX0)) : cluster.coreX0,
+        right: median(cluster.rights),
+        rows: cluster.rows,
+      };
+    })
     .sort((left, right) => left.right - right.right);
 }
 
@@ -118,4 +122,30 @@ export function columnOf(columns: readonly ValueColumn[], cell: RowCell, size: n
     }
   });
   return nearest;
+}
+
+/**
+ * Columns of words between the labels and the figures ("Useful life | 3-5 | 14,689"): cells that stand
+ * apart from the label in two or more rows, one above the other, right of where every label ends.
+ * `rows` holds each row's cells left of the figures, the label first.
+ */
+export function wordColumns(rows: ReadonlyArray<{ row: number; cells: readonly RowCell[] }>): ValueColumn[] {
+  const labelEnd = Math.max(...rows.map(({ cells }) => cells[0]?.x1 ?? Number.NEGATIVE_INFINITY));
+  const clusters: ValueColumn[] = [];
+  for (const { row, cells } of rows) {
+    for (const cell of cells.slice(1)) {
+      if (cell.x0 <= labelEnd) continue;
+      const cluster = clusters.find((column) => Math.min(column.x1, cell.x1) - Math.max(column.x0, cell.x0) > 0);
+      if (cluster === undefined) {
+        clusters.push({ x0: cell.x0, x1: cell.x1, coreX0: cell.x0, right: cell.x1, rows: new Set([row]) });
+        continue;
+      }
+      cluster.x0 = Math.min(cluster.x0, cell.x0);
+      cluster.coreX0 = cluster.x0;
+      cluster.x1 = Math.max(cluster.x1, cell.x1);
+      cluster.right = cluster.x1;
+      cluster.rows.add(row);
+    }
+  }
+  return clusters.filter((column) => column.rows.size >= 2).sort((left, right) => left.x0 - right.x0);
 }
