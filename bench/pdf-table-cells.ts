@@ -159,7 +159,7 @@ async function runStatements() {
     const blocks = (byFile.get(file) ?? []).filter((block) => block.page === page.page);
     // The gold header is already one joined header per column.
     const gold = page.tables.map((table) => ({
-      headers: table.header,
+      headers: ["", ...table.header],
       body: table.rows.map((row) => [...row]),
     }));
     add(tally, scoreCells(gold, blocks.map(flatBlock)), blocks.length, `${page.file}#${page.page}`);

@@ -178,6 +178,27 @@ function labelReachesColumns(row: Row, left: number): boolean {
   return row.cells.some((cell) => cell.kind === "text" && cell.x1 > left + row.size && cell !== firstValue && cell.x0 < left);
 }
 
+/** Header lines above the first stand at most this many type sizes apart... */
+const headerRowGap = 1.6;
+/** ...or this share of the table's row pitch (tables printed with tall rows). */
+const headerPitchShare = 1.25;
+
+/**
+ * A title line above a table, not a header: text that runs into the columns from the left but is
+ * centred left of them ("CONSOLIDATED STATEMENTS OF OPERATIONS" centred on the page), or that runs well
+ * past the last column ("Corning Incorporated and Subsidiary Companies" set flush right). A header is
+ * centred over the columns it heads, or stands in the label column.
+ */
+function isTitle(row: CellRow, area: { left: number; right: number }): boolean {
+  const centredLeft = (cell: RowCell) =>
+    cell.x1 > area.left + row.size && (cell.x0 + cell.x1) / 2 < area.left - row.size * 2;
+  const pastRight = (cell: RowCell) => cell.x1 > area.right + row.size * 2;
+  // A header line may run a label column's header into the first column's ("Currency Weightage (%)")
+  // beside other headers; a title stands alone on its line.
+  const overColumns = row.cells.filter((cell) => cell.x1 > area.left + row.size);
+  return row.cells.some(pastRight) || (row.cells.some(centredLeft) && overColumns.length === 1);
+}
+
 /** Lines of one header cell stand closer than this many type sizes (a label header centred beside two lines of dates). */
 const headerLineShare = 0.8;
 
@@ -190,15 +211,22 @@ function headerAbove(
   rows: readonly Row[],
   first: number,
   floor: number,
-  left: number,
+  area: { left: number; right: number; pitch: number },
 ): { headerRows: number[]; sectionRows: number[] } {
+  const { left } = area;
   const candidates: number[] = [];
   let below = rows[first] as Row;
+  let overColumnsSeen = false;
   for (let index = first - 1; index >= floor && candidates.length < maximumHeaderRows * 2; index -= 1) {
     const row = rows[index] as Row;
-    if (row.y - below.y > Math.max(row.size, below.size) * maximumHeaderGap) break;
-    if (row.reading.kind === "data" || isProse(row, left)) break;
+    // Header lines stand as close as the table's rows; a title stands further off.
+    const reach = overColumnsSeen
+      ? Math.max(row.size * headerRowGap, area.pitch * headerPitchShare)
+      : Math.max(row.size, below.size) * maximumHeaderGap;
+    if (row.y - below.y > reach) break;
+    if (row.reading.kind === "data" || isProse(row, left) || isTitle(row, area)) break;
     candidates.unshift(index);
+    overColumnsSeen ||= inColumns(row, left).length > 0;
     below = row;
   }
   const overColumns = candidates.filter((index) => inColumns(rows[index] as Row, left).length > 0);
@@ -307,6 +335,22 @@ function headerPieces(cell: RowCell, columns: readonly ValueColumn[], size: numb
   return texts.map((text, index) => ({ text, columns: [spanned[index] as number] }));
 }
 
+/** A header cell that runs from the label column into the first column, cut where it crosses ("Currency" | "Weightage (%)"). */
+function splitAtLabelEdge(cell: RowCell, left: number): RowCell[] {
+  if (cell.x0 >= left || cell.x1 <= left) return [cell];
+  const cut = cell.words.findIndex((word) => (word.x0 + word.x1) / 2 >= left);
+  if (cut <= 0) return [cell];
+  const piece = (words: RowCell["words"]): RowCell => ({
+    ...cell,
+    text: words.map((word) => word.text).join(" "),
+    x0: words[0]?.x0 ?? cell.x0,
+    x1: words.at(-1)?.x1 ?? cell.x1,
+    coreX0: words[0]?.x0 ?? cell.x0,
+    words,
+  });
+  return [piece(cell.words.slice(0, cut)), piece(cell.words.slice(cut))];
+}
+
 /** One header per column: the header lines over it, top to bottom; the label column's from the text left of them. */
 function readHeader(rows: readonly Row[], headerRows: readonly number[], columns: readonly ValueColumn[], left: number) {
   const pieces: string[][] = [[], ...columns.map(() => [])];
@@ -314,7 +358,7 @@ function readHeader(rows: readonly Row[], headerRows: readonly number[], columns
   const lowest = overColumns.at(-1);
   for (const index of headerRows) {
     const row = rows[index] as Row;
-    for (const cell of row.cells) {
+    for (const cell of row.cells.flatMap((whole) => splitAtLabelEdge(whole, left))) {
       if (cell.x1 <= left - row.size * 0.3) {
         pieces[0]?.push(cell.text);
         continue;
@@ -365,6 +409,20 @@ function isTable(rows: readonly Row[], from: number, to: number, columns: readon
   return columns.length >= 2 || (dataRows >= 3 && labelled >= 3);
 }
 
+/** The usual distance between the table's rows of figures. */
+function dataPitch(rows: readonly Row[], from: number, to: number): number {
+  const gaps: number[] = [];
+  let previous: Row | null = null;
+  for (let index = from; index <= to; index += 1) {
+    const row = rows[index] as Row;
+    if (row.reading.kind !== "data") continue;
+    if (previous !== null) gaps.push(previous.y - row.y);
+    previous = row;
+  }
+  gaps.sort((left, right) => left - right);
+  return gaps[Math.floor(gaps.length / 2)] ?? (rows[from]?.size ?? 10) * 1.2;
+}
+
 /** The table's columns: columns of words between its labels and figures, then the figures' columns. */
 function withWordColumns(rows: readonly Row[], from: number, to: number, figures: ValueColumn[]): ValueColumn[] {
   const left = valueLeft(figures);
@@ -382,7 +440,14 @@ function readTable(rows: readonly Row[], from: number, to: number, floor: number
   if (!isTable(rows, from, to, figures)) return null;
   const columns = withWordColumns(rows, from, to, figures);
   const left = valueLeft(columns);
-  const { headerRows, sectionRows } = headerAbove(rows, from, floor, left);
+  // Headers stand over a column's whole width, its currency signs included ("2022" centred over "$ 34,229").
+  const headerLeft = Math.min(left, ...columns.map((column) => column.x0));
+  const area = {
+    left: headerLeft,
+    right: Math.max(...columns.map((column) => column.x1)),
+    pitch: dataPitch(rows, from, to),
+  };
+  const { headerRows, sectionRows } = headerAbove(rows, from, floor, area);
   const bodyIndices = [...sectionRows];
   for (let index = from; index <= to; index += 1) bodyIndices.push(index);
   // The last row's label may go on below its figures ("… common" / "share").
@@ -399,7 +464,7 @@ function readTable(rows: readonly Row[], from: number, to: number, floor: number
   }
   const body = mergeWrappedLabels(bodyLines(rows, bodyIndices, columns, left));
   if (process.env.DEBUG_ST) console.error(JSON.stringify({ from, to, headerRows, sectionRows, bodyIndices, lines: bodyLines(rows, bodyIndices, columns, left) }));
-  const header = headerRows.length > 0 ? readHeader(rows, headerRows, columns, left) : [];
+  const header = headerRows.length > 0 ? readHeader(rows, headerRows, columns, headerLeft) : [];
   const used = [...headerRows, ...bodyIndices];
   const labelStart = Math.min(
     ...bodyIndices.map((index) => rows[index]?.cells[0]?.x0 ?? Number.POSITIVE_INFINITY),
