@@ -168,9 +168,7 @@ async function runStatements() {
 }
 
 async function runProse() {
-  const pages = await readJsonLines<{ file: string; page: number }>(
-    path.join(goldDir, "enterprise-prose-pages.jsonl"),
-  );
+  const pages = await readJsonLines<{ file: string; page: number }>(path.join(goldDir, "enterprise-prose-pages.jsonl"));
   const byFile = new Map<string, TableBlock[]>();
   const found: string[] = [];
   for (const page of pages) {

@@ -250,4 +250,3 @@ export function findGridTables(lines: readonly PdfLine[]): PdfTable[] {
   finishRun();
   return joinHeaderlessContinuations(found, lines);
 }
-

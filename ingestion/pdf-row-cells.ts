@@ -42,6 +42,8 @@ const LEADER = /^(?:[.·…_]\s?){2,}$|^\.$/;
 
 export function isFigureText(text: string): boolean {
   const trimmed = text.trim();
+  // "14)" closes a bracket opened in the words before it ("(Note 14)"): not an amount.
+  if (trimmed.includes(")") && !trimmed.includes("(")) return false;
   return FIGURE.test(trimmed) || NIL.test(trimmed);
 }
 
@@ -89,7 +91,8 @@ function finish(cell: Building): RowCell {
   const figure =
     isFigureText(text) ||
     YEAR.test(text) ||
-    (noted !== undefined && YEAR.test(noted)) || /^(?:[—–-] ){1,2}[—–-]\s?%?$/.test(text);
+    (noted !== undefined && YEAR.test(noted)) ||
+    /^(?:[—–-] ){1,2}[—–-]\s?%?$/.test(text);
   return {
     text,
     x0: first.x0,

@@ -51,7 +51,10 @@ function readRow(row: CellRow): RowReading {
     start = cells.findIndex((cell, index) => index > 1 && cell.kind === "figure");
     if (start < 0) return { kind: "other" };
   }
-  const label = cells.slice(0, start).map((cell) => cell.text).join(" ");
+  const label = cells
+    .slice(0, start)
+    .map((cell) => cell.text)
+    .join(" ");
   if (label.length > maximumLabelLength) return { kind: "other" };
   const after = cells.slice(start);
   if (after.some((cell) => cell.kind === "text" && cell.text.length > maximumTrailingText)) return { kind: "other" };
@@ -146,8 +149,7 @@ function splitRun(rows: Row[], from: number, to: number): Array<[number, number]
     const prose = isProse(row, left) || (row.reading.kind === "data" && labelReachesColumns(row, left));
     // Text over the columns that names no period groups the rows below it ("Consolidated Balance
     // Sheets Data:"); one that names periods heads another table.
-    const header =
-      row.reading.kind !== "data" && !prose && inColumns(row, left).length > 0 && namesPeriod(row);
+    const header = row.reading.kind !== "data" && !prose && inColumns(row, left).length > 0 && namesPeriod(row);
     if (prose || header) {
       pieces.push([start, lastData]);
       start = index;
@@ -175,7 +177,9 @@ function namesPeriod(row: Row): boolean {
 function labelReachesColumns(row: Row, left: number): boolean {
   if (row.reading.kind !== "data") return false;
   const firstValue = row.reading.values[0];
-  return row.cells.some((cell) => cell.kind === "text" && cell.x1 > left + row.size && cell !== firstValue && cell.x0 < left);
+  return row.cells.some(
+    (cell) => cell.kind === "text" && cell.x1 > left + row.size && cell !== firstValue && cell.x0 < left,
+  );
 }
 
 /** Header lines above the first stand at most this many type sizes apart... */
@@ -313,13 +317,56 @@ function bestCut(words: RowCell["words"], spanned: readonly number[], columns: r
 }
 
 /**
+ * The columns a header line above the lowest heads: its own column where it is set flush with it (a
+ * wrapped header right-aligned over its figures), else the run of neighbouring columns it is centred
+ * over ("December 31," centred over "2016 | 2017"; "Consumer & Community Banking" over three).
+ */
+function groupedColumns(cell: RowCell, columns: readonly ValueColumn[], size: number): number[] | null {
+  const middle = (column: ValueColumn) => (column.x0 + column.x1) / 2;
+  const flush = columns.findIndex((column, index) => {
+    const before = columns[index - 1];
+    return Math.abs(column.x1 - cell.x1) <= size && (before === undefined || cell.x0 > middle(before));
+  });
+  if (flush >= 0) return [flush];
+  const centre = (cell.x0 + cell.x1) / 2;
+  // The fewest columns that take the line in and that it is centred over.
+  for (let count = 1; count <= columns.length; count += 1) {
+    for (let first = 0; first + count <= columns.length; first += 1) {
+      const from = columns[first] as ValueColumn;
+      const to = columns[first + count - 1] as ValueColumn;
+      const centred = Math.abs((middle(from) + middle(to)) / 2 - centre) <= size * 1.5;
+      if (centred && from.x0 - size <= cell.x0 && cell.x1 <= to.x1 + size)
+        return Array.from({ length: count }, (_, offset) => first + offset);
+    }
+  }
+  let best: number[] | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (let count = 1; count <= columns.length; count += 1) {
+    for (let first = 0; first + count <= columns.length; first += 1) {
+      const from = columns[first] as ValueColumn;
+      const to = columns[first + count - 1] as ValueColumn;
+      if (cell.x1 < from.x0 || cell.x0 > to.x1) continue;
+      const distance = Math.abs((middle(from) + middle(to)) / 2 - centre);
+      // A wider run wins only when it is clearly closer: a header over one column is often a little off its middle.
+      if (distance < bestDistance - size * 0.5) {
+        best = Array.from({ length: count }, (_, offset) => first + offset);
+        bestDistance = distance;
+      }
+    }
+  }
+  return best;
+}
+
+/**
  * A column header over several columns split into one piece per column when that is what it is: two
  * headers printed as one run of text ("Net Sales % of Total", "April 27, 2019 April 28, 2018"), each
  * piece within its own column. Only the header line right above the figures holds such cells; a line
  * above it that spans columns is a group header ("Year Ended December 31,") and heads each of them.
  */
 function headerPieces(cell: RowCell, columns: readonly ValueColumn[], size: number, lowest: boolean): Piece[] {
-  const spanned = headedColumns(cell, columns, size);
+  const spanned = lowest
+    ? headedColumns(cell, columns, size)
+    : (groupedColumns(cell, columns, size) ?? headedColumns(cell, columns, size));
   const whole = [{ text: cell.text, columns: spanned }];
   if (spanned.length < 2 || cell.words.length > 16) return whole;
   const years = cell.text.match(YEARS)?.length ?? 0;
@@ -352,7 +399,12 @@ function splitAtLabelEdge(cell: RowCell, left: number): RowCell[] {
 }
 
 /** One header per column: the header lines over it, top to bottom; the label column's from the text left of them. */
-function readHeader(rows: readonly Row[], headerRows: readonly number[], columns: readonly ValueColumn[], left: number) {
+function readHeader(
+  rows: readonly Row[],
+  headerRows: readonly number[],
+  columns: readonly ValueColumn[],
+  left: number,
+) {
   const pieces: string[][] = [[], ...columns.map(() => [])];
   const overColumns = headerRows.filter((index) => inColumns(rows[index] as Row, left).length > 0);
   const lowest = overColumns.at(-1);
@@ -463,7 +515,17 @@ function readTable(rows: readonly Row[], from: number, to: number, floor: number
     bodyIndices.push(index);
   }
   const body = mergeWrappedLabels(bodyLines(rows, bodyIndices, columns, left));
-  if (process.env.DEBUG_ST) console.error(JSON.stringify({ from, to, headerRows, sectionRows, bodyIndices, lines: bodyLines(rows, bodyIndices, columns, left) }));
+  if (process.env.DEBUG_ST)
+    console.error(
+      JSON.stringify({
+        from,
+        to,
+        headerRows,
+        sectionRows,
+        bodyIndices,
+        lines: bodyLines(rows, bodyIndices, columns, left),
+      }),
+    );
   const header = headerRows.length > 0 ? readHeader(rows, headerRows, columns, headerLeft) : [];
   const used = [...headerRows, ...bodyIndices];
   const labelStart = Math.min(

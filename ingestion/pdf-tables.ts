@@ -37,8 +37,7 @@ export function continuesTable(previous: PdfTable, next: PdfTable): boolean {
   return (
     left.length === right.length &&
     left.every(
-      (position, index) =>
-        Math.abs(position - (right[index] ?? Number.POSITIVE_INFINITY)) <= continuedColumnTolerance,
+      (position, index) => Math.abs(position - (right[index] ?? Number.POSITIVE_INFINITY)) <= continuedColumnTolerance,
     )
   );
 }
