@@ -79,21 +79,29 @@ export function lineWords(line: PdfLine, lineIndex: number): PositionedWord[] {
 /** Lines whose baselines are closer than this share of their type size stand on one row. */
 const sameRowShare = 0.3;
 
+/** Where a line stands: the baseline of its first run that is not a raised note mark. */
+function baseline(line: PdfLine): number {
+  const first = line.fragments.find(
+    (fragment) => !fragment.superscript && line.text.slice(fragment.start, fragment.end).trim() !== "",
+  );
+  return first?.y ?? line.y;
+}
+
 /** The page's lines gathered into rows by baseline, top to bottom, each row's words left to right. */
 export function layoutRows(lines: readonly PdfLine[]): LayoutRow[] {
   const rows: LayoutRow[] = [];
   const order = lines
-    .map((line, index) => ({ line, index, words: lineWords(line, index) }))
+    .map((line, index) => ({ line, index, words: lineWords(line, index), y: baseline(line) }))
     .filter((entry) => entry.words.length > 0)
-    .sort((left, right) => right.line.y - left.line.y);
+    .sort((left, right) => right.y - left.y);
   for (const entry of order) {
     const size = entry.line.size ?? Math.max(entry.line.height, 1);
     // Sorted by baseline, so a row the line belongs to is one of the last few.
     const row = rows
       .slice(-3)
-      .find((candidate) => Math.abs(candidate.y - entry.line.y) <= Math.min(candidate.size, size) * sameRowShare);
+      .find((candidate) => Math.abs(candidate.y - entry.y) <= Math.min(candidate.size, size) * sameRowShare);
     if (row === undefined) {
-      rows.push({ y: entry.line.y, size, words: [...entry.words], lines: [entry.index] });
+      rows.push({ y: entry.y, size, words: [...entry.words], lines: [entry.index] });
       continue;
     }
     row.words.push(...entry.words);

@@ -382,6 +382,25 @@ function headerPieces(cell: RowCell, columns: readonly ValueColumn[], size: numb
   return texts.map((text, index) => ({ text, columns: [spanned[index] as number] }));
 }
 
+/**
+ * A line of group headers that share the columns out evenly ("Consumer & Community Banking |
+ * Corporate & Investment Bank | Commercial Banking" over nine columns): each over its run of columns,
+ * however short its words (a narrow "Corporate" centred over three columns heads all three).
+ */
+function evenGroups(cells: readonly RowCell[], columns: readonly ValueColumn[], size: number): number[][] | null {
+  const span = columns.length / cells.length;
+  if (cells.length < 2 || !Number.isInteger(span) || span < 2) return null;
+  const groups = cells.map((_, position) => Array.from({ length: span }, (_, offset) => position * span + offset));
+  const fits = cells.every((cell, position) => {
+    const group = groups[position] as number[];
+    const from = columns[group[0] as number] as ValueColumn;
+    const to = columns[group.at(-1) as number] as ValueColumn;
+    const centre = (cell.x0 + cell.x1) / 2;
+    return centre >= from.x0 - size && centre <= to.x1 + size;
+  });
+  return fits ? groups : null;
+}
+
 /** A header cell that runs from the label column into the first column, cut where it crosses ("Currency" | "Weightage (%)"). */
 function splitAtLabelEdge(cell: RowCell, left: number): RowCell[] {
   if (cell.x0 >= left || cell.x1 <= left) return [cell];
@@ -410,14 +429,18 @@ function readHeader(
   const lowest = overColumns.at(-1);
   for (const index of headerRows) {
     const row = rows[index] as Row;
-    for (const cell of row.cells.flatMap((whole) => splitAtLabelEdge(whole, left))) {
-      if (cell.x1 <= left - row.size * 0.3) {
-        pieces[0]?.push(cell.text);
-        continue;
-      }
-      for (const piece of headerPieces(cell, columns, row.size, index === lowest))
-        for (const column of piece.columns) pieces[column + 1]?.push(piece.text);
-    }
+    const cells = row.cells.flatMap((whole) => splitAtLabelEdge(whole, left));
+    const inLabel = (cell: RowCell) => cell.x1 <= left - row.size * 0.3;
+    for (const cell of cells.filter(inLabel)) pieces[0]?.push(cell.text);
+    const over = cells.filter((cell) => !inLabel(cell));
+    const groups = index === lowest ? null : evenGroups(over, columns, row.size);
+    over.forEach((cell, position) => {
+      const placed = groups?.[position];
+      const cellPieces = placed
+        ? [{ text: cell.text, columns: placed }]
+        : headerPieces(cell, columns, row.size, index === lowest);
+      for (const piece of cellPieces) for (const column of piece.columns) pieces[column + 1]?.push(piece.text);
+    });
   }
   // A header broken at a hyphen over two lines ("2021-" over "2022") is one word again.
   return pieces.map((texts) =>
