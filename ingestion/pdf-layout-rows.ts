@@ -87,6 +87,37 @@ function baseline(line: PdfLine): number {
   return first?.y ?? line.y;
 }
 
+/** A mark set smaller than the row it marks is at most this share of that row's type size. */
+const markSizeShare = 0.8;
+/** ...and stands above the row's baseline by at most this share of its type size. */
+const markRise = 0.7;
+const NOTE_MARK_TEXT = /^\(?[a-z0-9*†‡]{1,2}\)?$/i;
+
+/**
+ * Note marks written as lines of their own ("(a)" in small type, raised above the row it marks) go on
+ * the row below them rather than standing as rows.
+ */
+function attachRaisedMarks(rows: LayoutRow[]): LayoutRow[] {
+  const kept: LayoutRow[] = [];
+  const marks: LayoutRow[] = [];
+  for (const row of rows) {
+    const text = row.words.map((word) => word.text).join("");
+    (NOTE_MARK_TEXT.test(text) ? marks : kept).push(row);
+  }
+  for (const mark of marks) {
+    const host = kept.find(
+      (row) => mark.size <= row.size * markSizeShare && row.y <= mark.y && mark.y - row.y <= row.size * markRise,
+    );
+    if (host === undefined) {
+      kept.push(mark);
+      continue;
+    }
+    host.words.push(...mark.words);
+    host.lines.push(...mark.lines);
+  }
+  return kept;
+}
+
 /** The page's lines gathered into rows by baseline, top to bottom, each row's words left to right. */
 export function layoutRows(lines: readonly PdfLine[]): LayoutRow[] {
   const rows: LayoutRow[] = [];
@@ -108,6 +139,7 @@ export function layoutRows(lines: readonly PdfLine[]): LayoutRow[] {
     row.lines.push(entry.index);
     row.size = Math.max(row.size, size);
   }
-  for (const row of rows) row.words.sort((left, right) => left.x0 - right.x0);
-  return rows.sort((left, right) => right.y - left.y);
+  const placed = attachRaisedMarks(rows);
+  for (const row of placed) row.words.sort((left, right) => left.x0 - right.x0);
+  return placed.sort((left, right) => right.y - left.y);
 }

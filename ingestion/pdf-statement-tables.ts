@@ -401,6 +401,41 @@ function evenGroups(cells: readonly RowCell[], columns: readonly ValueColumn[], 
   return fits ? groups : null;
 }
 
+/**
+ * A column the lowest header line leaves without a header of its own ("$ | %" under "2022 vs. 2021")
+ * goes under the neighbouring header when that header is centred over both.
+ */
+function extendOverUnheaded(
+  placed: Piece[][],
+  cells: readonly RowCell[],
+  columns: readonly ValueColumn[],
+  size: number,
+) {
+  const owned = new Set(placed.flatMap((pieces) => pieces.flatMap((piece) => piece.columns)));
+  const middle = (column: ValueColumn) => (column.x0 + column.x1) / 2;
+  placed.forEach((pieces, position) => {
+    const piece = pieces.length === 1 ? pieces[0] : undefined;
+    const cell = cells[position];
+    if (piece === undefined || cell === undefined || piece.columns.length === 0) return;
+    const centre = (cell.x0 + cell.x1) / 2;
+    const first = Math.min(...piece.columns);
+    const last = Math.max(...piece.columns);
+    const offCentre = (from: number, to: number) =>
+      Math.abs((middle(columns[from] as ValueColumn) + middle(columns[to] as ValueColumn)) / 2 - centre);
+    for (const [from, to, added] of [
+      [first, last + 1, last + 1],
+      [first - 1, last, first - 1],
+    ] as const) {
+      if (added < 0 || added >= columns.length || owned.has(added)) continue;
+      if (offCentre(from, to) + size < offCentre(first, last) && offCentre(from, to) <= size * 1.5) {
+        piece.columns = [...piece.columns, added].sort((left, right) => left - right);
+        owned.add(added);
+        return;
+      }
+    }
+  });
+}
+
 /** A header cell that runs from the label column into the first column, cut where it crosses ("Currency" | "Weightage (%)"). */
 function splitAtLabelEdge(cell: RowCell, left: number): RowCell[] {
   if (cell.x0 >= left || cell.x1 <= left) return [cell];
@@ -434,13 +469,13 @@ function readHeader(
     for (const cell of cells.filter(inLabel)) pieces[0]?.push(cell.text);
     const over = cells.filter((cell) => !inLabel(cell));
     const groups = index === lowest ? null : evenGroups(over, columns, row.size);
-    over.forEach((cell, position) => {
-      const placed = groups?.[position];
-      const cellPieces = placed
-        ? [{ text: cell.text, columns: placed }]
-        : headerPieces(cell, columns, row.size, index === lowest);
-      for (const piece of cellPieces) for (const column of piece.columns) pieces[column + 1]?.push(piece.text);
+    const placed = over.map((cell, position) => {
+      const group = groups?.[position];
+      return group ? [{ text: cell.text, columns: group }] : headerPieces(cell, columns, row.size, index === lowest);
     });
+    if (index === lowest) extendOverUnheaded(placed, over, columns, row.size);
+    for (const cellPieces of placed)
+      for (const piece of cellPieces) for (const column of piece.columns) pieces[column + 1]?.push(piece.text);
   }
   // A header broken at a hyphen over two lines ("2021-" over "2022") is one word again.
   return pieces.map((texts) =>

@@ -117,7 +117,9 @@ function mapColumns(gold: FlatTable, detected: FlatTable): Map<number, number> {
       if (detectedColumn === 0 || detectedWords.size === 0) return;
       const shared = [...goldWords].filter((word) => detectedWords.has(word)).length;
       if (shared < Math.min(goldWords.size, detectedWords.size)) return;
-      const closeness = shared / (goldWords.size + detectedWords.size - shared);
+      // Equally close headers go to the column in the same place.
+      const closeness =
+        shared / (goldWords.size + detectedWords.size - shared) - Math.abs(goldColumn - detectedColumn) * 0.001;
       pairs.push({ gold: goldColumn, detected: detectedColumn, closeness });
     });
   });
