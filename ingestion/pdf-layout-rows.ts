@@ -15,6 +15,8 @@ export type PositionedWord = {
   font: string;
   /** Index of the page line the word comes from. */
   line: number;
+  /** Set smaller and above the line (a note mark such as "(a)"). */
+  raised?: true;
 };
 
 export type LayoutRow = {
@@ -65,14 +67,14 @@ function splitRun(text: string, x0: number, x1: number, font: string, line: numb
   return words;
 }
 
-/** The words of a line: each run of text cut at its blanks (superscript marks are left out: they are notes, not cells). */
+/** The words of a line: each run of text cut at its blanks, raised note marks flagged as such. */
 export function lineWords(line: PdfLine, lineIndex: number): PositionedWord[] {
   if (line.rotated) return [];
   return line.fragments.flatMap((fragment) => {
-    if (fragment.superscript) return [];
     const text = line.text.slice(fragment.start, fragment.end);
     if (text.trim() === "") return [];
-    return splitRun(text, fragment.x0, fragment.x1, fragment.font, lineIndex);
+    const words = splitRun(text, fragment.x0, fragment.x1, fragment.font, lineIndex);
+    return fragment.superscript ? words.map((word): PositionedWord => ({ ...word, raised: true })) : words;
   });
 }
 

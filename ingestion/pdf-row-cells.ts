@@ -142,6 +142,8 @@ function wordCells(words: readonly PositionedWord[], size: number): RowCell[] {
   const cells: RowCell[] = [];
   let building: Building | null = null;
   for (const [index, word] of words.entries()) {
+    // A raised note mark belongs to the label it follows; after a figure ("5,645 (a)") it is no part of the amount.
+    if (word.raised && (building === null || isFigureText(building.text))) continue;
     if (LEADER.test(word.text)) {
       if (building !== null) cells.push(finish(building));
       building = null;

@@ -545,7 +545,9 @@ function withWordColumns(rows: readonly Row[], from: number, to: number, figures
   return [...wordColumns(labelCells), ...figures];
 }
 
-function readTable(rows: readonly Row[], from: number, to: number, floor: number): StatementTable | null {
+type FoundTable = { table: StatementTable; first: number; last: number };
+
+function readTable(rows: readonly Row[], from: number, to: number, floor: number): FoundTable | null {
   const figures = columnsFor(rows, from, to);
   if (!isTable(rows, from, to, figures)) return null;
   const columns = withWordColumns(rows, from, to, figures);
@@ -573,44 +575,74 @@ function readTable(rows: readonly Row[], from: number, to: number, floor: number
     bodyIndices.push(index);
   }
   const body = mergeWrappedLabels(bodyLines(rows, bodyIndices, columns, left));
-  if (process.env.DEBUG_ST)
-    console.error(
-      JSON.stringify({
-        from,
-        to,
-        headerRows,
-        sectionRows,
-        bodyIndices,
-        lines: bodyLines(rows, bodyIndices, columns, left),
-      }),
-    );
   const header = headerRows.length > 0 ? readHeader(rows, headerRows, columns, headerLeft) : [];
   const used = [...headerRows, ...bodyIndices];
   const labelStart = Math.min(
     ...bodyIndices.map((index) => rows[index]?.cells[0]?.x0 ?? Number.POSITIVE_INFINITY),
     left,
   );
-  return {
+  const table = {
     lines: [...new Set(used.flatMap((index) => rows[index]?.lines ?? []))].sort((a, b) => a - b),
     header,
     rows: body.map((row) => [row.label, ...row.values]),
     anchors: [labelStart, ...columns.map((column) => column.right)],
     columnStarts: [labelStart, ...columns.map((column) => column.x0)],
   };
+  return { table, first: Math.min(...used), last: Math.max(...used) };
+}
+
+/** Value columns of two tables end within this many PDF units of each other when one goes on with the other. */
+const sameColumnTolerance = 12;
+
+/**
+ * A table without a header of its own that follows one with the same columns, with nothing but labels
+ * between them ("Liabilities and Equity" after a gap), is the same table going on: a statement set in
+ * blocks. The labels between become its section rows.
+ */
+function joinBlocks(rows: readonly Row[], found: readonly FoundTable[]): StatementTable[] {
+  const joined: FoundTable[] = [];
+  for (const entry of found) {
+    const previous = joined.at(-1);
+    const anchors = entry.table.anchors.slice(1);
+    const previousAnchors = previous?.table.anchors.slice(1) ?? [];
+    const between = previous === undefined ? [] : rows.slice(previous.last + 1, entry.first);
+    const valueStart = entry.table.columnStarts[1] ?? Number.POSITIVE_INFINITY;
+    const goesOn =
+      previous !== undefined &&
+      entry.table.header.length === 0 &&
+      anchors.length === previousAnchors.length &&
+      anchors.every((anchor, index) => Math.abs(anchor - (previousAnchors[index] ?? 0)) <= sameColumnTolerance) &&
+      between.every((row) => row.reading.kind === "other" && row.cells.every((cell) => cell.x1 < valueStart));
+    if (!goesOn || previous === undefined) {
+      joined.push({ ...entry });
+      continue;
+    }
+    const width = entry.table.anchors.length - 1;
+    const labels = between.map((row) => [rowText(row), ...Array.from({ length: width }, () => "")]);
+    previous.table = {
+      ...previous.table,
+      rows: [...previous.table.rows, ...labels, ...entry.table.rows],
+      lines: [...previous.table.lines, ...between.flatMap((row) => row.lines), ...entry.table.lines].sort(
+        (left, right) => left - right,
+      ),
+    };
+    previous.last = entry.last;
+  }
+  return joined.map((entry) => entry.table);
 }
 
 /** The tables of a page set without rules, top to bottom. */
 export function findStatementTables(lines: readonly PdfLine[]): StatementTable[] {
   const rows = readRows(layoutRows(lines));
-  const tables: StatementTable[] = [];
+  const found: FoundTable[] = [];
   let floor = 0;
   for (const [first, last] of dataRuns(rows)) {
     for (const [from, to] of splitRun(rows, first, last)) {
       const table = readTable(rows, from, to, floor);
       if (table === null) continue;
-      tables.push(table);
+      found.push(table);
       floor = to + 1;
     }
   }
-  return tables;
+  return joinBlocks(rows, found);
 }
