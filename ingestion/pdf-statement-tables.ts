@@ -5,10 +5,12 @@
  * them), section and wrapped labels put together (pdf-table-labels.ts). The table ends where a line of
  * prose runs across its columns, where a new header starts another table, or past a wide gap.
  */
-import { type LayoutRow, layoutRows } from "./pdf-layout-rows.js";
+import { layoutRows } from "./pdf-layout-rows.js";
 import type { PdfLine } from "./pdf-lines.js";
-import { type RowCell, rowCells, splitAtColumns } from "./pdf-row-cells.js";
+import { splitAtColumns } from "./pdf-row-cells.js";
+import { headerAbove, maximumHeaderRows, readHeader } from "./pdf-table-header.js";
 import { type BodyLine, mergeWrappedLabels } from "./pdf-table-labels.js";
+import { inColumns, isProse, namesPeriod, type Row, readRow, readRows, rowText } from "./pdf-table-rows.js";
 import { columnOf, type PlacedFigure, type ValueColumn, valueColumns, wordColumns } from "./pdf-value-columns.js";
 
 export type StatementTable = {
@@ -22,57 +24,10 @@ export type StatementTable = {
   columnStarts: number[];
 };
 
-type CellRow = { y: number; size: number; cells: RowCell[]; lines: number[] };
-
-/** What a row is, read alone: figures after a label, a row of years (a header), or neither. */
-type RowReading = { kind: "data"; values: RowCell[] } | { kind: "years" } | { kind: "other" };
-
-/** Text after the first figure of a data row may be a short mark ("NM", "n/a"), never a phrase. */
-const maximumTrailingText = 12;
-/** A label longer than this is a sentence, not a row label. */
-const maximumLabelLength = 160;
 /** Data rows further apart than this many type sizes belong to different tables. */
 const maximumDataGap = 6;
 /** ...or than this many of the run's closest row spacings. */
 const maximumDataGapInRows = 4;
-/** Header lines further above the table (or each other) than this many type sizes are not its header. */
-const maximumHeaderGap = 3.2;
-const maximumHeaderRows = 6;
-/** Text longer than this reaching into the columns is prose, not a header or a label. */
-const maximumHeaderCellLength = 60;
-
-function readRow(row: CellRow): RowReading {
-  const cells = row.cells;
-  const firstFigure = cells.findIndex((cell) => cell.kind === "figure");
-  if (firstFigure < 0) return { kind: "other" };
-  let start = firstFigure;
-  // A figure leading words ("1. Introduction", "2019 was a year …") numbers or starts a sentence.
-  if (firstFigure === 0 && cells[1]?.kind === "text" && (cells[1]?.text.length ?? 0) > maximumTrailingText) {
-    start = cells.findIndex((cell, index) => index > 1 && cell.kind === "figure");
-    if (start < 0) return { kind: "other" };
-  }
-  const label = cells
-    .slice(0, start)
-    .map((cell) => cell.text)
-    .join(" ");
-  if (label.length > maximumLabelLength) return { kind: "other" };
-  const after = cells.slice(start);
-  if (after.some((cell) => cell.kind === "text" && cell.text.length > maximumTrailingText)) return { kind: "other" };
-  const values = after.filter((cell) => cell.kind === "figure");
-  // Years and words over the columns ("Total | 2020 | 2021-2022 | Thereafter") head them.
-  if (values.every((cell) => cell.year)) return { kind: "years" };
-  return { kind: "data", values };
-}
-
-/** The rows of a page with their cells and readings. */
-function readRows(rows: readonly LayoutRow[]): Array<CellRow & { reading: RowReading }> {
-  return rows.map((row) => {
-    const cellRow: CellRow = { y: row.y, size: row.size, cells: rowCells(row), lines: row.lines };
-    return { ...cellRow, reading: readRow(cellRow) };
-  });
-}
-
-type Row = CellRow & { reading: RowReading };
 
 /** Runs of data rows close to each other (rows between them kept), as [first, last] row indices. */
 function dataRuns(rows: readonly Row[]): Array<[number, number]> {
@@ -118,16 +73,6 @@ function valueLeft(columns: readonly ValueColumn[]): number {
   return Math.min(...columns.map((column) => column.coreX0));
 }
 
-/** Cells of a row that stand in the columns' area (not in the label column). */
-function inColumns(row: CellRow, left: number): RowCell[] {
-  return row.cells.filter((cell) => cell.x1 > left - row.size * 0.3);
-}
-
-/** A line of prose: text reaching into the columns, longer than any header or label cell. */
-function isProse(row: CellRow, left: number): boolean {
-  return inColumns(row, left).some((cell) => cell.kind === "text" && cell.text.length > maximumHeaderCellLength);
-}
-
 /**
  * Where a run of rows breaks into tables: before a line of prose (left out) and before a header that
  * starts another table (a row without figures that puts text or years over the columns).
@@ -165,325 +110,12 @@ function splitRun(rows: Row[], from: number, to: number): Array<[number, number]
   return pieces.filter(([first, last]) => first <= last && rows[first]?.reading.kind === "data");
 }
 
-const PERIOD_WORDS =
-  /\b(?:(?:19|20)\d{2}|fy\s?\d{2}|q[1-4]|quarters?|months?|weeks?|years?|ended|ending|fiscal|as of|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b/i;
-
-/** Whether a row names a period (a header row does: "2019", "Three months ended", "December 31,"). */
-function namesPeriod(row: Row): boolean {
-  return row.reading.kind === "years" || PERIOD_WORDS.test(rowText(row));
-}
-
 /** A data row whose label runs into the figures' area: a sentence that happens to end in a number. */
 function labelReachesColumns(row: Row, left: number): boolean {
   if (row.reading.kind !== "data") return false;
   const firstValue = row.reading.values[0];
   return row.cells.some(
     (cell) => cell.kind === "text" && cell.x1 > left + row.size && cell !== firstValue && cell.x0 < left,
-  );
-}
-
-/** Header lines above the first stand at most this many type sizes apart... */
-const headerRowGap = 1.6;
-/** ...or this share of the table's row pitch (tables printed with tall rows). */
-const headerPitchShare = 1.25;
-
-/**
- * A title line above a table, not a header: text that runs into the columns from the left but is
- * centred left of them ("CONSOLIDATED STATEMENTS OF OPERATIONS" centred on the page), or that runs well
- * past the last column ("Corning Incorporated and Subsidiary Companies" set flush right). A header is
- * centred over the columns it heads, or stands in the label column.
- */
-function isTitle(row: CellRow, area: { left: number; right: number }): boolean {
-  const centredLeft = (cell: RowCell) =>
-    cell.x1 > area.left + row.size && (cell.x0 + cell.x1) / 2 < area.left - row.size * 2;
-  const pastRight = (cell: RowCell) => cell.x1 > area.right + row.size * 2;
-  // A header line may run a label column's header into the first column's ("Currency Weightage (%)")
-  // beside other headers; a title stands alone on its line.
-  const overColumns = row.cells.filter((cell) => cell.x1 > area.left + row.size);
-  return row.cells.some(pastRight) || (row.cells.some(centredLeft) && overColumns.length === 1);
-}
-
-/** Lines of one header cell stand closer than this many type sizes (a label header centred beside two lines of dates). */
-const headerLineShare = 0.8;
-
-/**
- * Header rows above the first data row (top first) and section rows between them and it. Rows that put
- * text or years over the columns are the header; a label-column line set between or right beside them
- * belongs to it ("(In millions, except" beside "April 27,"); label lines further down are sections.
- */
-function headerAbove(
-  rows: readonly Row[],
-  first: number,
-  floor: number,
-  area: { left: number; right: number; pitch: number },
-): { headerRows: number[]; sectionRows: number[] } {
-  const { left } = area;
-  const candidates: number[] = [];
-  let below = rows[first] as Row;
-  let overColumnsSeen = false;
-  for (let index = first - 1; index >= floor && candidates.length < maximumHeaderRows * 2; index -= 1) {
-    const row = rows[index] as Row;
-    // Header lines stand as close as the table's rows; a title stands further off.
-    const reach = overColumnsSeen
-      ? Math.max(row.size * headerRowGap, area.pitch * headerPitchShare)
-      : Math.max(row.size, below.size) * maximumHeaderGap;
-    if (row.y - below.y > reach) break;
-    if (row.reading.kind === "data" || isProse(row, left) || isTitle(row, area)) break;
-    candidates.unshift(index);
-    overColumnsSeen ||= inColumns(row, left).length > 0;
-    below = row;
-  }
-  const overColumns = candidates.filter((index) => inColumns(rows[index] as Row, left).length > 0);
-  const top = overColumns[0];
-  const bottom = overColumns.at(-1);
-  if (top === undefined || bottom === undefined) {
-    // Without a header, lines above are a title rather than sections, unless they end as a section does.
-    const sections = [...candidates];
-    while (sections.length > 0 && !/:$/.test(rowText(rows[sections[0] as number] as Row))) sections.shift();
-    return { headerRows: [], sectionRows: sections };
-  }
-  const near = (index: number, other: number) =>
-    Math.abs((rows[index] as Row).y - (rows[other] as Row).y) <= (rows[index] as Row).size * headerLineShare;
-  let start = candidates.indexOf(top);
-  while (start > 0 && near(candidates[start - 1] as number, candidates[start] as number)) start -= 1;
-  let end = candidates.indexOf(bottom);
-  while (end + 1 < candidates.length && near(candidates[end + 1] as number, candidates[end] as number)) end += 1;
-  const headerRows = candidates.slice(start, end + 1);
-  if (headerRows.length > maximumHeaderRows * 2) return { headerRows: [], sectionRows: [] };
-  return { headerRows, sectionRows: candidates.slice(end + 1) };
-}
-
-function rowText(row: CellRow): string {
-  return row.cells.map((cell) => cell.text).join(" ");
-}
-
-/** The columns a header cell heads: those it covers the middle or most of, else the nearest one. */
-function headedColumns(cell: RowCell, columns: readonly ValueColumn[], size: number): number[] {
-  const covered = columns.flatMap((column, index) => {
-    const overlap = Math.min(column.x1, cell.x1) - Math.max(column.x0, cell.x0);
-    const middle = (column.x0 + column.x1) / 2;
-    const width = Math.max(column.x1 - column.x0, 1);
-    return (middle >= cell.x0 && middle <= cell.x1) || overlap >= width * 0.5 ? [index] : [];
-  });
-  if (covered.length > 0) return covered;
-  const centre = (cell.x0 + cell.x1) / 2;
-  let nearest = -1;
-  let nearestDistance = size * 3;
-  columns.forEach((column, index) => {
-    const distance = Math.max(column.x0 - centre, centre - column.x1, 0);
-    if (distance < nearestDistance) {
-      nearest = index;
-      nearestDistance = distance;
-    }
-  });
-  return nearest >= 0 ? [nearest] : [];
-}
-
-const YEARS = /\b(?:19|20)\d{2}\b/g;
-/** A split of a header cell must leave each piece within this many type sizes of its column. */
-const pieceOverflow = 1;
-/** ...and a cell that may span its columns, within this many (its words fall into the columns exactly). */
-const exactFit = 0.15;
-
-type Piece = { text: string; columns: number[] };
-
-/** How far pieces of words stick out of their columns: past the right edge, or into the column on the left. */
-function overflow(pieces: RowCell["words"][], spanned: readonly number[], columns: readonly ValueColumn[]): number {
-  return pieces.reduce((sum, words, index) => {
-    const column = columns[spanned[index] as number] as ValueColumn;
-    const before = columns[(spanned[index] as number) - 1];
-    const first = words[0];
-    const last = words.at(-1);
-    if (first === undefined || last === undefined) return Number.POSITIVE_INFINITY;
-    return sum + Math.max(0, last.x1 - column.x1) + Math.max(0, (before?.x1 ?? Number.NEGATIVE_INFINITY) - first.x0);
-  }, 0);
-}
-
-/** The cut of `words` into `count` runs that fits the columns best. */
-function bestCut(words: RowCell["words"], spanned: readonly number[], columns: readonly ValueColumn[]) {
-  let best: { pieces: RowCell["words"][]; cost: number } | null = null;
-  const cut = (from: number, pieces: RowCell["words"][]) => {
-    if (pieces.length === spanned.length - 1) {
-      const all = [...pieces, words.slice(from)];
-      const cost = overflow(all, spanned, columns);
-      if (best === null || cost < best.cost) best = { pieces: all, cost };
-      return;
-    }
-    for (let end = from + 1; end <= words.length - (spanned.length - 1 - pieces.length); end += 1)
-      cut(end, [...pieces, words.slice(from, end)]);
-  };
-  cut(0, []);
-  return best as { pieces: RowCell["words"][]; cost: number } | null;
-}
-
-/**
- * The columns a header line above the lowest heads: its own column where it is set flush with it (a
- * wrapped header right-aligned over its figures), else the run of neighbouring columns it is centred
- * over ("December 31," centred over "2016 | 2017"; "Consumer & Community Banking" over three).
- */
-function groupedColumns(cell: RowCell, columns: readonly ValueColumn[], size: number): number[] | null {
-  const middle = (column: ValueColumn) => (column.x0 + column.x1) / 2;
-  const flush = columns.findIndex((column, index) => {
-    const before = columns[index - 1];
-    return Math.abs(column.x1 - cell.x1) <= size && (before === undefined || cell.x0 > middle(before));
-  });
-  if (flush >= 0) return [flush];
-  const centre = (cell.x0 + cell.x1) / 2;
-  // The fewest columns that take the line in and that it is centred over.
-  for (let count = 1; count <= columns.length; count += 1) {
-    for (let first = 0; first + count <= columns.length; first += 1) {
-      const from = columns[first] as ValueColumn;
-      const to = columns[first + count - 1] as ValueColumn;
-      const centred = Math.abs((middle(from) + middle(to)) / 2 - centre) <= size * 1.5;
-      if (centred && from.x0 - size <= cell.x0 && cell.x1 <= to.x1 + size)
-        return Array.from({ length: count }, (_, offset) => first + offset);
-    }
-  }
-  let best: number[] | null = null;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (let count = 1; count <= columns.length; count += 1) {
-    for (let first = 0; first + count <= columns.length; first += 1) {
-      const from = columns[first] as ValueColumn;
-      const to = columns[first + count - 1] as ValueColumn;
-      if (cell.x1 < from.x0 || cell.x0 > to.x1) continue;
-      const distance = Math.abs((middle(from) + middle(to)) / 2 - centre);
-      // A wider run wins only when it is clearly closer: a header over one column is often a little off its middle.
-      if (distance < bestDistance - size * 0.5) {
-        best = Array.from({ length: count }, (_, offset) => first + offset);
-        bestDistance = distance;
-      }
-    }
-  }
-  return best;
-}
-
-/**
- * A column header over several columns split into one piece per column when that is what it is: two
- * headers printed as one run of text ("Net Sales % of Total", "April 27, 2019 April 28, 2018"), each
- * piece within its own column. Only the header line right above the figures holds such cells; a line
- * above it that spans columns is a group header ("Year Ended December 31,") and heads each of them.
- */
-function headerPieces(cell: RowCell, columns: readonly ValueColumn[], size: number, lowest: boolean): Piece[] {
-  const spanned = lowest
-    ? headedColumns(cell, columns, size)
-    : (groupedColumns(cell, columns, size) ?? headedColumns(cell, columns, size));
-  const whole = [{ text: cell.text, columns: spanned }];
-  if (spanned.length < 2 || cell.words.length > 16) return whole;
-  const years = cell.text.match(YEARS)?.length ?? 0;
-  const best = bestCut(cell.words, spanned, columns);
-  if (best === null) return whole;
-  // A cell that may well span its columns ("Year Ended December 31,") is split only where its words
-  // fall into the columns exactly; a column header line's cells at the usual tolerance.
-  const mayspan = !lowest || (years !== spanned.length && (years > 0 || PERIOD_WORDS.test(cell.text)));
-  const tolerance = size * (mayspan ? exactFit : pieceOverflow) * spanned.length;
-  if (best.cost > tolerance) return whole;
-  const texts = best.pieces.map((words) => words.map((word) => word.text).join(" "));
-  if (years === spanned.length && texts.some((text) => text.match(YEARS)?.length !== 1)) return whole;
-  return texts.map((text, index) => ({ text, columns: [spanned[index] as number] }));
-}
-
-/**
- * A line of group headers that share the columns out evenly ("Consumer & Community Banking |
- * Corporate & Investment Bank | Commercial Banking" over nine columns): each over its run of columns,
- * however short its words (a narrow "Corporate" centred over three columns heads all three).
- */
-function evenGroups(cells: readonly RowCell[], columns: readonly ValueColumn[], size: number): number[][] | null {
-  const span = columns.length / cells.length;
-  if (cells.length < 2 || !Number.isInteger(span) || span < 2) return null;
-  const groups = cells.map((_, position) => Array.from({ length: span }, (_, offset) => position * span + offset));
-  const fits = cells.every((cell, position) => {
-    const group = groups[position] as number[];
-    const from = columns[group[0] as number] as ValueColumn;
-    const to = columns[group.at(-1) as number] as ValueColumn;
-    const centre = (cell.x0 + cell.x1) / 2;
-    return centre >= from.x0 - size && centre <= to.x1 + size;
-  });
-  return fits ? groups : null;
-}
-
-/**
- * A column the lowest header line leaves without a header of its own ("$ | %" under "2022 vs. 2021")
- * goes under the neighbouring header when that header is centred over both.
- */
-function extendOverUnheaded(
-  placed: Piece[][],
-  cells: readonly RowCell[],
-  columns: readonly ValueColumn[],
-  size: number,
-) {
-  const owned = new Set(placed.flatMap((pieces) => pieces.flatMap((piece) => piece.columns)));
-  const middle = (column: ValueColumn) => (column.x0 + column.x1) / 2;
-  placed.forEach((pieces, position) => {
-    const piece = pieces.length === 1 ? pieces[0] : undefined;
-    const cell = cells[position];
-    if (piece === undefined || cell === undefined || piece.columns.length === 0) return;
-    const centre = (cell.x0 + cell.x1) / 2;
-    const first = Math.min(...piece.columns);
-    const last = Math.max(...piece.columns);
-    const offCentre = (from: number, to: number) =>
-      Math.abs((middle(columns[from] as ValueColumn) + middle(columns[to] as ValueColumn)) / 2 - centre);
-    for (const [from, to, added] of [
-      [first, last + 1, last + 1],
-      [first - 1, last, first - 1],
-    ] as const) {
-      if (added < 0 || added >= columns.length || owned.has(added)) continue;
-      if (offCentre(from, to) + size < offCentre(first, last) && offCentre(from, to) <= size * 1.5) {
-        piece.columns = [...piece.columns, added].sort((left, right) => left - right);
-        owned.add(added);
-        return;
-      }
-    }
-  });
-}
-
-/** A header cell that runs from the label column into the first column, cut where it crosses ("Currency" | "Weightage (%)"). */
-function splitAtLabelEdge(cell: RowCell, left: number): RowCell[] {
-  if (cell.x0 >= left || cell.x1 <= left) return [cell];
-  const cut = cell.words.findIndex((word) => (word.x0 + word.x1) / 2 >= left);
-  if (cut <= 0) return [cell];
-  const piece = (words: RowCell["words"]): RowCell => ({
-    ...cell,
-    text: words.map((word) => word.text).join(" "),
-    x0: words[0]?.x0 ?? cell.x0,
-    x1: words.at(-1)?.x1 ?? cell.x1,
-    coreX0: words[0]?.x0 ?? cell.x0,
-    words,
-  });
-  return [piece(cell.words.slice(0, cut)), piece(cell.words.slice(cut))];
-}
-
-/** One header per column: the header lines over it, top to bottom; the label column's from the text left of them. */
-function readHeader(
-  rows: readonly Row[],
-  headerRows: readonly number[],
-  columns: readonly ValueColumn[],
-  left: number,
-) {
-  const pieces: string[][] = [[], ...columns.map(() => [])];
-  const overColumns = headerRows.filter((index) => inColumns(rows[index] as Row, left).length > 0);
-  const lowest = overColumns.at(-1);
-  for (const index of headerRows) {
-    const row = rows[index] as Row;
-    const cells = row.cells.flatMap((whole) => splitAtLabelEdge(whole, left));
-    const inLabel = (cell: RowCell) => cell.x1 <= left - row.size * 0.3;
-    for (const cell of cells.filter(inLabel)) pieces[0]?.push(cell.text);
-    const over = cells.filter((cell) => !inLabel(cell));
-    const groups = index === lowest ? null : evenGroups(over, columns, row.size);
-    const placed = over.map((cell, position) => {
-      const group = groups?.[position];
-      return group ? [{ text: cell.text, columns: group }] : headerPieces(cell, columns, row.size, index === lowest);
-    });
-    if (index === lowest) extendOverUnheaded(placed, over, columns, row.size);
-    for (const cellPieces of placed)
-      for (const piece of cellPieces) for (const column of piece.columns) pieces[column + 1]?.push(piece.text);
-  }
-  // A header broken at a hyphen over two lines ("2021-" over "2022") is one word again.
-  return pieces.map((texts) =>
-    texts
-      .join(" ")
-      .replace(/(\d)[-–] (\d)/g, "$1-$2")
-      .replace(/\s+/g, " ")
-      .trim(),
   );
 }
 
