@@ -179,6 +179,9 @@ function withWordColumns(rows: readonly Row[], from: number, to: number, figures
 
 type FoundTable = { table: StatementTable; first: number; last: number };
 
+/** Blocks of one statement stand at most this many type sizes apart (a blank line and a section label or two). */
+const maximumBlockGap = 8;
+
 function readTable(rows: readonly Row[], from: number, to: number, floor: number): FoundTable | null {
   const figures = columnsFor(rows, from, to);
   if (!isTable(rows, from, to, figures)) return null;
@@ -239,8 +242,11 @@ function joinBlocks(rows: readonly Row[], found: readonly FoundTable[]): Stateme
     const previousAnchors = previous?.table.anchors.slice(1) ?? [];
     const between = previous === undefined ? [] : rows.slice(previous.last + 1, entry.first);
     const valueStart = entry.table.columnStarts[1] ?? Number.POSITIVE_INFINITY;
+    const gap = previous === undefined ? 0 : (rows[previous.last]?.y ?? 0) - (rows[entry.first]?.y ?? 0);
+    const size = rows[entry.first]?.size ?? 10;
     const goesOn =
       previous !== undefined &&
+      gap <= size * maximumBlockGap &&
       entry.table.header.length === 0 &&
       anchors.length === previousAnchors.length &&
       anchors.every((anchor, index) => Math.abs(anchor - (previousAnchors[index] ?? 0)) <= sameColumnTolerance) &&

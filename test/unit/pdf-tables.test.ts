@@ -63,8 +63,8 @@ describe("PDF lines and page text", () => {
     ]);
     expect(lines.map((line) => line.text)).toEqual(["Hello world", "next", "last"]);
     expect(lines[0]?.fragments).toEqual([
-      { x0: 72, x1: 97, start: 0, end: 5, font: regular },
-      { x0: 101, x1: 126, start: 6, end: 11, font: regular },
+      { x0: 72, x1: 97, start: 0, end: 5, font: regular, y: 700 },
+      { x0: 101, x1: 126, start: 6, end: 11, font: regular, y: 700 },
     ]);
   });
 
@@ -133,6 +133,8 @@ describe("tables on a PDF page", () => {
     expect(tables[0]).toEqual({
       caption: ["Table 2. Quarterly results by region"],
       columnStarts: columnsX,
+      // Figures: the label column's left edge, then where most of each column's figures end.
+      anchors: [72, expect.closeTo(200 + 5 * glyph * 0.5), expect.closeTo(300 + 4 * glyph * 0.5)],
       firstLine: 2,
       lastLine: 5,
       header: ["Region", "Revenue", "Growth"],
@@ -264,7 +266,7 @@ describe("tables on a PDF page", () => {
       [72, 250],
       500,
     );
-    expect(findTables(layoutLines([...first, ...second])).map((table) => table.header)).toEqual([
+    expect(findTables(layoutLines([...first, ...second])).map((table) => table.rows[0])).toEqual([
       ["A", "1"],
       ["D", "4"],
     ]);
