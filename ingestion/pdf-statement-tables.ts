@@ -193,6 +193,7 @@ function readTable(rows: readonly Row[], from: number, to: number, floor: number
     left: headerLeft,
     right: Math.max(...columns.map((column) => column.x1)),
     pitch: dataPitch(rows, from, to),
+    size: rows[from]?.size ?? 10,
   };
   const { headerRows, sectionRows } = headerAbove(rows, from, floor, area);
   const bodyIndices = [...sectionRows];

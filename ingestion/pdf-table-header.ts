@@ -12,6 +12,8 @@ import type { ValueColumn } from "./pdf-value-columns.js";
 /** Header lines further above the table (or each other) than this many type sizes are not its header. */
 const maximumHeaderGap = 3.2;
 export const maximumHeaderRows = 6;
+/** A line set at least this much larger than the table's rows is its title. */
+const titleSizeShare = 1.3;
 /** Header lines above the first stand at most this many type sizes apart... */
 const headerRowGap = 1.6;
 /** ...or this share of the table's row pitch (tables printed with tall rows). */
@@ -23,7 +25,9 @@ const headerPitchShare = 1.25;
  * past the last column ("Corning Incorporated and Subsidiary Companies" set flush right). A header is
  * centred over the columns it heads, or stands in the label column.
  */
-function isTitle(row: CellRow, area: { left: number; right: number }): boolean {
+function isTitle(row: CellRow, area: { left: number; right: number; size: number }): boolean {
+  // Set larger than the table's rows: a title ("Intl Pax Traffic" over every column).
+  if (row.size >= area.size * titleSizeShare) return true;
   const centredLeft = (cell: RowCell) =>
     cell.x1 > area.left + row.size && (cell.x0 + cell.x1) / 2 < area.left - row.size * 2;
   const pastRight = (cell: RowCell) => cell.x1 > area.right + row.size * 2;
@@ -45,7 +49,7 @@ export function headerAbove(
   rows: readonly Row[],
   first: number,
   floor: number,
-  area: { left: number; right: number; pitch: number },
+  area: { left: number; right: number; pitch: number; size: number },
 ): { headerRows: number[]; sectionRows: number[] } {
   const { left } = area;
   const candidates: number[] = [];
