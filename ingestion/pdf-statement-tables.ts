@@ -141,14 +141,26 @@ function bodyLines(rows: readonly Row[], indices: readonly number[], columns: re
 function isTable(rows: readonly Row[], from: number, to: number, columns: readonly ValueColumn[]): boolean {
   let dataRows = 0;
   let labelled = 0;
+  const figures: string[] = [];
   for (let index = from; index <= to; index += 1) {
     const row = rows[index] as Row;
     if (row.reading.kind !== "data") continue;
     dataRows += 1;
     if (row.cells[0]?.kind === "text") labelled += 1;
+    figures.push(...row.reading.values.map((cell) => cell.text));
   }
   if (columns.length === 0 || dataRows < 2) return false;
+  if (columns.length === 1 && listsPages(figures)) return false;
   return columns.length >= 2 || (dataRows >= 3 && labelled >= 3);
+}
+
+/**
+ * Page numbers, not amounts: whole numbers under a thousand that never go down (a table of contents
+ * or an index beside its entries).
+ */
+function listsPages(figures: readonly string[]): boolean {
+  if (!figures.every((figure) => /^\d{1,3}$/.test(figure))) return false;
+  return figures.every((figure, index) => index === 0 || Number(figure) >= Number(figures[index - 1]));
 }
 
 /** The usual distance between the table's rows of figures. */
