@@ -89,6 +89,40 @@ function baseline(line: PdfLine): number {
   return first?.y ?? line.y;
 }
 
+/** Lines of one row, or of neighbouring rows of one block of text, are written this close in the content stream. */
+const streamWindow = 8;
+/** Rows of one block of text stand at most this many type sizes apart. */
+const flowGap = 8;
+
+/**
+ * The rows of a page in blocks of text written apart in the content stream: the columns of a page set
+ * in two (a table in one, prose in the other), read apart so neither's lines go into the other's rows.
+ * Rows belong together when their lines are written close in the stream and they stand close on the page.
+ */
+export function textFlows(rows: readonly LayoutRow[]): LayoutRow[][] {
+  const parent = rows.map((_, index) => index);
+  const find = (index: number): number => {
+    let root = index;
+    while (parent[root] !== root) root = parent[root] as number;
+    parent[index] = root;
+    return root;
+  };
+  rows.forEach((row, index) => {
+    for (let other = index + 1; other < rows.length; other += 1) {
+      const next = rows[other] as LayoutRow;
+      if (row.y - next.y > Math.max(row.size, next.size) * flowGap) break;
+      const near = row.lines.some((line) => next.lines.some((nextLine) => Math.abs(line - nextLine) <= streamWindow));
+      if (near) parent[find(other)] = find(index);
+    }
+  });
+  const flows = new Map<number, LayoutRow[]>();
+  rows.forEach((row, index) => {
+    const root = find(index);
+    flows.set(root, [...(flows.get(root) ?? []), row]);
+  });
+  return [...flows.values()];
+}
+
 /** A mark set smaller than the row it marks is at most this share of that row's type size. */
 const markSizeShare = 0.8;
 /** ...and stands above the row's baseline by at most this share of its type size. */
@@ -114,8 +148,9 @@ function attachRaisedMarks(rows: LayoutRow[]): LayoutRow[] {
       kept.push(mark);
       continue;
     }
+    // The mark's own line stays out of the row's lines: it is written far off in the stream (after the
+    // notes), and a table is cut out of the page's prose by the span of its lines.
     host.words.push(...mark.words);
-    host.lines.push(...mark.lines);
   }
   return kept;
 }
@@ -129,10 +164,15 @@ export function layoutRows(lines: readonly PdfLine[]): LayoutRow[] {
     .sort((left, right) => right.y - left.y);
   for (const entry of order) {
     const size = entry.line.size ?? Math.max(entry.line.height, 1);
-    // Sorted by baseline, so a row the line belongs to is one of the last few.
+    // Sorted by baseline, so a row the line belongs to is one of the last few; a line far from the
+    // row's lines in the content stream is text of another column set on the same baseline.
     const row = rows
-      .slice(-3)
-      .find((candidate) => Math.abs(candidate.y - entry.y) <= Math.min(candidate.size, size) * sameRowShare);
+      .slice(-6)
+      .find(
+        (candidate) =>
+          Math.abs(candidate.y - entry.y) <= Math.min(candidate.size, size) * sameRowShare &&
+          candidate.lines.some((line) => Math.abs(line - entry.index) <= streamWindow),
+      );
     if (row === undefined) {
       rows.push({ y: entry.y, size, words: [...entry.words], lines: [entry.index] });
       continue;

@@ -5,7 +5,7 @@
  * them), section and wrapped labels put together (pdf-table-labels.ts). The table ends where a line of
  * prose runs across its columns, where a new header starts another table, or past a wide gap.
  */
-import { layoutRows } from "./pdf-layout-rows.js";
+import { layoutRows, textFlows } from "./pdf-layout-rows.js";
 import type { PdfLine } from "./pdf-lines.js";
 import { splitAtColumns } from "./pdf-row-cells.js";
 import { headerAbove, maximumHeaderRows, readHeader } from "./pdf-table-header.js";
@@ -155,6 +155,15 @@ function isTable(rows: readonly Row[], from: number, to: number, columns: readon
 }
 
 /**
+ * A headerless run of labels with small whole numbers beside them is a table of contents or an index
+ * (page numbers, section numbers), not a table of amounts.
+ */
+function onlyPageNumbers(body: ReadonlyArray<{ values: string[] }>): boolean {
+  const values = body.flatMap((row) => row.values.filter((value) => value !== ""));
+  return values.length > 0 && values.every((value) => /^(?:\d{1,3}(?:\.\d{1,2})*\.?|[ivxlc]{1,6})$/i.test(value));
+}
+
+/**
  * Page numbers, not amounts: whole numbers under a thousand that never go down (a table of contents
  * or an index beside its entries).
  */
@@ -224,6 +233,7 @@ function readTable(rows: readonly Row[], from: number, to: number, floor: number
   }
   const body = mergeWrappedLabels(bodyLines(rows, bodyIndices, columns, left));
   const header = headerRows.length > 0 ? readHeader(rows, headerRows, columns, headerLeft) : [];
+  if (header.length === 0 && onlyPageNumbers(body)) return null;
   const used = [...headerRows, ...bodyIndices];
   const labelStart = Math.min(
     ...bodyIndices.map((index) => rows[index]?.cells[0]?.x0 ?? Number.POSITIVE_INFINITY),
@@ -284,7 +294,13 @@ function joinBlocks(rows: readonly Row[], found: readonly FoundTable[]): Stateme
 
 /** The tables of a page set without rules, top to bottom. */
 export function findStatementTables(lines: readonly PdfLine[]): StatementTable[] {
-  const rows = readRows(layoutRows(lines));
+  return textFlows(layoutRows(lines))
+    .flatMap((flow) => findInFlow(readRows(flow)))
+    .sort((left, right) => (left.lines[0] ?? 0) - (right.lines[0] ?? 0));
+}
+
+/** The tables of one block of text, top to bottom. */
+function findInFlow(rows: Row[]): StatementTable[] {
   const found: FoundTable[] = [];
   let floor = 0;
   for (const [first, last] of dataRuns(rows)) {

@@ -248,27 +248,28 @@ describe("tables on a PDF page", () => {
   });
 
   it("splits tables a wide vertical gap separates", () => {
+    // Amounts, not single digits: a headerless column of small whole numbers reads as page numbers.
     const first = rowsToItems(
       [
-        ["A", "1"],
-        ["B", "2"],
-        ["C", "3"],
+        ["A", "1,100"],
+        ["B", "2,200"],
+        ["C", "3,300"],
       ],
       [72, 250],
       700,
     );
     const second = rowsToItems(
       [
-        ["D", "4"],
-        ["E", "5"],
-        ["F", "6"],
+        ["D", "4,400"],
+        ["E", "5,500"],
+        ["F", "6,600"],
       ],
       [72, 250],
       500,
     );
     expect(findTables(layoutLines([...first, ...second])).map((table) => table.rows[0])).toEqual([
-      ["A", "1"],
-      ["D", "4"],
+      ["A", "1,100"],
+      ["D", "4,400"],
     ]);
   });
 
