@@ -91,6 +91,11 @@ function baseline(line: PdfLine): number {
 
 /** Lines of one row, or of neighbouring rows of one block of text, are written this close in the content stream. */
 const streamWindow = 8;
+/**
+ * Lines on one baseline are one row when written at most this far apart in the content stream: wider
+ * than `streamWindow`, as a header's cells wrap over several lines each and are written cell by cell.
+ */
+const sameRowStreamWindow = 24;
 /** Rows of one block of text stand at most this many type sizes apart. */
 const flowGap = 8;
 
@@ -171,7 +176,7 @@ export function layoutRows(lines: readonly PdfLine[]): LayoutRow[] {
       .find(
         (candidate) =>
           Math.abs(candidate.y - entry.y) <= Math.min(candidate.size, size) * sameRowShare &&
-          candidate.lines.some((line) => Math.abs(line - entry.index) <= streamWindow),
+          candidate.lines.some((line) => Math.abs(line - entry.index) <= sameRowStreamWindow),
       );
     if (row === undefined) {
       rows.push({ y: entry.y, size, words: [...entry.words], lines: [entry.index] });
