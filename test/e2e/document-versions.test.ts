@@ -192,7 +192,10 @@ describe.skipIf(!hasSharedData)("document versions, searchability and the viewer
     // The file name is always there, escaped: document data never becomes markup.
     expect(title).toContain("visitors &#60;2026&#62;.txt");
     expect(html).not.toContain("<2026>");
-    const source = /data-src="([^"]+)"/.exec(html)?.[1]?.replaceAll("&#38;", "&") ?? "";
+    // A text file is shown as its sections (section-rendering.ts), with the file itself a download away.
+    expect(html).toContain('data-role="document-sections"');
+    expect(html).toContain("Visitors sign in at the front desk.");
+    const source = /<a href="([^"]+)" download=/.exec(html)?.[1]?.replaceAll("&#38;", "&") ?? "";
     expect(source).toMatch(/&raw=1$/);
     const raw = await fetch(new URL(source, link), { headers: { Accept: BROWSER_ACCEPT } });
     expect(raw.headers.get("content-type")).toBe("text/plain; charset=utf-8");

@@ -14,6 +14,7 @@ import { plainUnitText } from "../evidence/passage-units.js";
 import type { ScoredCandidate } from "../evidence/prose-evidence.js";
 import { isSameSentence } from "../evidence/same-sentence.js";
 import { contentTerms, uniqueTerms } from "../evidence/sentence-scoring.js";
+import type { AskedAnswerKind } from "../question/asked-answer.js";
 import { newDirectAnswer, type Reader, type ReaderInput } from "./reader.js";
 
 /** A second window is quoted when it is at least this likely relative to the first. */
@@ -119,11 +120,18 @@ function askedTerms(input: ReaderInput): Set<string> {
  */
 const WINDOW_CEILING = 0.9;
 
+/** Kinds of answer that are a value (answer-expressions.ts): only a window stating one answers. */
+const VALUE_KINDS = new Set<AskedAnswerKind>(["duration", "frequency", "money", "quantity", "date"]);
+
 export const windowReader: Reader = {
   name: "window",
   ceiling: WINDOW_CEILING,
   async read(input) {
-    const [best, ...others] = await input.prose.candidates();
+    const candidates = await input.prose.candidates();
+    // "How long…", "When…", "How much…": a window holding no value of that kind does not answer it.
+    const [best, ...others] = VALUE_KINDS.has(input.prose.asked.kind)
+      ? candidates.filter((candidate) => candidate.features.fit > 0)
+      : candidates;
     if (best === undefined) return null;
     const verdict = input.prose.asked.kind === "verdict";
     const decides = verdict && shareOfQuestionIn(best.window.text, input) >= VERDICT_COVERAGE;
