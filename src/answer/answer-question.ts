@@ -238,16 +238,15 @@ function planAnswer(
   const sources = [...chosen.sources];
   const relevant = chosen.direct !== null;
   const directAnswer = unlessRepeated(chosen.direct, found.context);
-  const plausible =
-    found.llm &&
-    (relevant ||
-      isPlausiblyAbout(
-        assessRelevance(
-          found.need,
-          sources.map((source) => source.result),
-        ),
-      ));
-  const restIsAnswered = relevant || chosen.proseLikelihood >= chosen.answerable;
+  // The share of the question's terms the best sources hold (no-context.ts): the model's bar, and, when a
+  // name is not in the documents, whether they still cover the rest of the question (the prose windows
+  // are read only from results about the names asked, so none are left to say so).
+  const coverage = assessRelevance(
+    found.need,
+    sources.map((source) => source.result),
+  );
+  const plausible = found.llm && (relevant || isPlausiblyAbout(coverage));
+  const restIsAnswered = relevant || chosen.proseLikelihood >= chosen.answerable || coverage.relevant;
   const caveat =
     chosen.missingNames.length > 0 && !["figure", "comparison"].includes(found.analysis.kind) && restIsAnswered
       ? missingNamesCaveat(chosen.missingNames)

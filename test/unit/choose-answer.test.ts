@@ -9,7 +9,6 @@ function prose(options: { holdsAnswer?: boolean; best?: number } = {}): ProseEvi
     asked: { kind: "any", unit: null },
     answerable: 0.3,
     candidates: async () => [],
-    bestLikelihoodIgnoringNames: async () => options.best ?? 0,
     holdsAnswer: async () => options.holdsAnswer ?? true,
     scoreFound: async () => 0,
     scoreWindow: async () => 0,

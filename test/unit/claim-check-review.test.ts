@@ -86,7 +86,7 @@ const CASES: ReviewCase[] = [
   {
     name: "AES-128 for AES-256",
     source: "Backups are encrypted with AES-256 at rest and with TLS in transit.",
-    question: "Are backups encrypted with AES-128 at rest?",
+    question: "How are backups encrypted at rest?",
     wrong: "Backups are encrypted with AES-128 at rest [1].",
     failsOn: ['code "AES-128"'],
     right: "Backups are encrypted with AES 256 at rest [1].",
@@ -169,7 +169,6 @@ describe("the review's unsupported claims (a stub model, every sentence close to
     expect(wrong.answer).toBe((await ask(review, null)).answer);
     const right = await ask(review, review.right);
     expect(right.verification?.outcome).toBe("verified");
-    // After the reader's caveat when the question names what no source does ("AES-128").
     expect(right.answer.endsWith(review.right)).toBe(true);
   });
 

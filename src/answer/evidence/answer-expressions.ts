@@ -70,8 +70,7 @@ const VERDICT =
 export function expressionFit(text: string, asked: AskedAnswer, isItem = false): number {
   switch (asked.kind) {
     case "duration":
-      // "How long must the passcode be?" asks a length: any other number is a near kind.
-      return DURATION.test(text) ? 1 : FREQUENCY.test(text) ? 0.5 : otherNumber(text) ? 0.3 : 0;
+      return DURATION.test(text) ? 1 : FREQUENCY.test(text) ? 0.5 : 0;
     case "frequency":
       return FREQUENCY.test(text) ? 1 : DURATION.test(text) ? 0.5 : 0;
     case "money":
@@ -105,10 +104,6 @@ export function expressionFit(text: string, asked: AskedAnswer, isItem = false):
     default:
       return 0;
   }
-}
-
-function otherNumber(text: string): boolean {
-  return statedQuantities(text).some((quantity) => !quantity.year);
 }
 
 /** A number in the asked unit (any time unit for "time"); any number that is not a year when no unit is named. */

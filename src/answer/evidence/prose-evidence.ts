@@ -94,11 +94,6 @@ export type ProseEvidence = {
   /** Every suitable window of the first WINDOW_SOURCES results' prose, best first; read once per question. */
   candidates(): Promise<ScoredCandidate[]>;
   /**
-   * The likelihood of the best window whatever names its document gives: whether the passages are about
-   * the rest of a question whose name the documents do not give ("AES-128" where they say "AES-256").
-   */
-  bestLikelihoodIgnoringNames(): Promise<number>;
-  /**
    * Whether the documents hold an answer by meaning: the most likely candidate is close enough in meaning
    * to the question (MEANING_MODEL.relevantMeaning). Without an embedder, always true: the likelihood by
    * words alone decides.
@@ -134,10 +129,6 @@ export function proseEvidence(
     candidates() {
       candidates ??= answeringWindows().then((windows) => rankCandidates(question, reading, windows, signal));
       return candidates;
-    },
-    async bestLikelihoodIgnoringNames() {
-      if (question.answering === undefined) return (await this.candidates())[0]?.likelihood ?? 0;
-      return (await rankCandidates(question, reading, all, signal))[0]?.likelihood ?? 0;
     },
     async holdsAnswer() {
       if (question.meaning === undefined) return true;

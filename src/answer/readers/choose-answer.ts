@@ -75,7 +75,7 @@ export async function chooseAmong(
       return {
         ...reading,
         missingNames: [...missingNames],
-        proseLikelihood: await input.prose.bestLikelihoodIgnoringNames(),
+        proseLikelihood: await bestProseLikelihood(input),
         answerable: input.prose.answerable,
         sources: input.sources,
       };

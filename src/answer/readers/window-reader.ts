@@ -120,15 +120,18 @@ function askedTerms(input: ReaderInput): Set<string> {
  */
 const WINDOW_CEILING = 0.9;
 
-/** Kinds of answer that are a value (answer-expressions.ts): only a window stating one answers. */
-const VALUE_KINDS = new Set<AskedAnswerKind>(["duration", "frequency", "money", "quantity", "date"]);
+/**
+ * Kinds of answer that are a value (answer-expressions.ts): only a window stating one answers. Not a
+ * date: "When do people use Meet rather than Zoom?" asks in which case, not on which day.
+ */
+const VALUE_KINDS = new Set<AskedAnswerKind>(["duration", "frequency", "money", "quantity"]);
 
 export const windowReader: Reader = {
   name: "window",
   ceiling: WINDOW_CEILING,
   async read(input) {
     const candidates = await input.prose.candidates();
-    // "How long…", "When…", "How much…": a window holding no value of that kind does not answer it.
+    // "How long…", "How often…", "How much…": a window holding no value of that kind does not answer it.
     const [best, ...others] = VALUE_KINDS.has(input.prose.asked.kind)
       ? candidates.filter((candidate) => candidate.features.fit > 0)
       : candidates;
