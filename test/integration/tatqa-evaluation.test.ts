@@ -128,7 +128,7 @@ describe("TAT-QA evaluation on the real core, keyword-only", () => {
       .split("\n")
       .map((line) => JSON.parse(line) as TatqaRunLine);
     expect(lines.map((line) => [line.uid, line.firstSentence, line.holds, line.em])).toEqual([
-      ["q1", "Total sales for 2019 were $1,496.5 million (about $1.5 billion) [1].", true, 1],
+      ["q1", "Total sales for 2019 were $1,496.5 million ($1.497 billion) [1].", true, 1],
       ["q2", "Other fell by $12.6 million, from $56.7 million in 2018 to $44.1 million in 2019 (-22.2%) [1].", true, 1],
       ["q3", "“The discount rate was determined by comparison against the FTSE pension liability index.” [1]", true, 0],
     ]);
