@@ -4,6 +4,8 @@ import { askedAnswer } from "../../src/answer/question/asked-answer.js";
 describe("askedAnswer", () => {
   it.each([
     ["How fast do I have to report a security incident?", "duration", null],
+    ["How long does my passcode have to be?", "quantity", null],
+    ["How long does the review take?", "duration", null],
     ["How far ahead should I put in a leave request?", "duration", null],
     ["How often do I have to change my ENT password?", "frequency", null],
     ["Up to what dollar amount can I request services?", "money", null],

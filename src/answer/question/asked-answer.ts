@@ -51,6 +51,11 @@ function singular(unit: string): string {
 
 const ASKED_FORMS: ReadonlyArray<[RegExp, AskedAnswerKind]> = [
   [/^\s*why\b|\breasons?\s+(?:for|why)\b/i, "reason"],
+  // "How long does my passcode have to be?" asks a size, which any number may state, a duration among them.
+  [
+    /\bhow\s+(?:long|short|big|large)\b.*\b(?:have\s+to|has\s+to|must|should|need\s+to|needs\s+to|can)\s+be\s*\?\s*$/i,
+    "quantity",
+  ],
   [/\bhow\s+(?:often|frequently)\b|\bhow\s+many\s+times\b/i, "frequency"],
   [
     /\bhow\s+(?:long|far\s+(?:ahead|out|in\s+advance|back)|soon|quickly|fast|early|late|far)\b|\bwithin\s+how\b|\bby\s+when\b|\bhow\s+much\s+(?:time|notice|advance)\b|\bhow\s+many\s+(?:minutes|hours|days|weeks|months|years|business\s+days)\s+(?:ahead|before|in\s+advance|notice|after|do\s+i\s+have\s+to)\b/i,
