@@ -20,16 +20,7 @@ export type PositionedText = {
  * A run of text on a line: its horizontal extent (PDF units) and where it sits in the line's text.
  * `superscript` marks a run set smaller than the line and above its baseline (a footnote mark, an exponent).
  */
-export type LineFragment = {
-  x0: number;
-  x1: number;
-  start: number;
-  end: number;
-  font: string;
-  superscript?: true;
-  /** The run's own baseline (a superscript's sits above the line's). */
-  y?: number;
-};
+export type LineFragment = { x0: number; x1: number; start: number; end: number; font: string; superscript?: true };
 
 export type PdfLine = {
   text: string;
@@ -131,7 +122,7 @@ export function layoutLines(items: readonly unknown[]): PdfLine[] {
       }
       const start = line.text.length;
       line.text += item.str;
-      line.fragments.push({ x0: x, x1: x + item.width, start, end: line.text.length, font: item.fontName ?? "", y });
+      line.fragments.push({ x0: x, x1: x + item.width, start, end: line.text.length, font: item.fontName ?? "" });
       metrics.push({ y, height: Math.abs(item.height), characters: item.str.replace(/\s+/g, "").length });
     }
     if (item.hasEOL) endLine();

@@ -78,7 +78,7 @@ async function exists(filePath: string): Promise<boolean> {
 }
 
 /** The HTML page of each excerpt, and with `pdf` the page printed by LibreOffice (kept for the next run). */
-export async function writeExcerptFiles(
+async function writeExcerptFiles(
   excerpts: readonly TatqaExcerpt[],
   directory: string,
   format: TatqaDocumentFormat,
