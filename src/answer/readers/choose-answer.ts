@@ -82,7 +82,7 @@ export async function chooseAmong(
     const answers =
       reading.direct !== null &&
       reading.score >= input.prose.answerable &&
-      (reading.grounds === "figures" || (await input.prose.holdsAnswer()));
+      (reading.grounds === "figures" || reading.reader !== "window" || (await input.prose.holdsAnswer()));
     if (answers && (best === null || reading.score > best.score)) best = reading;
   }
   return {
