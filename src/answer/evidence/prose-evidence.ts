@@ -133,6 +133,9 @@ export function proseEvidence(
     async holdsAnswer() {
       if (question.meaning === undefined) return true;
       const [best] = await this.candidates();
+      // A table row's cells read as text are far in meaning from any question about them: the bar was
+      // set on prose windows, and a row's likelihood decides alone.
+      if (best?.window.kind === "row") return true;
       return (best?.features.meaning ?? 0) >= MEANING_MODEL.relevantMeaning;
     },
     scoreFound: (source, passage, kind = "sentence") =>
