@@ -89,10 +89,8 @@ export async function* writeReply(plan: AnswerPlan, tools: ReplyTools): AsyncGen
   const furtherSources: Array<{ n: number; claim: string }> = [];
   const { generated, supportingQuotes } =
     written?.outcome === "verified"
-      ? {
-          generated: written.text,
-          supportingQuotes: new Map([...written.quotes, ...(plan.directAnswer?.quotes ?? [])]),
-        }
+      ? // The reader's quotes stand beside the model's only when its answer was shown (a quoted window is not).
+        { generated: written.text, supportingQuotes: new Map([...written.quotes, ...shownQuotes(plan)]) }
       : // The reader's own answer stands; what the model was shown (the lead) is not shown twice.
         yield* writeExtractively(plan, tools, {
           furtherSources,
@@ -117,6 +115,10 @@ export async function* writeReply(plan: AnswerPlan, tools: ReplyTools): AsyncGen
       noContext: true,
     });
   return withVerification({ answerText: answer, citations, noContext: false });
+}
+
+function shownQuotes(plan: AnswerPlan): ReadonlyMap<number, QuotedPassage> {
+  return plan.modelFacts.length > 0 && plan.directAnswer !== null ? plan.directAnswer.quotes : new Map();
 }
 
 /** The reply when nothing found answers: no sources at all, none relevant, or a name or year not covered. */
