@@ -195,6 +195,80 @@ function withMarkers(sentence: string, sources: readonly number[]): string {
   return end ? `${trimmed.slice(0, end.index)} ${markers}${end[0]}` : `${trimmed} ${markers}`;
 }
 
+/** What one draft's sentences have decided so far (writeVerifiedAnswer, takeSentence). */
+type DraftState = {
+  verifier: ReturnType<typeof createSentenceVerifier> | null;
+  /** The sources the prompt included: a sentence is held to these. */
+  shownSources: number[];
+  /** The checked text shown so far. */
+  shown: string;
+  /** Whether the first sentence with a claim passed: the answer stands or falls on it. */
+  firstClaim: "pending" | "passed" | "failed";
+  stopped: boolean;
+  quotes: Map<number, SupportingQuote>;
+  summary: AnswerVerificationSummary;
+};
+
+/** One complete sentence: checked, then shown, dropped, or the decision that the draft stops. */
+async function* takeSentence(
+  piece: AnswerPiece,
+  state: DraftState,
+  judging: {
+    question: string;
+    signal: AbortSignal | undefined;
+    logger: Logger;
+    repeats: ((sentence: string) => boolean) | undefined;
+    separator: string | undefined;
+    since: () => number;
+  },
+): AsyncGenerator<AnswerEvent, void> {
+  const { verifier, summary, quotes } = state;
+  const { question, signal, logger } = judging;
+  if (verifier === null) return;
+  const checkStart = performance.now();
+  const result = await checkSentence(verifier, piece, state.shownSources, { signal, logger });
+  summary.latencyMs += Math.round(performance.now() - checkStart);
+  if (result === null) return;
+  const { checked } = result;
+  if (result.failedToCheck && state.firstClaim === "pending") summary.outcome = "unchecked";
+  const refusal = checked.cited.length === 0 && REFUSAL.test(piece.text);
+  if (checked.cited.length > 0) summary.citedSentences += 1;
+  if (!checked.supported || checked.kept === null) {
+    summary.unsupportedSentences += 1;
+    if (state.firstClaim === "pending") {
+      state.firstClaim = "failed";
+      if (summary.outcome !== "unchecked")
+        summary.outcome = refusal && summary.citedSentences === 0 ? "refusal" : "unsupported";
+      state.stopped = true;
+    }
+    return;
+  }
+  const kept = withoutLinkSyntax(checked.kept);
+  // Saying again what is shown (the direct answer) is not shown, and decides nothing: the next does.
+  if (judging.repeats?.(kept)) {
+    summary.supportedSentences += 1;
+    return;
+  }
+  // A true sentence about something else does not open an answer (addresses-question.ts).
+  if (state.firstClaim === "pending" && !addressesQuestion(kept, question)) {
+    summary.unsupportedSentences += 1;
+    state.firstClaim = "failed";
+    state.stopped = true;
+    logger.debug({ sentence: kept }, "checked, but not about the question");
+    return;
+  }
+  summary.supportedSentences += 1;
+  if (state.firstClaim === "pending") state.firstClaim = "passed";
+  for (const [n, quote] of checked.quotes)
+    if (quote.support > (quotes.get(n)?.support ?? Number.NEGATIVE_INFINITY)) quotes.set(n, quote);
+  const separator = state.shown === "" ? (judging.separator ?? "") : /\n/.test(piece.separator) ? "\n" : " ";
+  const delta = `${separator}${kept}`;
+  state.shown += delta;
+  summary.timeToFirstSentenceMs ??= judging.since();
+  summary.outcome = "verified";
+  yield { type: "delta", text: delta };
+}
+
 export async function* writeVerifiedAnswer(options: {
   question: string;
   sources: NumberedSource[];
@@ -220,61 +294,19 @@ export async function* writeVerifiedAnswer(options: {
     latencyMs: 0,
   };
   const draft = mergeWithQueueReports(options.llm.writer, { question, sources, facts }, signal);
-  let verifier: ReturnType<typeof createSentenceVerifier> | null = null;
-  let shownSources: number[] = sources.map((source) => source.n);
+  const state: DraftState = {
+    verifier: null,
+    shownSources: sources.map((source) => source.n),
+    shown: "",
+    firstClaim: "pending",
+    stopped: false,
+    quotes: new Map<number, SupportingQuote>(),
+    summary,
+  };
+  const judging = { question, signal, logger, repeats: options.repeats, separator: options.separator, since };
+  const take = (piece: AnswerPiece) => takeSentence(piece, state, judging);
   let text = "";
-  let shown = "";
-  let firstClaim: "pending" | "passed" | "failed" = "pending";
   let done = 0;
-  let stopped = false;
-  const quotes = new Map<number, SupportingQuote>();
-
-  /** One complete sentence: checked, then shown, dropped, or the decision that the draft stops. */
-  async function* take(piece: AnswerPiece): AsyncGenerator<AnswerEvent, void> {
-    if (verifier === null) return;
-    const checkStart = performance.now();
-    const result = await checkSentence(verifier, piece, shownSources, { signal, logger });
-    summary.latencyMs += Math.round(performance.now() - checkStart);
-    if (result === null) return;
-    const { checked } = result;
-    if (result.failedToCheck && firstClaim === "pending") summary.outcome = "unchecked";
-    const refusal = checked.cited.length === 0 && REFUSAL.test(piece.text);
-    if (checked.cited.length > 0) summary.citedSentences += 1;
-    if (!checked.supported || checked.kept === null) {
-      summary.unsupportedSentences += 1;
-      if (firstClaim === "pending") {
-        firstClaim = "failed";
-        if (summary.outcome !== "unchecked")
-          summary.outcome = refusal && summary.citedSentences === 0 ? "refusal" : "unsupported";
-        stopped = true;
-      }
-      return;
-    }
-    const kept = withoutLinkSyntax(checked.kept);
-    // Saying again what is shown (the direct answer) is not shown, and decides nothing: the next does.
-    if (options.repeats?.(kept)) {
-      summary.supportedSentences += 1;
-      return;
-    }
-    // A true sentence about something else does not open an answer (addresses-question.ts).
-    if (firstClaim === "pending" && !addressesQuestion(kept, question)) {
-      summary.unsupportedSentences += 1;
-      firstClaim = "failed";
-      stopped = true;
-      logger.debug({ sentence: kept }, "checked, but not about the question");
-      return;
-    }
-    summary.supportedSentences += 1;
-    if (firstClaim === "pending") firstClaim = "passed";
-    for (const [n, quote] of checked.quotes)
-      if (quote.support > (quotes.get(n)?.support ?? Number.NEGATIVE_INFINITY)) quotes.set(n, quote);
-    const separator = shown === "" ? (options.separator ?? "") : /\n/.test(piece.separator) ? "\n" : " ";
-    const delta = `${separator}${kept}`;
-    shown += delta;
-    summary.timeToFirstSentenceMs ??= since();
-    summary.outcome = "verified";
-    yield { type: "delta", text: delta };
-  }
 
   try {
     for await (const piece of draft.pieces) {
@@ -288,8 +320,8 @@ export async function* writeVerifiedAnswer(options: {
       }
       if (piece.kind === "prompt") {
         summary.promptTokens = piece.prompt.promptTokens;
-        shownSources = piece.prompt.included;
-        verifier = createSentenceVerifier({
+        state.shownSources = piece.prompt.included;
+        state.verifier = createSentenceVerifier({
           sources,
           question,
           embedder: options.llm.embedder,
@@ -304,18 +336,18 @@ export async function* writeVerifiedAnswer(options: {
       summary.timeToFirstTokenMs ??= since();
       text += piece.text;
       const complete = completePieces(text, false);
-      for (; done < complete.length && !stopped; done += 1) yield* take(complete[done] as AnswerPiece);
-      if (stopped) break;
+      for (; done < complete.length && !state.stopped; done += 1) yield* take(complete[done] as AnswerPiece);
+      if (state.stopped) break;
     }
-    if (!stopped) {
+    if (!state.stopped) {
       const complete = completePieces(text, true);
-      for (; done < complete.length && !stopped; done += 1) yield* take(complete[done] as AnswerPiece);
+      for (; done < complete.length && !state.stopped; done += 1) yield* take(complete[done] as AnswerPiece);
     }
   } catch (error) {
     if (signal?.aborted) throw error;
     const failure = toFolioError(error, "llm_error");
     logger.warn({ err: failure, code: failure.code }, "language model failed: answering without it");
-    if (shown === "") summary.outcome = "unavailable";
+    if (state.shown === "") summary.outcome = "unavailable";
   } finally {
     await draft.stop();
   }
@@ -325,8 +357,8 @@ export async function* writeVerifiedAnswer(options: {
   const verified = summary.outcome === "verified";
   return {
     outcome: summary.outcome,
-    text: verified ? shown : "",
-    quotes: verified ? quotes : new Map(),
+    text: verified ? state.shown : "",
+    quotes: verified ? state.quotes : new Map(),
     verification: summary,
   };
 }
