@@ -9,6 +9,7 @@
  * Amounts in parentheses are negative in statements; both signs of a source's amount count as
  * printed ("(1,577)" supports 1,577), since an answer names an outflow by its size.
  */
+import { NUMBER_WORDS } from "../evidence/number-words.js";
 
 /** An expression, its operands and the result the sentence states. */
 export type Calculation = {
@@ -226,38 +227,8 @@ export function derivationsNamed(clause: string): Set<Derivation> {
   return named;
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-  hundred: 100,
-  dozen: 12,
-};
+/** Number words as printedAmounts reads them: "hundred" is a number of its own there. */
+const AMOUNT_WORDS: Record<string, number> = { ...NUMBER_WORDS, hundred: 100 };
 const SCALE_WORDS: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 
 /**
@@ -270,7 +241,7 @@ export function printedAmounts(text: string): number[] {
     /(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(thousand|million|billion|trillion)\b)?|\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen)\b/giu;
   for (const match of text.matchAll(pattern)) {
     if (match[3]) {
-      amounts.push(NUMBER_WORDS[match[3].toLowerCase()] as number);
+      amounts.push(AMOUNT_WORDS[match[3].toLowerCase()] as number);
       continue;
     }
     const value = Number((match[1] as string).replaceAll(",", ""));
@@ -285,8 +256,10 @@ const MAX_PAIRED_AMOUNTS = 300;
 /** Longest run of consecutive amounts (a table row or column) summed or averaged. */
 const MAX_RUN = 12;
 
-/** The values the figure may be, each with the tolerance it is written to. */
-function readings(figure: StatedFigure): Array<{ value: number; tolerance: number }> {
+/** The values a stated figure may be, each to the precision it is written with (1% when "about"). */
+export function figureReadings(
+  figure: Pick<StatedFigure, "value" | "scale" | "decimals" | "approximate">,
+): Array<{ value: number; tolerance: number }> {
   const half = 0.5 * 10 ** -figure.decimals;
   const tolerance = (value: number, unit: number) =>
     Math.max(half * unit, figure.approximate ? Math.abs(value) * 0.01 : 0) + 1e-9;
@@ -308,7 +281,7 @@ function matchesAny(candidate: number, targets: ReadonlyArray<{ value: number; t
 
 /** Whether the sources print the figure (to its precision, at its scale). */
 export function isPrinted(figure: StatedFigure, amounts: readonly number[]): boolean {
-  const targets = readings(figure);
+  const targets = figureReadings(figure);
   return atScales(amounts, figure).some((amount) => matchesAny(amount, targets));
 }
 
@@ -319,7 +292,7 @@ export function isDerived(
   derivations: ReadonlySet<Derivation>,
 ): boolean {
   if (derivations.size === 0) return false;
-  const targets = readings(figure);
+  const targets = figureReadings(figure);
   const values = [...new Set(amounts.slice(0, MAX_PAIRED_AMOUNTS))];
   const scaled = (value: number) => (figure.scale === 1 ? [value] : [value, value * 1e3, value * 1e6, value * 1e9]);
   const hits = (value: number) => Number.isFinite(value) && scaled(value).some((each) => matchesAny(each, targets));

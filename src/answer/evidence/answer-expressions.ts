@@ -7,36 +7,12 @@
  * condition holds for the asker's case is told from one whose condition does not. Pure text rules.
  */
 import type { AskedAnswer } from "../question/asked-answer.js";
+import { NUMBER_WORDS } from "./number-words.js";
 
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  ninety: 90,
-  hundred: 100,
-};
+/** Number words as the expressions read them: "a day" is one day, "hundred" a number. */
+const SPELLED: Record<string, number> = { ...NUMBER_WORDS, a: 1, an: 1, hundred: 100 };
 
-const NUMBER = String.raw`(?:\$\s?)?\d[\d,]*(?:\.\d+)?|\b(?:${Object.keys(NUMBER_WORDS).join("|")})\b`;
+const NUMBER = String.raw`(?:\$\s?)?\d[\d,]*(?:\.\d+)?|\b(?:${Object.keys(SPELLED).join("|")})\b`;
 const TIME_UNIT = String.raw`(?:business\s+|working\s+|calendar\s+|work\s+)?(?:minutes?|hours?|days?|weeks?|months?|years?|pay\s+periods?)\b`;
 
 const DURATION = new RegExp(
@@ -136,7 +112,7 @@ const QUANTITY = new RegExp(
 );
 
 function numberValue(text: string): number {
-  const word = NUMBER_WORDS[text.toLowerCase()];
+  const word = SPELLED[text.toLowerCase()];
   if (word !== undefined) return word;
   return Number(text.replace(/[$,\s]/g, ""));
 }

@@ -6,6 +6,7 @@
  * is not "30 employees". Returns every printed occurrence that matches, so the caller can check what
  * each is said of (claim-binding.ts).
  */
+import { figureReadings } from "../compose/calculation-check.js";
 import { findNumbers, type Span, type StatedNumber } from "./claim-extraction.js";
 
 /** One number a source passage prints, with the passage it is in. */
@@ -16,23 +17,12 @@ export function printedNumbersOf(passages: readonly string[]): PrintedNumber[] {
   return passages.flatMap((passage, index) => findNumbers(passage).map((number) => ({ ...number, passage: index })));
 }
 
-/** The values a stated figure may be, each to the precision it is written with (1% when "about"). */
-function readings(figure: StatedNumber): Array<{ value: number; tolerance: number }> {
-  const half = 0.5 * 10 ** -figure.decimals;
-  const tolerance = (value: number, unit: number) =>
-    Math.max(half * unit, figure.approximate ? Math.abs(value) * 0.01 : 0) + 1e-9;
-  const plain = { value: figure.value, tolerance: tolerance(figure.value, 1) };
-  if (figure.scale === 1) return [plain];
-  const full = figure.value * figure.scale;
-  return [plain, { value: full, tolerance: tolerance(full, figure.scale) }];
-}
-
 const near = (value: number, target: { value: number; tolerance: number }) =>
   Math.abs(Math.abs(value) - Math.abs(target.value)) <= target.tolerance;
 
 /** Whether a printed number is the figure at a scale both allow. */
 function sameAmount(figure: StatedNumber, printed: StatedNumber): boolean {
-  const targets = readings(figure);
+  const targets = figureReadings(figure);
   if (figure.scale === 1) {
     // A figure without a scale word is its digits ("4.2" of "4.2 million"; "4,200,000" of "4.2 million").
     return targets.some((target) => near(printed.value, target) || near(printed.value * printed.scale, target));

@@ -7,38 +7,9 @@
  * "one" and "zero" are words of ordinary prose ("one of the plans", "zero tolerance"): they are read as
  * numbers only before a scale word, "point", or a unit the caller names (`isUnitAhead`).
  */
+// "hundred" and larger are scale words here, not in NUMBER_WORDS.
+import { NUMBER_WORDS } from "../evidence/number-words.js";
 
-const SMALL: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-  dozen: 12,
-};
 const TENS = new Set([20, 30, 40, 50, 60, 70, 80, 90]);
 const SCALE_WORDS: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 /** Words too common in prose to be read as numbers on their own. */
@@ -72,7 +43,7 @@ function adjacent(text: string, left: Word, right: Word): boolean {
   return /^[\s-]*$/u.test(text.slice(left.end, right.start)) && right.start - left.end <= 3;
 }
 
-const isNumberWord = (lower: string) => lower in SMALL || lower === "hundred" || lower in SCALE_WORDS;
+const isNumberWord = (lower: string) => lower in NUMBER_WORDS || lower === "hundred" || lower in SCALE_WORDS;
 
 /** The run of number words from `index` (with "and" inside after "hundred", and "point" before digits). */
 function numberRun(text: string, words: Word[], index: number): Word[] {
@@ -92,8 +63,8 @@ function numberRun(text: string, words: Word[], index: number): Word[] {
       previous !== undefined &&
       next !== undefined &&
       adjacent(text, word, next) &&
-      ((word.lower === "and" && previous.lower === "hundred" && next.lower in SMALL) ||
-        (word.lower === "point" && (SMALL[next.lower] ?? 10) < 10));
+      ((word.lower === "and" && previous.lower === "hundred" && next.lower in NUMBER_WORDS) ||
+        (word.lower === "point" && (NUMBER_WORDS[next.lower] ?? 10) < 10));
     if (!joins) break;
     run.push(word);
     position += 1;
@@ -118,14 +89,14 @@ function readRun(run: readonly Word[]): Omit<SpelledNumber, "text" | "start" | "
       continue;
     }
     if (inFraction) {
-      const digit = SMALL[lower];
+      const digit = NUMBER_WORDS[lower];
       if (digit !== undefined && digit < 10) {
         fraction += String(digit);
         decimals += 1;
         continue;
       }
     }
-    const small = SMALL[lower];
+    const small = NUMBER_WORDS[lower];
     if (small !== undefined) {
       // "twenty five" and "twenty-five" add; "five twenty" or "two three" is no number.
       if (lastSmall !== null && !(TENS.has(lastSmall) && small < 10)) return null;
@@ -167,7 +138,7 @@ export function findSpelledNumbers(text: string, isUnitAhead: (rest: string) => 
   let index = 0;
   while (index < words.length) {
     const word = words[index] as Word;
-    if (!(word.lower in SMALL) && word.lower !== "hundred") {
+    if (!(word.lower in NUMBER_WORDS) && word.lower !== "hundred") {
       index += 1;
       continue;
     }

@@ -1,0 +1,36 @@
+/**
+ * Numbers written as words, zero to ninety and "dozen": the one table the readers (answer-expressions.ts),
+ * the calculation check (calculation-check.ts) and the claim check (spelled-numbers.ts) read words by.
+ * Each adds what it reads differently ("hundred" as a number or a scale, "a"/"an" as one).
+ */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  dozen: 12,
+};
